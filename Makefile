@@ -1,0 +1,32 @@
+# Two commands do everything: `make run` and `make test`.
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc)
+LLVM_VERSION ?= 14
+CMAKE_FLAGS ?=
+
+.PHONY: all bootstrap configure build run test bench clean
+
+all: build
+
+bootstrap:
+	@PTOVERIFY_LLVM_VERSION=$(LLVM_VERSION) scripts/bootstrap.sh
+
+configure: bootstrap
+	@cmake -S . -B $(BUILD_DIR) -DPTOVERIFY_LLVM_VERSION=$(LLVM_VERSION) $(CMAKE_FLAGS) > $(BUILD_DIR).configure.log || (cat $(BUILD_DIR).configure.log; exit 1)
+
+build: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Checks the bundled example kernels; some of them are bad on purpose, so findings (exit 1) are expected.
+run: build
+	@$(BUILD_DIR)/ptoverify check examples; status=$$?; \
+	  if [ $$status -gt 1 ]; then echo "ptoverify failed with exit code $$status"; exit $$status; fi
+
+test: build
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	@scripts/bench.sh $(BUILD_DIR)/ptoverify
+
+clean:
+	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

@@ -1,0 +1,81 @@
+#include "analyzer/frontend.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "analyzer/mlir/parser.h"
+#include "analyzer/pto/lifter.h"
+
+namespace ptov {
+
+namespace fs = std::filesystem;
+
+bool LoadedFile::hasErrors() const {
+  for (const auto& d : diagnostics)
+    if (d.level == InputDiagnostic::Level::Error) return true;
+  return false;
+}
+
+bool isSupportedExtension(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  return ext == ".pto" || ext == ".mlir";
+}
+
+LoadedFile loadFile(const std::string& path, const FrontendOptions& opts) {
+  LoadedFile out;
+  out.path = path;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1}, "cannot read file"});
+    return out;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  if (!isSupportedExtension(path)) {
+    out.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1},
+                               "unsupported input kind (expected .pto or .mlir); the C++ front end is not "
+                               "part of this build"});
+    return out;
+  }
+  mlir::ParsedFile parsed = mlir::parseText(text, path);
+  out.diagnostics = parsed.diagnostics;
+  if (text.find("hivm.hir.") != std::string::npos) {
+    out.diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{path, 1, 1},
+                               "HIVM input: read by the generic MLIR reader only; hivm.hir ops are not "
+                               "modelled yet, so no rule checked this file"});
+    return out;
+  }
+  pto::LiftOptions lo;
+  lo.defaultArch = opts.defaultArch;
+  out.kernels = pto::lift(parsed, lo, out.diagnostics);
+  return out;
+}
+
+std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
+                                       std::vector<std::string>& missing) {
+  std::vector<std::string> out;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::vector<std::string> found;
+      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+           it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        if (it->is_regular_file(ec) && isSupportedExtension(it->path().string()))
+          found.push_back(it->path().string());
+      }
+      std::sort(found.begin(), found.end());
+      out.insert(out.end(), found.begin(), found.end());
+    } else if (fs::exists(p, ec)) {
+      out.push_back(p);
+    } else {
+      missing.push_back(p);
+    }
+  }
+  return out;
+}
+
+}  // namespace ptov

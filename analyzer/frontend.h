@@ -1,0 +1,31 @@
+#pragma once
+// Entry point of the analyzer: turns input files into kernels of the model.
+#include <string>
+#include <vector>
+
+#include "analyzer/model/model.h"
+
+namespace ptov {
+
+struct FrontendOptions {
+  std::string defaultArch = "a2a3";
+};
+
+struct LoadedFile {
+  std::string path;
+  std::vector<Kernel> kernels;
+  std::vector<InputDiagnostic> diagnostics;
+  bool hasErrors() const;
+};
+
+// Reads and models one file, choosing the front end by extension and content.
+LoadedFile loadFile(const std::string& path, const FrontendOptions& opts);
+
+// Expands files and directories (recursively, by extension) into a sorted list of inputs.
+// Paths that do not exist are returned in `missing`.
+std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
+                                       std::vector<std::string>& missing);
+
+bool isSupportedExtension(const std::string& path);
+
+}  // namespace ptov

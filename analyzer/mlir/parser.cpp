@@ -1,0 +1,470 @@
+#include "analyzer/mlir/parser.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace ptov::mlir {
+
+bool Op::hasWord(const std::string& bareWord) const {
+  for (const Token& t : tokens)
+    if (t.kind == Tok::BareId && t.text == bareWord) return true;
+  return false;
+}
+
+std::string Op::attr(const std::string& key) const {
+  auto it = attrs.find(key);
+  if (it != attrs.end()) return it->second;
+  auto kw = keywords.find(key);
+  return kw != keywords.end() ? kw->second : std::string();
+}
+
+bool ParsedFile::hasErrors() const {
+  for (const auto& d : diagnostics)
+    if (d.level == InputDiagnostic::Level::Error) return true;
+  return false;
+}
+
+namespace {
+
+struct ParseError : std::runtime_error {
+  ParseError(const Token& at, const std::string& msg) : std::runtime_error(msg), tok(at) {}
+  Token tok;
+};
+
+bool isOpen(const Token& t) {
+  return t.kind == Tok::Punct && (t.text == "(" || t.text == "[" || t.text == "<" || t.text == "{");
+}
+bool isClose(const Token& t) {
+  return t.kind == Tok::Punct && (t.text == ")" || t.text == "]" || t.text == ">" || t.text == "}");
+}
+bool isPunct(const Token& t, const char* p) { return t.kind == Tok::Punct && t.text == p; }
+char closerFor(const std::string& open) {
+  return open == "(" ? ')' : open == "[" ? ']' : open == "<" ? '>' : '}';
+}
+
+class Parser {
+ public:
+  Parser(std::vector<Token> toks, std::string path, std::vector<InputDiagnostic>& diags)
+      : t_(std::move(toks)), path_(std::move(path)), diags_(diags) {}
+
+  std::vector<Split> run() {
+    std::vector<Split> splits(1);
+    while (cur().kind != Tok::End) {
+      if (cur().kind == Tok::Split) {
+        ++i_;
+        splits.emplace_back();
+        continue;
+      }
+      parseOpsWithRecovery(splits.back().ops, /*inRegion=*/false);
+    }
+    return splits;
+  }
+
+ private:
+  const Token& cur() const { return t_[i_]; }
+  const Token& at(size_t k) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
+
+  SourceLoc loc(const Token& t) const { return SourceLoc{path_, t.line, t.col}; }
+
+  void report(const Token& t, const std::string& msg) {
+    diags_.push_back({InputDiagnostic::Level::Error, loc(t), msg});
+  }
+
+  // Parses ops into `out` until '}' (inRegion), a split, or the end. A syntax error in one op
+  // is reported, then parsing resumes at the next `func.func` or split.
+  void parseOpsWithRecovery(std::vector<Op>& out, bool inRegion) {
+    while (true) {
+      const Token& t = cur();
+      if (t.kind == Tok::End || t.kind == Tok::Split) return;
+      if (inRegion && isPunct(t, "}")) return;
+      if (!inRegion && isPunct(t, "}")) {
+        report(t, "unexpected '}' at top level");
+        ++i_;
+        continue;
+      }
+      size_t before = i_;
+      try {
+        out.push_back(parseOp());
+      } catch (const ParseError& e) {
+        report(e.tok, e.what());
+        skipToNextFunction(before);
+      }
+    }
+  }
+
+  void skipToNextFunction(size_t errorStart) {
+    if (i_ <= errorStart) i_ = errorStart + 1;
+    while (cur().kind != Tok::End && cur().kind != Tok::Split) {
+      if (cur().kind == Tok::BareId && cur().text == "func.func" && cur().firstOnLine) return;
+      ++i_;
+    }
+  }
+
+  // Does a statement start at token index k (which begins a line)?
+  bool startsStatement(size_t k) const {
+    const Token& t = t_[k];
+    switch (t.kind) {
+      case Tok::BlockId:
+        return true;
+      case Tok::String:
+        return isPunct(t_[std::min(k + 1, t_.size() - 1)], "(");
+      case Tok::BareId: {
+        const Token& next = t_[std::min(k + 1, t_.size() - 1)];
+        if (isPunct(next, "=")) return false;
+        return t.text.find('.') != std::string::npos || t.text == "return" || t.text == "module";
+      }
+      case Tok::ValueId: {
+        // %a = ..., %a:2 = ..., %a, %b = ...
+        size_t j = k + 1;
+        while (j < t_.size()) {
+          const Token& n = t_[j];
+          if (isPunct(n, "=")) return true;
+          if (n.kind == Tok::ValueId || isPunct(n, ",") || isPunct(n, ":") || n.kind == Tok::Integer) {
+            if (n.line != t.line) return false;
+            ++j;
+            continue;
+          }
+          return false;
+        }
+        return false;
+      }
+      default:
+        return false;
+    }
+  }
+
+  Op parseOp() {
+    Op op;
+    const Token& first = cur();
+    op.loc = loc(first);
+    if (first.kind == Tok::ValueId) parseResults(op);
+    const Token& nameTok = cur();
+    bool generic = false;
+    if (nameTok.kind == Tok::String) {
+      generic = true;
+      op.name = nameTok.text.substr(1, nameTok.text.size() - 2);
+    } else if (nameTok.kind == Tok::BareId) {
+      op.name = nameTok.text;
+    } else {
+      throw ParseError(nameTok, "expected an operation name, found '" + nameTok.text + "'");
+    }
+    if (first.kind != Tok::ValueId) op.loc = loc(nameTok);
+    ++i_;
+    parseOpBody(op, generic);
+    deriveFacts(op);
+    return op;
+  }
+
+  void parseResults(Op& op) {
+    while (true) {
+      const Token& v = cur();
+      if (v.kind != Tok::ValueId) throw ParseError(v, "expected a result name");
+      ++i_;
+      if (isPunct(cur(), ":") && at(1).kind == Tok::Integer) {
+        int n = std::stoi(at(1).text);
+        for (int r = 0; r < n; ++r) op.results.push_back(v.text + "#" + std::to_string(r));
+        i_ += 2;
+      } else {
+        op.results.push_back(v.text);
+      }
+      if (isPunct(cur(), ",")) {
+        ++i_;
+        continue;
+      }
+      if (!isPunct(cur(), "=")) throw ParseError(cur(), "expected '=' after result names");
+      ++i_;
+      return;
+    }
+  }
+
+  bool braceIsAttrDict() const {
+    // Called with cur() == '{'.
+    if (i_ > 0 && t_[i_ - 1].kind == Tok::BareId && t_[i_ - 1].text == "attributes") return true;
+    const Token& open = cur();
+    const Token& next = at(1);
+    if (next.line != open.line) return false;
+    if (isPunct(next, "}")) return true;
+    if (next.kind == Tok::BareId || next.kind == Tok::String) {
+      const Token& after = at(2);
+      return isPunct(after, "=") || isPunct(after, ",") || isPunct(after, "}");
+    }
+    return false;
+  }
+
+  void parseOpBody(Op& op, bool generic) {
+    struct Open {
+      Token tok;
+    };
+    std::vector<Open> stack;
+    while (true) {
+      const Token& t = cur();
+      if (t.kind == Tok::End || t.kind == Tok::Split) {
+        if (!stack.empty())
+          throw ParseError(stack.back().tok, "unclosed '" + stack.back().tok.text + "'");
+        return;
+      }
+      if (stack.empty()) {
+        if (isPunct(t, "}")) return;  // closes the enclosing region
+        if (t.firstOnLine && startsStatement(i_)) return;
+        if (isPunct(t, "{")) {
+          if (braceIsAttrDict()) {
+            parseAttrDict(op);
+          } else {
+            // A module body recovers per function, so one bad function does not hide the rest.
+            bool isModule = op.name == "module" || op.name == "builtin.module";
+            op.regions.push_back(parseRegion(isModule));
+          }
+          continue;
+        }
+        if (generic && isPunct(t, "(") && isPunct(at(1), "{") && !braceAt(i_ + 1)) {
+          ++i_;
+          while (isPunct(cur(), "{")) {
+            op.regions.push_back(parseRegion());
+            if (isPunct(cur(), ",")) ++i_;
+          }
+          if (!isPunct(cur(), ")")) throw ParseError(cur(), "expected ')' after region list");
+          ++i_;
+          continue;
+        }
+      } else if (t.firstOnLine && (t.kind == Tok::BareId && t.text == "func.func")) {
+        throw ParseError(stack.back().tok, "unclosed '" + stack.back().tok.text + "'");
+      }
+      if (isOpen(t)) {
+        stack.push_back({t});
+      } else if (isClose(t)) {
+        if (stack.empty())
+          throw ParseError(t, "unexpected '" + t.text + "'");
+        if (t.text[0] != closerFor(stack.back().tok.text))
+          throw ParseError(t, "expected '" + std::string(1, closerFor(stack.back().tok.text)) +
+                                  "' to close '" + stack.back().tok.text + "' at line " +
+                                  std::to_string(stack.back().tok.line) + ", found '" + t.text + "'");
+        stack.pop_back();
+      }
+      op.tokens.push_back(t);
+      ++i_;
+    }
+  }
+
+  // For the generic-form region list: is the '{' at index k an attribute dictionary?
+  bool braceAt(size_t k) const {
+    size_t save = i_;
+    const_cast<Parser*>(this)->i_ = k;
+    bool r = braceIsAttrDict();
+    const_cast<Parser*>(this)->i_ = save;
+    return r;
+  }
+
+  void parseAttrDict(Op& op) {
+    // cur() == '{'
+    op.tokens.push_back(cur());
+    ++i_;
+    int depth = 0;
+    std::string key, value;
+    bool inValue = false;
+    auto flush = [&] {
+      if (!key.empty()) op.attrs[key] = inValue ? value : std::string("unit");
+      key.clear();
+      value.clear();
+      inValue = false;
+    };
+    while (true) {
+      const Token& t = cur();
+      if (t.kind == Tok::End || t.kind == Tok::Split)
+        throw ParseError(t, "unterminated attribute dictionary");
+      op.tokens.push_back(t);
+      ++i_;
+      if (depth == 0 && isPunct(t, "}")) {
+        flush();
+        return;
+      }
+      if (depth == 0 && isPunct(t, ",")) {
+        flush();
+        continue;
+      }
+      if (depth == 0 && !inValue && isPunct(t, "=")) {
+        inValue = true;
+        continue;
+      }
+      if (isOpen(t)) ++depth;
+      if (isClose(t)) --depth;
+      if (depth < 0) throw ParseError(t, "unbalanced '" + t.text + "' in attribute dictionary");
+      if (!inValue) {
+        key = t.kind == Tok::String ? t.text.substr(1, t.text.size() - 2) : t.text;
+      } else {
+        if (!value.empty()) value += ' ';
+        value += t.text;
+      }
+    }
+  }
+
+  Region parseRegion(bool recoverPerOp = false) {
+    // cur() == '{'
+    Token open = cur();
+    ++i_;
+    Region region;
+    region.blocks.emplace_back();
+    while (true) {
+      const Token& t = cur();
+      if (t.kind == Tok::End || t.kind == Tok::Split) {
+        if (recoverPerOp && !diags_.empty()) return region;  // already reported; keep what parsed
+        throw ParseError(open, "region opened here is never closed with '}'");
+      }
+      if (isPunct(t, "}")) {
+        ++i_;
+        if (region.blocks.front().label.empty() && region.blocks.front().ops.empty() &&
+            region.blocks.size() > 1)
+          region.blocks.erase(region.blocks.begin());
+        return region;
+      }
+      if (t.kind == Tok::BlockId) {
+        region.blocks.push_back(parseBlockHeader());
+        continue;
+      }
+      size_t before = i_;
+      if (!recoverPerOp) {
+        region.blocks.back().ops.push_back(parseOp());
+        continue;
+      }
+      try {
+        region.blocks.back().ops.push_back(parseOp());
+      } catch (const ParseError& e) {
+        report(e.tok, e.what());
+        skipToNextFunction(before);
+      }
+    }
+  }
+
+  Block parseBlockHeader() {
+    Block b;
+    b.label = cur().text;
+    ++i_;
+    if (isPunct(cur(), "(")) {
+      ++i_;
+      while (!isPunct(cur(), ")")) {
+        if (cur().kind != Tok::ValueId) throw ParseError(cur(), "expected a block argument");
+        BlockArg a;
+        a.name = cur().text;
+        ++i_;
+        if (!isPunct(cur(), ":")) throw ParseError(cur(), "expected ':' after block argument");
+        ++i_;
+        a.type = collectUntilArgEnd();
+        b.args.push_back(a);
+        if (isPunct(cur(), ",")) ++i_;
+      }
+      ++i_;
+    }
+    if (!isPunct(cur(), ":")) throw ParseError(cur(), "expected ':' after block label");
+    ++i_;
+    return b;
+  }
+
+  std::string collectUntilArgEnd() {
+    std::string text;
+    int depth = 0;
+    while (cur().kind != Tok::End) {
+      const Token& t = cur();
+      if (depth == 0 && (isPunct(t, ",") || isPunct(t, ")") || isPunct(t, "{"))) break;
+      if (isOpen(t)) ++depth;
+      if (isClose(t)) --depth;
+      text += t.text;
+      ++i_;
+    }
+    return text;
+  }
+
+  void deriveFacts(Op& op) {
+    const auto& tk = op.tokens;
+    for (size_t k = 0; k < tk.size(); ++k) {
+      const Token& t = tk[k];
+      if (t.kind == Tok::ValueId) op.operands.push_back(t.text);
+      if (t.kind == Tok::BlockId) op.successors.push_back(t.text);
+      if (t.kind == Tok::SymbolRef && op.symbol.empty()) op.symbol = t.text.substr(1);
+      if (t.kind == Tok::BareId && k + 2 < tk.size() && isPunct(tk[k + 1], "=")) {
+        op.keywords[t.text] = groupText(tk, k + 2);
+      }
+    }
+    if (op.name == "func.func") deriveFunctionArgs(op);
+  }
+
+  static std::string groupText(const std::vector<Token>& tk, size_t k) {
+    if (!isOpen(tk[k])) return tk[k].text;
+    std::string text;
+    int depth = 0;
+    for (size_t j = k; j < tk.size(); ++j) {
+      if (isOpen(tk[j])) ++depth;
+      if (isClose(tk[j])) --depth;
+      if (!text.empty()) text += ' ';
+      text += tk[j].text;
+      if (depth == 0) break;
+    }
+    return text;
+  }
+
+  static void deriveFunctionArgs(Op& op) {
+    const auto& tk = op.tokens;
+    size_t k = 0;
+    while (k < tk.size() && tk[k].kind != Tok::SymbolRef) ++k;
+    if (k + 1 >= tk.size() || !isPunct(tk[k + 1], "(")) return;
+    k += 2;
+    int depth = 0;
+    BlockArg arg;
+    bool inType = false;
+    for (; k < tk.size(); ++k) {
+      const Token& t = tk[k];
+      if (depth == 0 && (isPunct(t, ",") || isPunct(t, ")"))) {
+        if (!arg.name.empty()) op.entryArgs.push_back(arg);
+        arg = BlockArg();
+        inType = false;
+        if (isPunct(t, ")")) break;
+        continue;
+      }
+      if (depth == 0 && isPunct(t, "{")) inType = false;  // argument attributes
+      if (isOpen(t)) ++depth;
+      if (isClose(t)) --depth;
+      if (depth == 0 && t.kind == Tok::ValueId && arg.name.empty()) {
+        arg.name = t.text;
+      } else if (depth == 0 && isPunct(t, ":") && !arg.name.empty() && arg.type.empty()) {
+        inType = true;
+      } else if (inType && depth >= 0) {
+        arg.type += t.text;
+      }
+    }
+    // The operands of a func.func are its own arguments; they are not uses.
+    op.operands.clear();
+  }
+
+  std::vector<Token> t_;
+  size_t i_ = 0;
+  std::string path_;
+  std::vector<InputDiagnostic>& diags_;
+};
+
+}  // namespace
+
+ParsedFile parseText(std::string_view text, const std::string& path) {
+  ParsedFile file;
+  file.path = path;
+  std::vector<LexError> lexErrors;
+  std::vector<Token> toks = tokenize(text, lexErrors);
+  for (const auto& e : lexErrors)
+    file.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, e.line, e.col}, e.message});
+  Parser p(std::move(toks), path, file.diagnostics);
+  file.splits = p.run();
+  return file;
+}
+
+ParsedFile parseFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ParsedFile f;
+    f.path = path;
+    f.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1}, "cannot read file"});
+    return f;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parseText(ss.str(), path);
+}
+
+}  // namespace ptov::mlir

@@ -1,0 +1,49 @@
+#pragma once
+// A small integer expression tree shared by every front end and, later, the Z3 solver layer.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptov {
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  enum class Kind {
+    Const,     // value
+    Param,     // kernel scalar parameter `name`, index `paramIndex`
+    LoopVar,   // induction variable `name`
+    BlockIdx,  // the core's block index
+    BlockNum,  // number of launched blocks
+    Unknown,   // a value the front end could not express (`name` says which)
+    Add, Sub, Mul, Div, Rem, Min, Max,
+    Cmp,       // `pred` in eq ne slt sle sgt sge ult ule ugt uge
+    Select,    // args[0] ? args[1] : args[2]
+    Not, And, Or,
+  };
+  Kind kind = Kind::Unknown;
+  int64_t value = 0;
+  int paramIndex = -1;
+  std::string name;
+  std::string pred;
+  std::vector<ExprPtr> args;
+
+  static ExprPtr constant(int64_t v);
+  static ExprPtr param(const std::string& name, int index);
+  static ExprPtr loopVar(const std::string& name);
+  static ExprPtr unknown(const std::string& why);
+  static ExprPtr binary(Kind k, ExprPtr a, ExprPtr b);
+  static ExprPtr cmp(const std::string& pred, ExprPtr a, ExprPtr b);
+  static ExprPtr select(ExprPtr c, ExprPtr a, ExprPtr b);
+  static ExprPtr unary(Kind k, ExprPtr a);
+};
+
+// Folds an expression to a constant when every leaf is constant.
+std::optional<int64_t> evalConst(const ExprPtr& e);
+// Human-readable form, e.g. "(%i + 1)".
+std::string toString(const ExprPtr& e);
+
+}  // namespace ptov

@@ -1,0 +1,102 @@
+#include "analyzer/model/model.h"
+
+namespace ptov {
+
+namespace {
+struct PipeEntry {
+  Pipe pipe;
+  const char* name;
+};
+const PipeEntry kPipes[] = {
+    {Pipe::S, "PIPE_S"},       {Pipe::V, "PIPE_V"},       {Pipe::M, "PIPE_M"},
+    {Pipe::MTE1, "PIPE_MTE1"}, {Pipe::MTE2, "PIPE_MTE2"}, {Pipe::MTE3, "PIPE_MTE3"},
+    {Pipe::ALL, "PIPE_ALL"},   {Pipe::MTE4, "PIPE_MTE4"}, {Pipe::MTE5, "PIPE_MTE5"},
+    {Pipe::V2, "PIPE_V2"},     {Pipe::FIX, "PIPE_FIX"},
+};
+}  // namespace
+
+const char* pipeName(Pipe p) {
+  for (const auto& e : kPipes)
+    if (e.pipe == p) return e.name;
+  return "PIPE_UNKNOWN";
+}
+
+Pipe pipeFromName(const std::string& name) {
+  for (const auto& e : kPipes)
+    if (name == e.name || name == e.name + 5) return e.pipe;
+  return Pipe::Unknown;
+}
+
+const char* opKindName(OpKind k) {
+  switch (k) {
+    case OpKind::Load: return "load";
+    case OpKind::Prefetch: return "prefetch";
+    case OpKind::Store: return "store";
+    case OpKind::ScalarLoad: return "scalar load";
+    case OpKind::ScalarStore: return "scalar store";
+    case OpKind::SetFlag: return "set_flag";
+    case OpKind::WaitFlag: return "wait_flag";
+    case OpKind::PipeBarrier: return "pipe barrier";
+    case OpKind::Fence: return "fence";
+    case OpKind::CacheInvalidate: return "cache invalidate";
+    case OpKind::Notify: return "notify";
+    case OpKind::Wait: return "wait";
+    case OpKind::Test: return "test";
+    case OpKind::Put: return "put";
+    case OpKind::Get: return "get";
+    case OpKind::Collective: return "collective";
+    case OpKind::AsyncWait: return "async wait";
+    case OpKind::CrossCoreSet: return "cross-core set";
+    case OpKind::CrossCoreWait: return "cross-core wait";
+    case OpKind::SetFfts: return "set_ffts";
+    case OpKind::SyncAll: return "syncall";
+    case OpKind::TileAlloc: return "tile alloc";
+    case OpKind::TileAssign: return "tile assign";
+    case OpKind::Compute: return "compute";
+    case OpKind::Call: return "call";
+    case OpKind::Return: return "return";
+    case OpKind::Branch: return "branch";
+    case OpKind::Other: return "other";
+  }
+  return "other";
+}
+
+bool MemRef::sameBuffer(const MemRef& o) const {
+  if (space != o.space) return false;
+  if (param >= 0 || o.param >= 0) return param == o.param && peer == o.peer;
+  return !value.empty() && value == o.value;
+}
+
+bool Op::writesGm() const {
+  for (const auto& w : writes)
+    if (w.space == "gm") return true;
+  return false;
+}
+
+bool Op::readsGm() const {
+  for (const auto& r : reads)
+    if (r.space == "gm") return true;
+  return false;
+}
+
+StmtPtr Stmt::seq() {
+  auto s = std::make_unique<Stmt>();
+  s->kind = Kind::Seq;
+  return s;
+}
+
+StmtPtr Stmt::opStmt(Op op) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = Kind::OpStmt;
+  s->loc = op.loc;
+  s->op = std::move(op);
+  return s;
+}
+
+int Kernel::paramIndex(const std::string& n) const {
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace ptov

@@ -1,0 +1,168 @@
+#pragma once
+// The kernel model: every front end (.pto, HIVM, C++) fills it; every rule reads only it.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/expr.h"
+#include "analyzer/source_loc.h"
+
+namespace ptov {
+
+enum class Pipe { S, V, M, MTE1, MTE2, MTE3, ALL, MTE4, MTE5, V2, FIX, Unknown };
+const char* pipeName(Pipe p);
+Pipe pipeFromName(const std::string& name);  // "PIPE_MTE2" or "MTE2"; Unknown otherwise
+
+enum class OpKind {
+  Load,            // GM -> local tile (tload): pipe MTE2
+  Prefetch,        // tprefetch
+  Store,           // local tile -> GM (tstore): MTE3 or FIX
+  ScalarLoad,      // load_scalar / load from a pointer: S
+  ScalarStore,     // store_scalar / store to a pointer: S
+  SetFlag,         // intra-core event set (src pipe -> dst pipe, id)
+  WaitFlag,        // intra-core event wait
+  PipeBarrier,     // pipe_barrier(pipe)
+  Fence,           // GM fence (fence.barrier_all): drains + dsb(DDR)
+  CacheInvalidate, // data-cache invalidate: all, or the line(s) of one address
+  Notify,          // comm signal publish (tnotify)
+  Wait,            // comm signal wait (twait)
+  Test,            // comm signal test (ttest)
+  Put,             // remote write through a staging tile (tput, tput_async)
+  Get,             // remote read into local GM (tget, tget_async)
+  Collective,      // tbroadcast / tgather / tscatter / treduce
+  AsyncWait,       // wait/test of an async DMA event
+  CrossCoreSet,    // FFTS / intra-block / cross-block set
+  CrossCoreWait,   // FFTS / intra-block / cross-block wait
+  SetFfts,         // set_ffts_base_addr
+  SyncAll,         // all-core barrier
+  TileAlloc,       // alloc_tile (optionally with a fixed address)
+  TileAssign,      // tassign: rebinds a tile to an address
+  Compute,         // vector / cube tile computation
+  Call,            // call of another function
+  Return,
+  Branch,          // cf.br / cf.cond_br (successors in Op::successors)
+  Other,           // recognized but irrelevant to every rule (views, arith, ...)
+};
+const char* opKindName(OpKind k);
+
+// Where a memory access goes. `param` is the kernel parameter the address derives from
+// (through make_tensor_view / partition_view / addptr chains), -1 when unknown or local.
+struct MemRef {
+  std::string space = "gm";  // gm, ub (vec), l1 (mat), l0a, l0b, l0c, ...
+  int param = -1;
+  bool peer = false;         // address offset to another rank's copy (CommRemoteOffset*)
+  std::string value;         // the SSA value / expression that names it in the source
+  bool valid() const { return param >= 0 || !value.empty(); }
+  // Same buffer: same parameter and same peer-ness (or the same named value if no param).
+  bool sameBuffer(const MemRef& o) const;
+};
+
+struct EventRef {
+  Pipe src = Pipe::Unknown;
+  Pipe dst = Pipe::Unknown;
+  std::optional<int64_t> id;  // static id, or a constant-folded dynamic id
+  ExprPtr idExpr;             // dynamic id expression (set_flag_dyn)
+};
+
+struct Op {
+  OpKind kind = OpKind::Other;
+  std::string name;  // source spelling, e.g. "pto.tstore"
+  SourceLoc loc;
+  std::vector<Pipe> pipes;     // pipes the op runs on
+  std::vector<MemRef> reads;   // memory it reads
+  std::vector<MemRef> writes;  // memory it writes
+
+  // SetFlag / WaitFlag / CrossCore*: the event or flag.
+  EventRef event;
+  // PipeBarrier: the pipe it drains.
+  Pipe barrierPipe = Pipe::Unknown;
+  // Fence: its scope ("gm", "all", "local_memory").
+  std::string fenceScope;
+  // CacheInvalidate: whole GM data cache, or the line(s) of `target`.
+  bool invalidateAll = false;
+  // CacheInvalidate (region form), Notify / Wait / Test (the signal): the address.
+  MemRef target;
+  // Load: cache policy attribute ("" = default, "l2_bypass", ...) and the `offset =` operand.
+  std::string cachePolicy;
+  std::string offsetValue;  // SSA name of the offset operand, "" if none
+  int offsetParam = -1;     // kernel parameter the offset operand is, -1 if not a parameter
+  // TileAlloc / TileAssign: the tile, its space, constant address and size in bytes.
+  std::string tileValue;
+  std::string tileSpace;
+  std::optional<int64_t> tileAddr;
+  int64_t tileBytes = 0;
+  // SyncAll: mode (soft/hard) and core type; participants when known.
+  std::string syncMode, coreType;
+  // Call: callee symbol.
+  std::string callee;
+  // Branch: successor block labels.
+  std::vector<std::string> successors;
+  // Every SSA value the op uses, and the values it defines (for liveness-style rules).
+  std::vector<std::string> uses;
+  std::vector<std::string> defs;
+
+  bool writesGm() const;
+  bool readsGm() const;
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+
+struct Stmt {
+  enum class Kind { Seq, For, If, While, OpStmt, Blocks };
+  Kind kind = Kind::Seq;
+  SourceLoc loc;
+  // Seq: children. Blocks: one Seq per basic block, labels in `labels` (multi-block CFG bodies).
+  std::vector<StmtPtr> children;
+  std::vector<std::string> labels;
+  // For: var, lb, ub, step; body = children[0].
+  std::string var;
+  ExprPtr lb, ub, step;
+  // If: cond; then = children[0], else = children[1] (may be an empty Seq).
+  // While: cond computed by children[0] ("before" region), body = children[1].
+  ExprPtr cond;
+  Op op;
+
+  static StmtPtr seq();
+  static StmtPtr opStmt(Op op);
+};
+
+struct Param {
+  std::string name;  // %arg0, %__pypto_l2_cache_offset
+  std::string type;  // source spelling of the type
+  bool isPointer = false;   // GM pointer / tensor
+  std::string elemType;     // f32, i32, ...
+  bool synthetic = false;   // added by the generator (__pypto_*)
+};
+
+struct Kernel {
+  std::string name;
+  std::string arch = "a2a3";  // a2a3 or a5
+  std::string kind;           // vector, cube, mix, "" when unknown
+  bool isEntry = false;
+  std::vector<Param> params;
+  StmtPtr body;
+  SourceLoc loc;
+  std::string file;
+
+  int paramIndex(const std::string& name) const;
+};
+
+struct Model {
+  std::vector<Kernel> kernels;
+};
+
+// Visits every op of a statement tree in source order.
+template <class F>
+void forEachOp(const Stmt& s, F&& f) {
+  if (s.kind == Stmt::Kind::OpStmt) {
+    f(s.op);
+    return;
+  }
+  for (const auto& c : s.children)
+    if (c) forEachOp(*c, f);
+}
+
+}  // namespace ptov

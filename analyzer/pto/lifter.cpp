@@ -1,0 +1,654 @@
+#include "analyzer/pto/lifter.h"
+
+#include <map>
+
+#include "analyzer/pto/op_table.h"
+
+namespace ptov::pto {
+
+using mlir::Tok;
+using mlir::Token;
+
+std::string normalizeArch(const std::string& arch) {
+  std::string a = arch;
+  if (a.size() >= 2 && a.front() == '"') a = a.substr(1, a.size() - 2);
+  if (a == "a2" || a == "a3" || a == "a2a3") return "a2a3";
+  if (a == "a5") return "a5";
+  return "";
+}
+
+namespace {
+
+// The text inside the outermost <...> of an attribute such as #pto.pipe<PIPE_ALL>.
+std::string angleBody(const std::string& text) {
+  auto open = text.find('<');
+  auto close = text.rfind('>');
+  if (open == std::string::npos || close == std::string::npos || close <= open) return "";
+  std::string body = text.substr(open + 1, close - open - 1);
+  // #pto<atomic_type atomic_add> -> "atomic_add": keep the last word.
+  auto sp = body.rfind(' ');
+  return sp == std::string::npos ? body : body.substr(sp + 1);
+}
+
+std::string unquote(const std::string& s) {
+  if (s.size() >= 2 && s.front() == '"') return s.substr(1, s.size() - 2);
+  return s;
+}
+
+// What the lifter knows about an SSA value.
+struct ValueInfo {
+  ExprPtr expr;            // integer value, when it is one
+  int param = -1;          // kernel parameter a pointer/view derives from
+  bool peer = false;       // offset to a peer rank's copy
+  bool peerOffset = false; // the value *is* a peer offset (CommRemoteOffset* result)
+  std::string space;       // address space of a pointer/view/tile ("gm", "ub", ...)
+  // Tiles:
+  bool isTile = false;
+  std::optional<int64_t> tileAddr;
+  int64_t tileBytes = 0;
+};
+
+struct TileType {
+  std::string space;
+  int64_t bytes = 0;
+};
+
+// Parses !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=64, ...> and the compact
+// !pto.tile_buf<vec, 16x16xf32, ...> form.
+std::optional<TileType> parseTileType(const std::string& text) {
+  if (text.rfind("!pto.tile_buf<", 0) != 0) return std::nullopt;
+  std::string body = text.substr(14, text.size() - 15);
+  std::vector<std::string> parts;
+  std::string curPart;
+  int depth = 0;
+  for (char c : body) {
+    if (c == '<') ++depth;
+    if (c == '>') --depth;
+    if (c == ',' && depth == 0) {
+      parts.push_back(curPart);
+      curPart.clear();
+      continue;
+    }
+    if (c != ' ') curPart += c;
+  }
+  parts.push_back(curPart);
+  TileType tt;
+  std::string dtype;
+  int64_t rows = 0, cols = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& p = parts[i];
+    auto eq = p.find('=');
+    if (eq == std::string::npos) {
+      if (i == 0) {
+        tt.space = spaceForLoc(p);
+      } else if (i == 1) {  // RxCxT
+        auto x1 = p.find('x');
+        auto x2 = p.find('x', x1 + 1);
+        if (x1 == std::string::npos || x2 == std::string::npos) continue;
+        try {
+          rows = std::stoll(p.substr(0, x1));
+          cols = std::stoll(p.substr(x1 + 1, x2 - x1 - 1));
+        } catch (...) {
+          rows = cols = 0;
+        }
+        dtype = p.substr(x2 + 1);
+      }
+      continue;
+    }
+    std::string k = p.substr(0, eq), v = p.substr(eq + 1);
+    try {
+      if (k == "loc") tt.space = spaceForLoc(v);
+      else if (k == "dtype") dtype = v;
+      else if (k == "rows") rows = std::stoll(v);
+      else if (k == "cols") cols = std::stoll(v);
+    } catch (...) {
+    }
+  }
+  tt.bytes = rows * cols * elementBytes(dtype);
+  return tt;
+}
+
+// pointer type !pto.ptr<f32> / !pto.ptr<i32, ub> -> space ("gm" by default)
+std::string pointerSpace(const std::string& type) {
+  auto comma = type.find(',');
+  if (type.rfind("!pto.ptr<", 0) != 0 || comma == std::string::npos) return "gm";
+  std::string s = type.substr(comma + 1);
+  while (!s.empty() && (s.front() == ' ')) s.erase(s.begin());
+  if (!s.empty() && s.back() == '>') s.pop_back();
+  return spaceForLoc(s);
+}
+
+class FunctionLifter {
+ public:
+  FunctionLifter(Kernel& k, std::vector<InputDiagnostic>& diags) : k_(k), diags_(diags) {}
+
+  void liftSignature(const mlir::Op& fn) {
+    for (const auto& a : fn.entryArgs) {
+      Param p;
+      p.name = a.name;
+      p.type = a.type;
+      p.isPointer = a.type.rfind("!pto.ptr", 0) == 0 || a.type.rfind("memref", 0) == 0 ||
+                    a.type.rfind("!pto.tensor_view", 0) == 0;
+      if (p.isPointer) {
+        auto lt = a.type.find('<');
+        auto end = a.type.find_first_of(",>", lt);
+        if (lt != std::string::npos && end != std::string::npos)
+          p.elemType = a.type.substr(lt + 1, end - lt - 1);
+      } else {
+        p.elemType = a.type;
+      }
+      p.synthetic = a.name.rfind("%__pypto_", 0) == 0;
+      int idx = static_cast<int>(k_.params.size());
+      k_.params.push_back(p);
+      ValueInfo v;
+      if (p.isPointer) {
+        v.param = idx;
+        v.space = pointerSpace(a.type);
+      } else {
+        v.expr = Expr::param(a.name, idx);
+        v.param = idx;
+      }
+      values_[a.name] = v;
+    }
+  }
+
+  StmtPtr liftRegion(const mlir::Region& r) {
+    if (r.blocks.size() <= 1) {
+      auto seq = Stmt::seq();
+      if (!r.blocks.empty()) liftOpsInto(r.blocks[0].ops, *seq);
+      return seq;
+    }
+    auto blocks = std::make_unique<Stmt>();
+    blocks->kind = Stmt::Kind::Blocks;
+    for (size_t i = 0; i < r.blocks.size(); ++i) {
+      const auto& b = r.blocks[i];
+      for (const auto& a : b.args) values_[a.name] = ValueInfo{};
+      auto seq = Stmt::seq();
+      liftOpsInto(b.ops, *seq);
+      blocks->labels.push_back(b.label.empty() ? "^entry" : b.label);
+      blocks->children.push_back(std::move(seq));
+    }
+    return blocks;
+  }
+
+ private:
+  const ValueInfo* info(const std::string& v) const {
+    auto it = values_.find(v);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+
+  ExprPtr exprOf(const std::string& v) const {
+    const ValueInfo* i = info(v);
+    if (i && i->expr) return i->expr;
+    return Expr::unknown(v);
+  }
+
+  MemRef memRefOf(const std::string& v) const {
+    MemRef m;
+    m.value = v;
+    if (const ValueInfo* i = info(v)) {
+      m.param = i->param;
+      m.peer = i->peer;
+      if (!i->space.empty()) m.space = i->space;
+    }
+    return m;
+  }
+
+  void note(const mlir::Op& op, const std::string& msg) {
+    diags_.push_back({InputDiagnostic::Level::Note, op.loc, msg});
+  }
+
+  // The first type token after the last top-level ':' (the op's trailing type list).
+  static std::vector<std::string> typeTokens(const mlir::Op& op) {
+    std::vector<std::string> out;
+    for (const auto& t : op.tokens)
+      if (t.kind == Tok::Type) out.push_back(t.text);
+    return out;
+  }
+
+  // Elements of the first [...] group: names inside quotes, <...> or #attr<...>, or %values.
+  static std::vector<std::string> bracketList(const mlir::Op& op) {
+    std::vector<std::string> out;
+    const auto& tk = op.tokens;
+    size_t k = 0;
+    while (k < tk.size() && !(tk[k].kind == Tok::Punct && tk[k].text == "[")) ++k;
+    if (k == tk.size()) return out;
+    std::string curElem;
+    for (++k; k < tk.size(); ++k) {
+      const Token& t = tk[k];
+      if (t.kind == Tok::Punct && (t.text == "]" || t.text == ",")) {
+        out.push_back(curElem);
+        curElem.clear();
+        if (t.text == "]") break;
+        continue;
+      }
+      if (t.kind == Tok::String) curElem = unquote(t.text);
+      else if (t.kind == Tok::Attr) curElem = angleBody(t.text);
+      else if (t.kind == Tok::BareId || t.kind == Tok::ValueId) curElem = t.text;
+    }
+    return out;
+  }
+
+  // Pipe and optional id of ops written `<PIPE_X>, 0` or `#pto.pipe<PIPE_X>`.
+  static Pipe firstPipe(const mlir::Op& op) {
+    for (const auto& t : op.tokens) {
+      std::string name = t.kind == Tok::Attr ? angleBody(t.text) : unquote(t.text);
+      Pipe p = pipeFromName(name);
+      if (p != Pipe::Unknown && name.rfind("PIPE_", 0) == 0) return p;
+    }
+    return Pipe::Unknown;
+  }
+
+  void liftOpsInto(const std::vector<mlir::Op>& ops, Stmt& seq) {
+    for (const auto& op : ops) liftOp(op, seq);
+  }
+
+  void defineResults(const mlir::Op& op, const ValueInfo& v) {
+    for (const auto& r : op.results) values_[r] = v;
+  }
+
+  bool liftValueOp(const mlir::Op& op) {
+    const std::string& n = op.name;
+    const auto& ops = op.operands;
+    auto bin = [&](Expr::Kind k) {
+      if (ops.size() < 2) return;
+      ValueInfo v;
+      v.expr = Expr::binary(k, exprOf(ops[0]), exprOf(ops[1]));
+      const ValueInfo* a = info(ops[0]);
+      const ValueInfo* b = info(ops[1]);
+      v.peerOffset = (a && a->peerOffset) || (b && b->peerOffset);
+      defineResults(op, v);
+    };
+    if (n == "arith.constant") {
+      ValueInfo v;
+      for (const auto& t : op.tokens) {
+        if (t.kind == Tok::Integer) {
+          try {
+            v.expr = Expr::constant(std::stoll(t.text, nullptr, 0));
+          } catch (...) {
+            v.expr = Expr::unknown(op.results.empty() ? "" : op.results[0]);
+          }
+          break;
+        }
+        if (t.kind == Tok::BareId && (t.text == "true" || t.text == "false")) {
+          v.expr = Expr::constant(t.text == "true");
+          break;
+        }
+      }
+      defineResults(op, v);
+      return true;
+    }
+    if (n == "arith.addi") return bin(Expr::Kind::Add), true;
+    if (n == "arith.subi") return bin(Expr::Kind::Sub), true;
+    if (n == "arith.muli") return bin(Expr::Kind::Mul), true;
+    if (n == "arith.divsi" || n == "arith.divui" || n == "arith.floordivsi" ||
+        n == "arith.ceildivsi" || n == "arith.ceildivui")
+      return bin(Expr::Kind::Div), true;
+    if (n == "arith.remsi" || n == "arith.remui") return bin(Expr::Kind::Rem), true;
+    if (n == "arith.minsi" || n == "arith.minui") return bin(Expr::Kind::Min), true;
+    if (n == "arith.maxsi" || n == "arith.maxui") return bin(Expr::Kind::Max), true;
+    if (n == "arith.andi") return bin(Expr::Kind::And), true;
+    if (n == "arith.ori") return bin(Expr::Kind::Or), true;
+    if (n == "arith.index_cast" || n == "arith.index_castui" || n == "arith.extsi" ||
+        n == "arith.extui" || n == "arith.trunci" || n == "arith.bitcast") {
+      if (!ops.empty()) {
+        ValueInfo v;
+        if (const ValueInfo* a = info(ops[0])) v = *a;
+        else v.expr = Expr::unknown(ops[0]);
+        defineResults(op, v);
+      }
+      return true;
+    }
+    if (n == "arith.cmpi") {
+      std::string pred;
+      for (const auto& t : op.tokens)
+        if (t.kind == Tok::BareId) {
+          pred = t.text;
+          break;
+        }
+      if (ops.size() >= 2) {
+        ValueInfo v;
+        v.expr = Expr::cmp(pred, exprOf(ops[0]), exprOf(ops[1]));
+        defineResults(op, v);
+      }
+      return true;
+    }
+    if (n == "arith.select") {
+      if (ops.size() >= 3) {
+        ValueInfo v;
+        v.expr = Expr::select(exprOf(ops[0]), exprOf(ops[1]), exprOf(ops[2]));
+        defineResults(op, v);
+      }
+      return true;
+    }
+    if (n == "pto.get_block_idx" || n == "pto.get_block_num") {
+      auto e = std::make_shared<Expr>();
+      e->kind = n == "pto.get_block_idx" ? Expr::Kind::BlockIdx : Expr::Kind::BlockNum;
+      ValueInfo v;
+      v.expr = e;
+      defineResults(op, v);
+      return true;
+    }
+    // Views and pointer arithmetic keep the origin of their base operand.
+    if (n == "pto.make_tensor_view" || n == "pto.partition_view" || n == "pto.castptr" ||
+        n == "pto.subview" || n == "pto.bitcast" || n == "pto.reshape") {
+      if (!ops.empty()) {
+        ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
+        v.expr = nullptr;
+        v.isTile = false;
+        defineResults(op, v);
+      }
+      return true;
+    }
+    if (n == "pto.addptr") {
+      if (!ops.empty()) {
+        ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
+        v.expr = nullptr;
+        if (ops.size() > 1) {
+          const ValueInfo* off = info(ops[1]);
+          if (off && off->peerOffset) v.peer = true;
+        }
+        defineResults(op, v);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  void liftOp(const mlir::Op& op, Stmt& seq) {
+    if (liftValueOp(op)) return;
+    const std::string& n = op.name;
+    if (n == "scf.for") return liftFor(op, seq);
+    if (n == "scf.if") return liftIf(op, seq);
+    if (n == "scf.while") return liftWhile(op, seq);
+    if (n == "scf.yield" || n == "scf.condition") return;
+
+    OpFacts facts = lookupOp(n);
+    Op m;
+    m.kind = facts.kind;
+    m.name = n;
+    m.loc = op.loc;
+    m.pipes = facts.pipes;
+    m.uses = op.operands;
+    m.defs = op.results;
+    const auto& ops = op.operands;
+
+    switch (m.kind) {
+      case OpKind::Load:
+      case OpKind::Prefetch: {
+        // ins(%src : T) outs(%dst : T)
+        if (!ops.empty()) m.reads.push_back(memRefOf(ops[0]));
+        if (ops.size() > 1) m.writes.push_back(tileRef(ops[1]));
+        std::string policy = op.attr("cache_policy");
+        if (!policy.empty()) m.cachePolicy = angleBody(policy);
+        auto off = op.keywords.find("offset");
+        if (off != op.keywords.end()) {
+          m.offsetValue = off->second;
+          const ValueInfo* v = info(off->second);
+          m.offsetParam = (v && v->expr && v->expr->kind == Expr::Kind::Param) ? v->expr->paramIndex : -1;
+        }
+        break;
+      }
+      case OpKind::Store:
+        if (!ops.empty()) m.reads.push_back(tileRef(ops[0]));
+        if (ops.size() > 1) m.writes.push_back(memRefOf(ops.back()));
+        if (!ops.empty()) {
+          const ValueInfo* src = info(ops[0]);
+          if (src && src->space == "l0c") m.pipes = {Pipe::FIX};
+        }
+        break;
+      case OpKind::ScalarLoad:
+        if (!ops.empty()) m.reads.push_back(memRefOf(ops[0]));
+        break;
+      case OpKind::ScalarStore:
+        if (ops.size() > 1) m.writes.push_back(memRefOf(ops[1]));
+        break;
+      case OpKind::SetFlag:
+      case OpKind::WaitFlag:
+        liftEvent(op, m);
+        break;
+      case OpKind::PipeBarrier:
+        m.barrierPipe = firstPipe(op);
+        m.pipes = {m.barrierPipe};
+        break;
+      case OpKind::Fence:
+        for (const auto& t : op.tokens)
+          if (t.kind == Tok::Attr && t.text.find("fence_scope") != std::string::npos)
+            m.fenceScope = angleBody(t.text);
+        break;
+      case OpKind::CacheInvalidate:
+        m.invalidateAll = op.hasWord("all");
+        if (!m.invalidateAll && !ops.empty()) m.target = memRefOf(ops[0]);
+        break;
+      case OpKind::Notify:
+      case OpKind::Wait:
+      case OpKind::Test:
+        if (!ops.empty()) m.target = memRefOf(ops[0]);
+        break;
+      case OpKind::Put:
+      case OpKind::Get:
+        if (!ops.empty()) m.writes.push_back(memRefOf(ops[0]));
+        if (ops.size() > 1) m.reads.push_back(memRefOf(ops[1]));
+        break;
+      case OpKind::Collective:
+        for (size_t i = 0; i < ops.size(); ++i) {
+          MemRef r = memRefOf(ops[i]);
+          if (r.space == "gm") m.writes.push_back(r);
+        }
+        break;
+      case OpKind::CrossCoreSet:
+      case OpKind::CrossCoreWait:
+        m.event.src = firstPipe(op);
+        for (const auto& t : op.tokens)
+          if (t.kind == Tok::Integer) {
+            m.event.id = std::stoll(t.text, nullptr, 0);
+            break;
+          }
+        break;
+      case OpKind::SyncAll:
+        m.syncMode = angleBody(op.attr("mode"));
+        m.coreType = angleBody(op.attr("core_type"));
+        break;
+      case OpKind::TileAlloc:
+      case OpKind::TileAssign:
+        liftTile(op, m);
+        break;
+      case OpKind::Call:
+        m.callee = op.symbol;
+        if (op.symbol.rfind("CommRemoteOffset", 0) == 0) {
+          ValueInfo v;
+          v.peerOffset = true;
+          defineResults(op, v);
+        }
+        break;
+      case OpKind::Branch:
+        m.successors = op.successors;
+        break;
+      case OpKind::Compute:
+        for (const auto& o : ops) {
+          const ValueInfo* v = info(o);
+          if (v && v->isTile) m.reads.push_back(tileRef(o));
+        }
+        break;
+      default:
+        break;
+    }
+    if (m.kind == OpKind::Other && !op.regions.empty()) {
+      // pto.section.vector / pto.vecscope / unknown region ops: their bodies run in place.
+      for (const auto& r : op.regions) seq.children.push_back(liftRegion(r));
+      return;
+    }
+    if (m.kind == OpKind::Other) {
+      // Keep results flowing: an unknown op's result derived from a pointer keeps its origin.
+      if (!ops.empty() && info(ops[0]) && !op.results.empty()) {
+        ValueInfo v = *info(ops[0]);
+        v.expr = nullptr;
+        if (v.param >= 0 && v.space.empty()) v.param = -1;
+        if (!v.space.empty()) defineResults(op, v);
+      }
+      return;  // views, arith, yields: nothing a rule needs as a statement
+    }
+    seq.children.push_back(Stmt::opStmt(std::move(m)));
+  }
+
+  MemRef tileRef(const std::string& v) const {
+    MemRef m = memRefOf(v);
+    m.param = -1;
+    if (m.space == "gm") m.space = "ub";
+    return m;
+  }
+
+  void liftEvent(const mlir::Op& op, Op& m) {
+    std::vector<std::string> items = bracketList(op);
+    bool byOpType = op.name == "pto.record_event" || op.name == "pto.wait_event";
+    if (items.size() < 3) {
+      note(op, "'" + op.name + "': could not read its [src, dst, event] list; the event is not modelled");
+      return;
+    }
+    m.event.src = byOpType ? pipeForSyncOpType(items[0]) : pipeFromName(items[0]);
+    m.event.dst = byOpType ? pipeForSyncOpType(items[1]) : pipeFromName(items[1]);
+    m.pipes = {m.kind == OpKind::SetFlag ? m.event.src : m.event.dst};
+    const std::string& id = items[2];
+    if (id.rfind("EVENT_ID", 0) == 0) {
+      try {
+        m.event.id = std::stoll(id.substr(8));
+      } catch (...) {
+      }
+    } else if (!id.empty() && id[0] == '%') {
+      m.event.idExpr = exprOf(id);
+      m.event.id = evalConst(m.event.idExpr);
+    }
+    if (m.event.src == Pipe::Unknown || m.event.dst == Pipe::Unknown)
+      note(op, "'" + op.name + "': unknown pipe in [" + items[0] + ", " + items[1] + "]");
+  }
+
+  void liftTile(const mlir::Op& op, Op& m) {
+    std::vector<std::string> types = typeTokens(op);
+    std::optional<TileType> tt;
+    for (const auto& t : types)
+      if ((tt = parseTileType(t))) break;
+    ValueInfo v;
+    v.isTile = true;
+    if (tt) {
+      v.space = tt->space;
+      v.tileBytes = tt->bytes;
+    }
+    std::string addrValue;
+    if (m.kind == OpKind::TileAlloc) {
+      auto a = op.keywords.find("addr");
+      if (a != op.keywords.end()) addrValue = a->second;
+    } else if (op.operands.size() >= 2) {
+      addrValue = op.operands[1];
+      if (const ValueInfo* old = info(op.operands[0])) {
+        if (!tt) {
+          v.space = old->space;
+          v.tileBytes = old->tileBytes;
+        }
+      }
+    }
+    if (!addrValue.empty()) v.tileAddr = evalConst(exprOf(addrValue));
+    m.tileValue = op.results.empty() ? (op.operands.empty() ? "" : op.operands[0]) : op.results[0];
+    m.tileSpace = v.space;
+    m.tileAddr = v.tileAddr;
+    m.tileBytes = v.tileBytes;
+    defineResults(op, v);
+    if (!addrValue.empty() && !v.tileAddr)
+      note(op, "tile address '" + addrValue + "' is not a constant; its range is not checked");
+  }
+
+  void liftFor(const mlir::Op& op, Stmt& seq) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = Stmt::Kind::For;
+    s->loc = op.loc;
+    const auto& ops = op.operands;
+    if (ops.size() >= 4) {
+      s->var = ops[0];
+      s->lb = exprOf(ops[1]);
+      s->ub = exprOf(ops[2]);
+      s->step = exprOf(ops[3]);
+      ValueInfo iv;
+      iv.expr = Expr::loopVar(ops[0]);
+      values_[ops[0]] = iv;
+      // iter_args(%a = %init, ...): carried values start as their inits.
+      for (size_t i = 4; i + 1 < ops.size(); i += 2)
+        if (const ValueInfo* init = info(ops[i + 1])) {
+          ValueInfo carried = *init;
+          carried.expr = nullptr;
+          values_[ops[i]] = carried;
+        }
+    }
+    s->children.push_back(op.regions.empty() ? Stmt::seq() : liftRegion(op.regions[0]));
+    seq.children.push_back(std::move(s));
+  }
+
+  void liftIf(const mlir::Op& op, Stmt& seq) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = Stmt::Kind::If;
+    s->loc = op.loc;
+    s->cond = op.operands.empty() ? Expr::unknown("cond") : exprOf(op.operands[0]);
+    s->children.push_back(op.regions.size() > 0 ? liftRegion(op.regions[0]) : Stmt::seq());
+    s->children.push_back(op.regions.size() > 1 ? liftRegion(op.regions[1]) : Stmt::seq());
+    seq.children.push_back(std::move(s));
+  }
+
+  void liftWhile(const mlir::Op& op, Stmt& seq) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = Stmt::Kind::While;
+    s->loc = op.loc;
+    s->cond = Expr::unknown("while");
+    s->children.push_back(op.regions.size() > 0 ? liftRegion(op.regions[0]) : Stmt::seq());
+    s->children.push_back(op.regions.size() > 1 ? liftRegion(op.regions[1]) : Stmt::seq());
+    seq.children.push_back(std::move(s));
+  }
+
+  Kernel& k_;
+  std::vector<InputDiagnostic>& diags_;
+  std::map<std::string, ValueInfo> values_;
+};
+
+void collectFunctions(const std::vector<mlir::Op>& ops, const std::string& arch,
+                      std::vector<std::pair<const mlir::Op*, std::string>>& out) {
+  for (const auto& op : ops) {
+    if (op.name == "func.func") {
+      out.push_back({&op, arch});
+    } else if (op.name == "module" || op.name == "builtin.module") {
+      std::string a = normalizeArch(op.attr("pto.target_arch"));
+      for (const auto& r : op.regions)
+        for (const auto& b : r.blocks) collectFunctions(b.ops, a.empty() ? arch : a, out);
+    }
+  }
+}
+
+std::string kernelKind(const mlir::Op& fn) {
+  std::string k = fn.attr("pto.kernel_kind");
+  return k.empty() ? "" : angleBody(k);
+}
+
+}  // namespace
+
+std::vector<Kernel> lift(const mlir::ParsedFile& file, const LiftOptions& opts,
+                         std::vector<InputDiagnostic>& diags) {
+  std::vector<Kernel> kernels;
+  for (const auto& split : file.splits) {
+    std::vector<std::pair<const mlir::Op*, std::string>> fns;
+    collectFunctions(split.ops, "", fns);
+    for (const auto& [fn, arch] : fns) {
+      if (fn->regions.empty()) continue;  // declaration
+      Kernel k;
+      k.name = fn->symbol;
+      k.arch = arch.empty() ? opts.defaultArch : arch;
+      k.kind = kernelKind(*fn);
+      k.isEntry = fn->attrs.count("pto.entry") || fn->attrs.count("pto.kernel") ||
+                  fn->attrs.count("hacc.entry") || fn->attrs.count("pto.aicore");
+      k.loc = fn->loc;
+      k.file = file.path;
+      FunctionLifter fl(k, diags);
+      fl.liftSignature(*fn);
+      k.body = fl.liftRegion(fn->regions[0]);
+      kernels.push_back(std::move(k));
+    }
+  }
+  return kernels;
+}
+
+}  // namespace ptov::pto

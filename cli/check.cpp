@@ -1,0 +1,44 @@
+#include "cli/check.h"
+
+namespace ptov {
+
+bool FileResult::hasInputErrors() const {
+  for (const auto& d : inputDiagnostics)
+    if (d.level == InputDiagnostic::Level::Error) return true;
+  return false;
+}
+
+int CheckResult::exitCode() const {
+  bool inputError = !missing.empty();
+  bool findings = false;
+  for (const auto& f : files) {
+    inputError |= f.hasInputErrors();
+    for (const auto& x : f.findings) findings |= x.severity >= failOn;
+  }
+  if (inputError) return kExitInputError;
+  return findings ? kExitFindings : kExitClean;
+}
+
+FileResult checkFile(const std::string& path, const CheckRequest& req) {
+  FrontendOptions fo;
+  fo.defaultArch = req.arch;
+  LoadedFile loaded = loadFile(path, fo);
+  FileResult r;
+  r.path = path;
+  r.inputDiagnostics = std::move(loaded.diagnostics);
+  r.kernels = loaded.kernels.size();
+  for (const auto& k : loaded.kernels) {
+    auto f = runRules(k, req.ruleGlobs);
+    r.findings.insert(r.findings.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
+  }
+  return r;
+}
+
+CheckResult runCheck(const CheckRequest& req) {
+  CheckResult result;
+  result.failOn = req.failOn;
+  for (const auto& path : collectInputs(req.paths, result.missing)) result.files.push_back(checkFile(path, req));
+  return result;
+}
+
+}  // namespace ptov

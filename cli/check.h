@@ -1,0 +1,43 @@
+#pragma once
+// `ptoverify check`: inputs -> model -> rules -> findings, and the exit code.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "analyzer/frontend.h"
+#include "rules/rule.h"
+
+namespace ptov {
+
+struct CheckRequest {
+  std::vector<std::string> paths;
+  std::vector<std::string> ruleGlobs;  // empty = every rule
+  std::string arch = "a2a3";           // default for files that do not name their target arch
+  Severity failOn = Severity::Warning;
+};
+
+struct FileResult {
+  std::string path;
+  std::vector<InputDiagnostic> inputDiagnostics;
+  std::vector<Finding> findings;
+  size_t kernels = 0;
+  bool hasInputErrors() const;
+};
+
+struct CheckResult {
+  std::vector<FileResult> files;
+  std::vector<std::string> missing;  // paths that do not exist
+  Severity failOn = Severity::Warning;
+  // 0 = nothing at or above failOn; 1 = findings; 2 = an input or usage error.
+  int exitCode() const;
+};
+
+FileResult checkFile(const std::string& path, const CheckRequest& req);
+CheckResult runCheck(const CheckRequest& req);
+
+// Exit codes, documented in the README.
+constexpr int kExitClean = 0;
+constexpr int kExitFindings = 1;
+constexpr int kExitInputError = 2;
+
+}  // namespace ptov

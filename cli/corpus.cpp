@@ -1,0 +1,119 @@
+#include "cli/corpus.h"
+
+#include <fstream>
+#include <array>
+#include <map>
+#include <ostream>
+#include <regex>
+#include <sstream>
+
+namespace ptov {
+
+ExpectationSet parseExpectations(const std::string& text) {
+  ExpectationSet set;
+  static const std::regex kExpect(R"(expect-(error|warning|note)(@([+-]?)(\d+))?\s*\{\{\s*([A-Za-z0-9_-]+)\s*\}\})");
+  std::istringstream in(text);
+  std::string line;
+  int lineNo = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    auto comment = line.find("//");
+    if (comment == std::string::npos) continue;
+    std::string c = line.substr(comment);
+    if (c.find("expect-no-findings") != std::string::npos) set.noFindings = true;
+    bool any = false;
+    for (std::sregex_iterator it(c.begin(), c.end(), kExpect), end; it != end; ++it) {
+      any = true;
+      const auto& m = *it;
+      Expectation e;
+      e.writtenAt = lineNo;
+      e.severity = m[1];
+      e.ruleId = m[5];
+      e.line = lineNo;
+      if (m[2].matched) {
+        int n = std::stoi(m[4]);
+        if (m[3] == "+") e.line = lineNo + n;
+        else if (m[3] == "-") e.line = lineNo - n;
+        else e.line = n;
+      }
+      set.expected.push_back(e);
+    }
+    if (!any && c.find("expect-") != std::string::npos && c.find("expect-no-findings") == std::string::npos)
+      set.syntaxProblems.push_back(std::to_string(lineNo));
+  }
+  return set;
+}
+
+CorpusFileResult verifyFile(const std::string& path, const CheckRequest& req) {
+  CorpusFileResult r;
+  r.path = path;
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  ExpectationSet exp = parseExpectations(ss.str());
+  for (const auto& l : exp.syntaxProblems)
+    r.failures.push_back(path + ":" + l + ": malformed expectation (expected expect-<error|warning|note>[@+N] {{rule-id}})");
+  if (exp.expected.empty() && !exp.noFindings) {
+    r.failures.push_back(path + ":1: no expectations: add expect-... comments or '// expect-no-findings'");
+    return r;
+  }
+  FileResult got = checkFile(path, req);
+  // (line, severity, rule) -> count still expected
+  std::map<std::tuple<int, std::string, std::string>, int> pending;
+  for (const auto& e : exp.expected) ++pending[{e.line, e.severity, e.ruleId}];
+  auto consume = [&](int line, const std::string& sev, const std::string& rule, const std::string& msg) {
+    auto it = pending.find({line, sev, rule});
+    if (it != pending.end() && it->second > 0) {
+      --it->second;
+      return;
+    }
+    r.failures.push_back(path + ":" + std::to_string(line) + ": unexpected " + sev + " [" + rule + "]: " + msg);
+  };
+  for (const auto& d : got.inputDiagnostics)
+    if (d.level == InputDiagnostic::Level::Error) consume(d.loc.line, "error", "input", d.message);
+  for (const auto& f : got.findings) consume(f.loc.line, severityName(f.severity), f.ruleId, f.message);
+  for (const auto& [key, count] : pending)
+    for (int i = 0; i < count; ++i)
+      r.failures.push_back(path + ":" + std::to_string(std::get<0>(key)) + ": expected " + std::get<1>(key) + " [" +
+                           std::get<2>(key) + "] did not come");
+  return r;
+}
+
+int runCorpus(const std::vector<std::string>& paths, const CheckRequest& req, bool report, std::ostream& out) {
+  std::vector<std::string> missing;
+  std::vector<std::string> files = collectInputs(paths, missing);
+  for (const auto& m : missing) out << m << ": error: no such file or directory\n";
+  int passed = 0, failed = 0;
+  // rule -> {good files, bad files, failed files}; a file's rule is its corpus/<rule>/ folder.
+  std::map<std::string, std::array<int, 3>> perRule;
+  for (const auto& f : files) {
+    CorpusFileResult r = verifyFile(f, req);
+    for (const auto& line : r.failures) out << line << '\n';
+    r.passed() ? ++passed : ++failed;
+    std::string rule = "(other)", kind;
+    for (const char* k : {"/good/", "/bad/"}) {
+      auto pos = f.find(k);
+      if (pos == std::string::npos) continue;
+      kind = k;
+      auto start = f.rfind('/', pos - 1);
+      rule = f.substr(start + 1, pos - start - 1);
+    }
+    auto& counts = perRule[rule];
+    if (kind == "/good/") ++counts[0];
+    else ++counts[1];
+    if (!r.passed()) ++counts[2];
+  }
+  if (report) {
+    out << "rule                        good  bad  result\n";
+    for (const auto& [rule, c] : perRule) {
+      std::string name = rule;
+      name.resize(std::max<size_t>(name.size(), 26), ' ');
+      out << name << "  " << c[0] << "     " << c[1] << "    " << (c[2] ? "FAIL" : "pass") << '\n';
+    }
+  }
+  out << "corpus: " << passed << " passed, " << failed << " failed\n";
+  if (!missing.empty()) return kExitInputError;
+  return failed ? 1 : 0;
+}
+
+}  // namespace ptov

@@ -1,0 +1,118 @@
+// ptoverify command-line driver.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/check.h"
+#include "cli/corpus.h"
+#include "cli/text_reporter.h"
+#include "rules/rule.h"
+
+namespace {
+
+std::vector<std::string> splitGlobs(const std::vector<std::string>& raw) {
+  std::vector<std::string> out;
+  for (const auto& r : raw) {
+    size_t start = 0;
+    while (start <= r.size()) {
+      size_t comma = r.find(',', start);
+      std::string part = r.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!part.empty()) out.push_back(part);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace ptov;
+  CLI::App app{"ptoverify: static verifier for generated Ascend NPU kernels (.pto, HIVM, C++)"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "ptoverify 0.1.0");
+
+  CheckRequest req;
+  std::vector<std::string> rawGlobs;
+  std::string failOn = "warning";
+  auto addCommon = [&](CLI::App* sub) {
+    sub->add_option("--rules", rawGlobs, "rule globs, comma separated; a leading '-' removes (e.g. 'comm-*,-comm-wait-batching')");
+    sub->add_option("--arch", req.arch, "target arch for files without pto.target_arch")
+        ->check(CLI::IsMember({"a2a3", "a5"}))
+        ->capture_default_str();
+  };
+
+  CLI::App* check = app.add_subcommand("check", "check kernels and print findings");
+  check->add_option("paths", req.paths, "files or directories (searched recursively for .pto and .mlir)")->required();
+  addCommon(check);
+  check->add_option("--fail-on", failOn, "lowest severity that makes the exit code 1")
+      ->check(CLI::IsMember({"error", "warning", "note"}))
+      ->capture_default_str();
+  std::string color = "auto";
+  check->add_option("--color", color, "colour the output")->check(CLI::IsMember({"auto", "always", "never"}));
+
+  CLI::App* rules = app.add_subcommand("rules", "list every rule: id, severity, summary");
+
+  std::string explainId;
+  CLI::App* explain = app.add_subcommand("explain", "print a rule's documentation");
+  explain->add_option("rule-id", explainId, "the rule id")->required();
+
+  std::vector<std::string> corpusPaths{"corpus"};
+  bool corpusReport = false;
+  CLI::App* corpus = app.add_subcommand("corpus", "check files against their inline expect- comments");
+  corpus->add_option("paths", corpusPaths, "corpus files or directories")->capture_default_str();
+  corpus->add_flag("--report", corpusReport, "print per-rule good/bad counts");
+  addCommon(corpus);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : kExitInputError;
+  }
+
+  req.ruleGlobs = splitGlobs(rawGlobs);
+  parseSeverity(failOn, req.failOn);
+  for (const auto& g : req.ruleGlobs) {
+    std::string bare = g[0] == '-' ? g.substr(1) : g;
+    bool matchesAny = false;
+    for (const auto& r : allRules()) matchesAny |= ruleEnabled(r->info().id, {bare});
+    if (!matchesAny) {
+      std::cerr << "ptoverify: error: --rules '" << g << "' matches no rule (see 'ptoverify rules')\n";
+      return kExitInputError;
+    }
+  }
+
+  if (*check) {
+    CheckResult result = runCheck(req);
+    bool useColor = color == "always" || (color == "auto" && isatty(STDOUT_FILENO));
+    printText(result, std::cout, useColor);
+    return result.exitCode();
+  }
+  if (*rules) {
+    for (const auto& r : allRules()) {
+      const RuleInfo& i = r->info();
+      std::string id = i.id;
+      id.resize(std::max<size_t>(id.size(), 22), ' ');
+      std::string sev = severityName(i.severity);
+      sev.resize(8, ' ');
+      std::cout << id << "  " << sev << "  " << i.summary << '\n';
+    }
+    return 0;
+  }
+  if (*explain) {
+    const Rule* r = findRule(explainId);
+    if (!r) {
+      std::cerr << "ptoverify: error: unknown rule '" << explainId << "' (see 'ptoverify rules')\n";
+      return kExitInputError;
+    }
+    std::string doc = ruleDoc(explainId);
+    if (doc.empty()) doc = r->info().summary + "\n";
+    std::cout << doc;
+    return 0;
+  }
+  if (*corpus) return runCorpus(corpusPaths, req, corpusReport, std::cout);
+  return kExitInputError;
+}

@@ -1,0 +1,44 @@
+// cache-bypass-written: BYPASS asserts nobody writes the bytes while the kernel runs; a bypass
+// load of a tensor this kernel itself writes mixes cached writes with uncached reads (seed 001).
+#include "rules/rule.h"
+
+namespace ptov {
+namespace {
+
+class CacheBypassWritten : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"cache-bypass-written", "cache", Severity::Error,
+                            "l2_bypass load of a tensor the same kernel writes",
+                            {"seed 001 (contract: no writer during the kernel; OutlineIncoreScopes rejection)"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    std::vector<const Op*> writers;
+    forEachOp(*k.body, [&](const Op& op) {
+      if (op.writesGm()) writers.push_back(&op);
+    });
+    forEachOp(*k.body, [&](const Op& op) {
+      if (op.kind != OpKind::Load || op.cachePolicy != "l2_bypass") return;
+      for (const auto& r : op.reads) {
+        if (r.space != "gm" || r.param < 0) continue;
+        for (const Op* w : writers)
+          for (const auto& m : w->writes)
+            if (m.space == "gm" && m.param == r.param && !m.peer) {
+              Finding& f = ctx.report(op.loc, "l2_bypass load of " + k.params[r.param].name +
+                                                  ", which this kernel also writes: cached writes and uncached "
+                                                  "reads of the same bytes can disagree");
+              f.notes.push_back({w->loc, "written here"});
+              return;
+            }
+      }
+    });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeCacheBypassWritten() { return std::make_unique<CacheBypassWritten>(); }
+
+}  // namespace ptov

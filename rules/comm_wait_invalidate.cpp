@@ -1,0 +1,98 @@
+// comm-wait-invalidate: after a twait / ttest, the next cacheable GM read (scalar load or
+// tload) must come after a whole-GM cacheinvalid, or a single-line invalidate of exactly the
+// address it reads, on every path (seed 000, consumer side).
+#include <set>
+
+#include "rules/model_queries.h"
+#include "rules/rule.h"
+
+namespace ptov {
+namespace {
+
+struct AcquireState {
+  // acquire node -> buffers invalidated line by line since it (intersection over paths)
+  std::map<int, std::set<std::string>> pending;
+  bool join(const AcquireState& o) {
+    bool changed = false;
+    for (const auto& [n, lines] : o.pending) {
+      auto it = pending.find(n);
+      if (it == pending.end()) {
+        pending[n] = lines;
+        changed = true;
+        continue;
+      }
+      std::set<std::string> both;
+      for (const auto& l : it->second)
+        if (lines.count(l)) both.insert(l);
+      if (both != it->second) {
+        it->second = both;
+        changed = true;
+      }
+    }
+    return changed;
+  }
+};
+
+std::string bufferKey(const MemRef& m) {
+  return m.param >= 0 ? "p" + std::to_string(m.param) + (m.peer ? "peer" : "") : "v" + m.value;
+}
+
+class CommWaitInvalidate : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"comm-wait-invalidate", "comm", Severity::Error,
+                            "cacheable GM read after twait/ttest without a cache invalidate first",
+                            {"seed 000 (InsertCommFence: consumer side)", "PTOAS v0.50 pto-memory-consistency"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    Flow flow = Flow::build(*k.body);
+    auto transfer = [&](const FlowNode& n, AcquireState& s, bool reportNow) {
+      if (!n.op) return;
+      const Op& op = *n.op;
+      int self = static_cast<int>(&n - flow.nodes.data());
+      if (op.kind == OpKind::Wait || op.kind == OpKind::Test) {
+        s.pending[self].clear();
+      } else if (op.kind == OpKind::CacheInvalidate) {
+        if (op.invalidateAll) s.pending.clear();
+        else
+          for (auto& [acq, lines] : s.pending) lines.insert(bufferKey(op.target));
+      } else if (isCacheableGmRead(op)) {
+        const MemRef& r = firstGmRead(op);
+        for (auto it = s.pending.begin(); it != s.pending.end();) {
+          if (it->second.count(bufferKey(r))) {
+            ++it;
+            continue;
+          }
+          if (reportNow) {
+            const Op& acq = *flow.nodes[it->first].op;
+            Finding& f = ctx.report(op.loc, "cacheable GM read '" + op.name + "' of " + describeBuffer(k, r) +
+                                                " after '" + acq.name +
+                                                "' with no 'pto.cmo.cacheinvalid all "
+                                                "#pto.address_space<gm>' before it on some path");
+            f.notes.push_back({acq.loc, "the signal acquire it follows"});
+          }
+          it = s.pending.erase(it);  // the first unprotected read per path is reported
+        }
+      }
+    };
+    solveThenReport(flow, AcquireState{}, transfer);
+  }
+
+ private:
+  static bool isCacheableGmRead(const Op& op) {
+    return (op.kind == OpKind::ScalarLoad || op.kind == OpKind::Load) && op.readsGm();
+  }
+  static const MemRef& firstGmRead(const Op& op) {
+    for (const auto& r : op.reads)
+      if (r.space == "gm") return r;
+    return op.reads.front();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeCommWaitInvalidate() { return std::make_unique<CommWaitInvalidate>(); }
+
+}  // namespace ptov

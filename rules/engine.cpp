@@ -1,0 +1,96 @@
+#include <algorithm>
+#include <map>
+
+#include "rules/rule.h"
+
+namespace ptov {
+
+const std::map<std::string, std::string>& ruleDocs();  // generated from docs/rules/*.md
+
+const char* severityName(Severity s) {
+  switch (s) {
+    case Severity::Note: return "note";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+  }
+  return "error";
+}
+
+bool parseSeverity(const std::string& s, Severity& out) {
+  if (s == "note") out = Severity::Note;
+  else if (s == "warning") out = Severity::Warning;
+  else if (s == "error") out = Severity::Error;
+  else return false;
+  return true;
+}
+
+Finding& RuleContext::report(const SourceLoc& loc, const std::string& message) {
+  return report(info_.severity, loc, message);
+}
+
+Finding& RuleContext::report(Severity sev, const SourceLoc& loc, const std::string& message) {
+  Finding f;
+  f.ruleId = info_.id;
+  f.severity = sev;
+  f.loc = loc;
+  f.message = message;
+  sink_.push_back(std::move(f));
+  return sink_.back();
+}
+
+std::string ruleDoc(const std::string& id) {
+  auto it = ruleDocs().find(id);
+  return it == ruleDocs().end() ? std::string() : it->second;
+}
+
+namespace {
+bool globMatch(const char* g, const char* s) {
+  if (*g == '\0') return *s == '\0';
+  if (*g == '*') return globMatch(g + 1, s) || (*s && globMatch(g, s + 1));
+  return *s && *g == *s && globMatch(g + 1, s + 1);
+}
+}  // namespace
+
+bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs) {
+  if (globs.empty()) return true;
+  bool enabled = false;
+  bool anyPositive = false;
+  for (const auto& g : globs) {
+    if (!g.empty() && g[0] == '-') {
+      if (globMatch(g.c_str() + 1, id.c_str())) enabled = false;
+    } else {
+      anyPositive = true;
+      if (globMatch(g.c_str(), id.c_str())) enabled = true;
+    }
+  }
+  if (!anyPositive) {
+    // Only removals: start from every rule.
+    enabled = true;
+    for (const auto& g : globs)
+      if (globMatch(g.c_str() + 1, id.c_str())) enabled = false;
+  }
+  return enabled;
+}
+
+std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs) {
+  std::vector<Finding> findings;
+  for (const auto& rule : allRules()) {
+    if (!ruleEnabled(rule->info().id, globs)) continue;
+    RuleContext ctx(rule->info(), kernel, findings);
+    rule->check(kernel, ctx);
+  }
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
+    return a.loc.col < b.loc.col;
+  });
+  // A rule may reach the same op on several paths; report it once.
+  findings.erase(std::unique(findings.begin(), findings.end(),
+                             [](const Finding& a, const Finding& b) {
+                               return a.ruleId == b.ruleId && a.loc.line == b.loc.line &&
+                                      a.loc.col == b.loc.col && a.message == b.message;
+                             }),
+                 findings.end());
+  return findings;
+}
+
+}  // namespace ptov

@@ -1,0 +1,77 @@
+#pragma once
+// The rule interface. A rule reads only the kernel model and reports findings.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/model.h"
+
+namespace ptov {
+
+enum class Severity { Note = 0, Warning = 1, Error = 2 };
+const char* severityName(Severity s);
+bool parseSeverity(const std::string& s, Severity& out);
+
+struct RuleInfo {
+  std::string id;       // stable, lower-case, family-name
+  std::string family;   // comm, sync, barrier, abi, ub, cache, timing, xcheck
+  Severity severity = Severity::Error;
+  std::string summary;  // one line
+  std::vector<std::string> references;  // seed sections, upstream issues
+};
+
+struct FindingNote {
+  SourceLoc loc;
+  std::string message;
+};
+
+struct Finding {
+  std::string ruleId;
+  Severity severity = Severity::Error;
+  SourceLoc loc;
+  std::string message;
+  std::vector<FindingNote> notes;  // witness path / related locations
+};
+
+struct CheckOptions {
+  std::string arch = "a2a3";
+};
+
+class RuleContext {
+ public:
+  RuleContext(const RuleInfo& info, const Kernel& kernel, std::vector<Finding>& sink)
+      : info_(info), kernel_(kernel), sink_(sink) {}
+
+  const Kernel& kernel() const { return kernel_; }
+  const std::string& arch() const { return kernel_.arch; }
+
+  // Reports a finding with the rule's default severity (or `sev` when given).
+  Finding& report(const SourceLoc& loc, const std::string& message);
+  Finding& report(Severity sev, const SourceLoc& loc, const std::string& message);
+
+ private:
+  const RuleInfo& info_;
+  const Kernel& kernel_;
+  std::vector<Finding>& sink_;
+};
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  virtual const RuleInfo& info() const = 0;
+  virtual void check(const Kernel& kernel, RuleContext& ctx) const = 0;
+};
+
+// Every rule, in the order `ptoverify rules` lists them (rules/registry.cpp).
+const std::vector<std::unique_ptr<Rule>>& allRules();
+const Rule* findRule(const std::string& id);
+// The documentation page docs/rules/<id>.md, compiled into the binary ("" if none).
+std::string ruleDoc(const std::string& id);
+// True when `id` matches one of the globs (`*` wildcard; a leading '-' removes).
+bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
+
+// Runs the enabled rules over one kernel; findings are sorted by location.
+std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs);
+
+}  // namespace ptov

@@ -1,0 +1,143 @@
+// ub-range: tiles placed at constant addresses (alloc_tile addr= / tassign) stay inside their
+// space's capacity for the arch, are aligned, and no two overlap while both are live.
+// PTOAS checks alignment only; capacity and overlap of level-3 addresses are unchecked upstream.
+#include <map>
+
+#include "rules/rule.h"
+
+namespace ptov {
+namespace {
+
+struct SpaceLimits {
+  int64_t capacity;
+  int64_t alignment;
+};
+
+// Capacities from PTOAS PTOPlanMemoryModern (reference notes §6); alignment from its verifier.
+std::optional<SpaceLimits> limitsFor(const std::string& space, const std::string& arch) {
+  bool a5 = arch == "a5";
+  if (space == "ub" || space == "scaling") return SpaceLimits{a5 ? 253952 : 196608, 32};
+  if (space == "l1") return SpaceLimits{524288, 32};
+  if (space == "bias") return SpaceLimits{65536, 32};
+  if (space == "l0a" || space == "l0b") return SpaceLimits{65536, 512};
+  if (space == "l0c") return SpaceLimits{a5 ? 262144 : 131072, 512};
+  return std::nullopt;
+}
+
+struct PlacedTile {
+  const Op* op;
+  int defIndex;
+  int lastUse;
+  int64_t begin, end;  // [begin, end) bytes
+};
+
+// Numbers ops in source order and records, per op, the [first, last] op index of every
+// loop around it, so a value used inside a loop it was not defined in stays live to the loop end.
+struct Numbering {
+  std::vector<const Op*> ops;
+  std::map<const Op*, int> index;
+  std::map<const Op*, std::vector<std::pair<int, int>>> loops;
+
+  void build(const Stmt& body) {
+    std::vector<size_t> stack;
+    walk(body, stack);
+    for (size_t i = 0; i < ops.size(); ++i)
+      for (size_t r : enclosing_[i]) loops[ops[i]].push_back(ranges_[r]);
+  }
+
+ private:
+  void walk(const Stmt& s, std::vector<size_t>& stack) {
+    if (s.kind == Stmt::Kind::OpStmt) {
+      index[&s.op] = static_cast<int>(ops.size());
+      ops.push_back(&s.op);
+      enclosing_.push_back(stack);
+      loops[&s.op];
+      return;
+    }
+    bool isLoop = s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::While;
+    int first = static_cast<int>(ops.size());
+    if (isLoop) {
+      ranges_.push_back({first, first});
+      stack.push_back(ranges_.size() - 1);
+    }
+    for (const auto& c : s.children) walk(*c, stack);
+    if (isLoop) {
+      ranges_[stack.back()].second = static_cast<int>(ops.size()) - 1;
+      stack.pop_back();
+    }
+  }
+
+  std::vector<std::pair<int, int>> ranges_;
+  std::vector<std::vector<size_t>> enclosing_;
+};
+
+class UbRange : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"ub-range", "ub", Severity::Error,
+                            "constant tile address out of capacity, misaligned, or overlapping a live tile",
+                            {"PTOAS PTO.cpp verifyConstantLocalAddress (alignment only)",
+                             "PTOAS PTOPlanMemoryModern capacities (UB 192 KiB a2a3, 248 KiB a5)"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    Numbering num;
+    num.build(*k.body);
+    std::vector<PlacedTile> tiles;
+    for (const Op* op : num.ops) {
+      if (op->kind != OpKind::TileAlloc && op->kind != OpKind::TileAssign) continue;
+      if (!op->tileAddr) continue;
+      auto lim = limitsFor(op->tileSpace, k.arch);
+      if (!lim) continue;
+      int64_t addr = *op->tileAddr, end = addr + op->tileBytes;
+      std::string where = "tile " + op->tileValue + " at " + std::to_string(addr) + " (" +
+                          std::to_string(op->tileBytes) + " bytes) in " + op->tileSpace;
+      if (addr < 0 || end > lim->capacity)
+        ctx.report(op->loc, where + " ends at " + std::to_string(end) + ", beyond the " + std::to_string(lim->capacity) +
+                                "-byte capacity of " + op->tileSpace + " on " + k.arch);
+      if (addr % lim->alignment != 0)
+        ctx.report(op->loc, where + " is not aligned to " + std::to_string(lim->alignment) + " bytes");
+      if (op->tileBytes <= 0) continue;
+      int def = num.index[op];
+      tiles.push_back({op, def, lastUse(num, op->tileValue, def), addr, end});
+    }
+    for (size_t i = 0; i < tiles.size(); ++i)
+      for (size_t j = 0; j < i; ++j) {
+        const PlacedTile& a = tiles[j];
+        const PlacedTile& b = tiles[i];
+        if (a.op->tileSpace != b.op->tileSpace) continue;
+        bool addrOverlap = a.begin < b.end && b.begin < a.end;
+        bool liveOverlap = a.defIndex <= b.lastUse && b.defIndex <= a.lastUse;
+        if (!addrOverlap || !liveOverlap) continue;
+        Finding& f = ctx.report(b.op->loc, "tile " + b.op->tileValue + " [" + std::to_string(b.begin) + ", " +
+                                               std::to_string(b.end) + ") overlaps live tile " + a.op->tileValue +
+                                               " [" + std::to_string(a.begin) + ", " + std::to_string(a.end) + ") in " +
+                                               b.op->tileSpace);
+        f.notes.push_back({a.op->loc, "the overlapping tile is placed here and still used later"});
+      }
+  }
+
+ private:
+  // Last op index that uses `value`, extended to the end of any loop around a use that does
+  // not also contain the definition.
+  static int lastUse(const Numbering& num, const std::string& value, int def) {
+    int last = def;
+    for (const Op* op : num.ops) {
+      bool uses = false;
+      for (const auto& u : op->uses) uses |= u == value;
+      if (!uses) continue;
+      int idx = num.index.at(op);
+      last = std::max(last, idx);
+      for (const auto& [lo, hi] : num.loops.at(op))
+        if (def < lo) last = std::max(last, hi);
+    }
+    return last;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeUbRange() { return std::make_unique<UbRange>(); }
+
+}  // namespace ptov

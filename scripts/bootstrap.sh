@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ptoverify needs, only when something is missing.
+# Safe to run repeatedly; does nothing (and needs no network) once all are present.
+set -euo pipefail
+LLVM_VERSION="${PTOVERIFY_LLVM_VERSION:-14}"
+packages=(
+  cmake make g++ lld
+  "clang-${LLVM_VERSION}" "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev"
+  libz3-dev libcli11-dev doctest-dev libyaml-cpp-dev nlohmann-json3-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "bootstrap: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

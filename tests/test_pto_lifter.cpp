@@ -1,0 +1,129 @@
+#include <doctest/doctest.h>
+
+#include "tests/helpers.h"
+
+using namespace ptov;
+using namespace ptov::test;
+
+namespace {
+std::vector<const Op*> opsOf(const Kernel& k) {
+  std::vector<const Op*> out;
+  forEachOp(*k.body, [&](const Op& op) { out.push_back(&op); });
+  return out;
+}
+}  // namespace
+
+TEST_CASE("lifter: params, arch, kernel kind, value origins through views and peer addptr") {
+  auto ks = liftText(R"(module attributes {pto.target_arch = "a5"} {
+  func.func private @CommRemoteOffset_i8(i32) -> index
+  func.func @k(%arg0: !pto.ptr<i8>, %arg1: !pto.ptr<i32>, %peer: i32, %__pypto_l2_cache_offset: i64) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
+    %c1 = arith.constant 1 : index
+    %off = func.call @CommRemoteOffset_i8(%peer) : (i32) -> index
+    %p = pto.addptr %arg0, %off : !pto.ptr<i8> -> !pto.ptr<i8>
+    %v = pto.make_tensor_view %p, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xi8>
+    %pv = pto.partition_view %v, offsets = [%c1], sizes = [%c1] : !pto.tensor_view<1xi8> -> !pto.partition_tensor_view<1xi8>
+    %t = pto.alloc_tile addr = %c1 : !pto.tile_buf<loc=vec, dtype=i8, rows=1, cols=32, v_row=1, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>
+    pto.tstore ins(%t : !pto.tile_buf<loc=vec, dtype=i8, rows=1, cols=32, v_row=1, v_col=32, blayout=row_major, slayout=none_box, fractal=512, pad=0>) outs(%pv : !pto.partition_tensor_view<1xi8>)
+    pto.store_scalar %peer, %arg1[%c1] : !pto.ptr<i32>, i32
+    return
+  }
+})");
+  REQUIRE(ks.size() == 1);  // the declaration is not a kernel
+  const Kernel& k = ks[0];
+  CHECK(k.arch == "a5");
+  CHECK(k.kind == "vector");
+  REQUIRE(k.params.size() == 4);
+  CHECK(k.params[0].isPointer);
+  CHECK(k.params[0].elemType == "i8");
+  CHECK(k.params[3].synthetic);
+  auto ops = opsOf(k);
+  const Op* store = nullptr;
+  const Op* scalarStore = nullptr;
+  const Op* alloc = nullptr;
+  for (const Op* op : ops) {
+    if (op->kind == OpKind::Store) store = op;
+    if (op->kind == OpKind::ScalarStore) scalarStore = op;
+    if (op->kind == OpKind::TileAlloc) alloc = op;
+  }
+  REQUIRE(store);
+  REQUIRE(store->writes.size() == 1);
+  CHECK(store->writes[0].param == 0);
+  CHECK(store->writes[0].peer);
+  CHECK(store->pipes == std::vector<Pipe>{Pipe::MTE3});
+  REQUIRE(scalarStore);
+  CHECK(scalarStore->writes[0].param == 1);
+  CHECK_FALSE(scalarStore->writes[0].peer);
+  REQUIRE(alloc);
+  CHECK(alloc->tileSpace == "ub");
+  CHECK(alloc->tileBytes == 32);
+  CHECK(*alloc->tileAddr == 1);
+}
+
+TEST_CASE("lifter: sync ops in every spelling") {
+  auto ks = liftText(kernelText("%a: !pto.ptr<f32>", R"(
+    %e = arith.constant 3 : index
+    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+    pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID5>]
+    pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_MTE3>, %e]
+    pto.record_event [#pto.pipe_event_type<TLOAD>, #pto.pipe_event_type<TVEC>, #pto.event<EVENT_ID2>]
+    pto.barrier #pto.pipe<PIPE_V>
+    pto.barrier <PIPE_ALL>
+    pto.fence.barrier_all #pto.fence_scope<gm>
+    pto.sync.set <PIPE_FIX>, 4 {ffts_mode = 0 : i32}
+    pto.syncall() mode = #pto.sync_all_mode<hard>, core_type = #pto.sync_core_type<mix>
+)"));
+  REQUIRE(ks.size() == 1);
+  auto ops = opsOf(ks[0]);
+  REQUIRE(ops.size() == 10);
+  CHECK(ops[9]->kind == OpKind::Return);
+  CHECK(ops[0]->kind == OpKind::SetFlag);
+  CHECK(ops[0]->event.src == Pipe::MTE2);
+  CHECK(ops[0]->event.dst == Pipe::V);
+  CHECK(*ops[0]->event.id == 0);
+  CHECK(*ops[1]->event.id == 5);
+  CHECK(ops[2]->event.dst == Pipe::MTE3);
+  CHECK(*ops[2]->event.id == 3);  // constant-folded dynamic id
+  CHECK(ops[3]->event.src == Pipe::MTE2);
+  CHECK(ops[3]->event.dst == Pipe::V);
+  CHECK(*ops[3]->event.id == 2);
+  CHECK(ops[4]->barrierPipe == Pipe::V);
+  CHECK(ops[5]->barrierPipe == Pipe::ALL);
+  CHECK(ops[6]->fenceScope == "gm");
+  CHECK(ops[7]->kind == OpKind::CrossCoreSet);
+  CHECK(*ops[7]->event.id == 4);
+  CHECK(ops[8]->syncMode == "hard");
+  CHECK(ops[8]->coreType == "mix");
+}
+
+TEST_CASE("lifter: tload cache policy and offset, loops with bounds, if conditions") {
+  auto ks = liftText(kernelText("%a: !pto.ptr<f32>, %__pypto_l2_cache_offset: i64", R"(
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %c1 = arith.constant 1 : index
+    %v = pto.make_tensor_view %a, shape = [%c4], strides = [%c1] : !pto.tensor_view<4xf32>
+    %t = pto.alloc_tile : !pto.tile_buf<vec, 1x4xf32>
+    scf.for %i = %c0 to %c4 step %c1 {
+      %cond = arith.cmpi eq, %i, %c0 : index
+      scf.if %cond {
+        pto.tload ins(%v : !pto.tensor_view<4xf32>) outs(%t : !pto.tile_buf<vec, 1x4xf32>) {cache_policy = #pto.load_cache_policy<l2_bypass>} offset = %__pypto_l2_cache_offset : i64
+      }
+    }
+)"));
+  REQUIRE(ks.size() == 1);
+  const Stmt& body = *ks[0].body;
+  const Stmt* loop = nullptr;
+  for (const auto& c : body.children)
+    if (c->kind == Stmt::Kind::For) loop = c.get();
+  REQUIRE(loop);
+  CHECK(evalConst(loop->lb) == 0);
+  CHECK(evalConst(loop->ub) == 4);
+  const Stmt& ifs = *loop->children[0]->children[0];
+  REQUIRE(ifs.kind == Stmt::Kind::If);
+  CHECK(toString(ifs.cond) == "(%i eq 0)");
+  const Op& load = ifs.children[0]->children[0]->op;
+  CHECK(load.kind == OpKind::Load);
+  CHECK(load.cachePolicy == "l2_bypass");
+  CHECK(load.offsetValue == "%__pypto_l2_cache_offset");
+  CHECK(load.offsetParam == 1);
+  CHECK(load.reads[0].param == 0);
+}

@@ -1,0 +1,215 @@
+// Unit tests per rule: a bad kernel that must fire and a good one that must not.
+#include <doctest/doctest.h>
+
+#include "tests/helpers.h"
+
+using namespace ptov;
+using namespace ptov::test;
+
+namespace {
+const char* kCommParams = "%payload: !pto.ptr<i32>, %signal: !pto.ptr<i32>";
+const char* kSignalView = R"(
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %v = arith.constant 7 : i32
+    %sv = pto.make_tensor_view %signal, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xi32>
+    %sig = pto.partition_view %sv, offsets = [%c0], sizes = [%c1] : !pto.tensor_view<1xi32> -> !pto.partition_tensor_view<1xi32>
+)";
+std::string comm(const std::string& body) { return kernelText(kCommParams, std::string(kSignalView) + body); }
+const char* kNotify = "    pto.comm.tnotify(%sig, %v : !pto.partition_tensor_view<1xi32>, i32) {notifyOp = #pto<notify_op set>}\n";
+const char* kWait = "    pto.comm.twait(%sig, %v : !pto.partition_tensor_view<1xi32>, i32) {cmp = #pto<wait_cmp ge>}\n";
+}  // namespace
+
+TEST_CASE("every rule has a stable id, a family, a summary and a doc page") {
+  for (const auto& r : allRules()) {
+    const RuleInfo& i = r->info();
+    CAPTURE(i.id);
+    CHECK(i.id.rfind(i.family + "-", 0) == 0);
+    CHECK_FALSE(i.summary.empty());
+    CHECK_FALSE(i.references.empty());
+    CHECK_FALSE(ruleDoc(i.id).empty());
+  }
+}
+
+TEST_CASE("comm-publish-fence") {
+  std::string store = "    pto.store_scalar %v, %payload[%c0] : !pto.ptr<i32>, i32\n";
+  std::string inval = "    pto.cmo.cacheinvalid %payload single_cache_line : !pto.ptr<i32>\n";
+  std::string invalOther = "    pto.cmo.cacheinvalid %signal single_cache_line : !pto.ptr<i32>\n";
+  std::string fence = "    pto.fence.barrier_all #pto.fence_scope<gm>\n";
+  CHECK(findingsOf("comm-publish-fence", comm(store + inval + fence + kNotify)).empty());
+  CHECK(findingsOf("comm-publish-fence", comm(store + fence + inval + kNotify)).size() == 1);   // fence before cmo
+  CHECK(findingsOf("comm-publish-fence", comm(inval + store + fence + kNotify)).size() == 1);   // cmo before store
+  CHECK(findingsOf("comm-publish-fence", comm(store + invalOther + fence + kNotify)).size() == 1);  // other buffer
+  CHECK(findingsOf("comm-publish-fence", comm(store + kNotify)).size() == 1);
+  // No notify after the write: not publishing.
+  CHECK(findingsOf("comm-publish-fence", comm(std::string(kNotify) + store)).empty());
+  // Write and notify in different loops (seed 000): the fence must come after the write.
+  std::string loops = "    scf.for %i = %c0 to %c1 step %c1 {\n" + store + "    }\n    scf.for %j = %c0 to %c1 step %c1 {\n" +
+                      kNotify + "    }\n";
+  auto f = findingsOf("comm-publish-fence", comm(loops));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].loc.line == 10);
+  CHECK(f[0].notes.size() == 1);
+  // Notify before the write in a loop body: the next iteration's notify publishes it.
+  std::string loopBack = "    scf.for %i = %c0 to %c1 step %c1 {\n" + std::string(kNotify) + store + "    }\n";
+  CHECK(findingsOf("comm-publish-fence", comm(loopBack)).size() == 1);
+  CHECK(findingsOf("comm-publish-fence", comm("    scf.for %i = %c0 to %c1 step %c1 {\n" + std::string(kNotify) + store +
+                                              inval + fence + "    }\n"))
+            .empty());
+  // Invalidate + fence only on one branch.
+  std::string branch = store + "    %b = arith.cmpi eq, %c0, %c1 : index\n    scf.if %b {\n" + inval + fence + "    }\n" + kNotify;
+  CHECK(findingsOf("comm-publish-fence", comm(branch)).size() == 1);
+}
+
+TEST_CASE("comm-wait-invalidate") {
+  std::string load = "    %x = pto.load_scalar %payload[%c0] : !pto.ptr<i32> -> i32\n";
+  std::string invalAll = "    pto.cmo.cacheinvalid all #pto.address_space<gm>\n";
+  CHECK(findingsOf("comm-wait-invalidate", comm(kWait + invalAll + load)).empty());
+  CHECK(findingsOf("comm-wait-invalidate", comm(kWait + load)).size() == 1);
+  CHECK(findingsOf("comm-wait-invalidate", comm(load + kWait)).empty());
+  // Single-line invalidate of exactly the address read is enough; of another one is not.
+  CHECK(findingsOf("comm-wait-invalidate",
+                   comm(kWait + std::string("    pto.cmo.cacheinvalid %payload single_cache_line : !pto.ptr<i32>\n") + load))
+            .empty());
+  CHECK(findingsOf("comm-wait-invalidate",
+                   comm(kWait + std::string("    pto.cmo.cacheinvalid %signal single_cache_line : !pto.ptr<i32>\n") + load))
+            .size() == 1);
+  // tload counts as a cacheable read too (PTOAS 0.50 only checked load_scalar).
+  std::string tload = R"(
+    %pv = pto.make_tensor_view %payload, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xi32>
+    %t = pto.alloc_tile : !pto.tile_buf<vec, 1x8xi32>
+    pto.tload ins(%pv : !pto.tensor_view<1xi32>) outs(%t : !pto.tile_buf<vec, 1x8xi32>)
+)";
+  CHECK(findingsOf("comm-wait-invalidate", comm(kWait + tload)).size() == 1);
+  // Wait in a loop, read after it.
+  CHECK(findingsOf("comm-wait-invalidate", comm("    scf.for %i = %c0 to %c1 step %c1 {\n" + std::string(kWait) + "    }\n" + load))
+            .size() == 1);
+}
+
+TEST_CASE("comm-put-drain") {
+  std::string params = "%dst: !pto.ptr<f32>, %src: !pto.ptr<f32>";
+  std::string setup = R"(
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %dv = pto.make_tensor_view %dst, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xf32>
+    %sv = pto.make_tensor_view %src, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xf32>
+    %t = pto.alloc_tile : !pto.tile_buf<vec, 1x8xf32>
+    pto.comm.tput(%dv, %sv, buf(%t) : !pto.tensor_view<1xf32>, !pto.tensor_view<1xf32>, !pto.tile_buf<vec, 1x8xf32>)
+)";
+  std::string tail = "    pto.cmo.cacheinvalid %dv single_cache_line : !pto.tensor_view<1xf32>\n"
+                     "    pto.fence.barrier_all #pto.fence_scope<gm>\n";
+  CHECK(findingsOf("comm-put-drain", kernelText(params, setup + "    pto.barrier <PIPE_ALL>\n" + tail)).empty());
+  auto partial = findingsOf("comm-put-drain", kernelText(params, setup + "    pto.barrier <PIPE_MTE3>\n" + tail));
+  REQUIRE(partial.size() == 1);
+  CHECK(partial[0].message.find("narrower") != std::string::npos);
+  CHECK(findingsOf("comm-put-drain", kernelText(params, setup + tail)).size() == 1);
+}
+
+TEST_CASE("comm-wait-batching") {
+  std::string invalAll = "    pto.cmo.cacheinvalid all #pto.address_space<gm>\n";
+  std::string pure = "    scf.for %i = %c0 to %c1 step %c1 {\n" + std::string(kWait) + invalAll + "    }\n";
+  auto f = findingsOf("comm-wait-batching", comm(pure));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Note);
+  std::string batched = "    scf.for %i = %c0 to %c1 step %c1 {\n" + std::string(kWait) + "    }\n" + invalAll;
+  CHECK(findingsOf("comm-wait-batching", comm(batched)).empty());
+  std::string ring = "    scf.for %i = %c0 to %c1 step %c1 {\n" + std::string(kWait) + invalAll +
+                     "    %x = pto.load_scalar %payload[%c0] : !pto.ptr<i32> -> i32\n    }\n";
+  CHECK(findingsOf("comm-wait-batching", comm(ring)).empty());  // wait; load is not a pure wait loop
+  CHECK(findingsOf("comm-wait-batching", comm(std::string(kWait) + invalAll + kWait + invalAll)).size() == 1);
+}
+
+TEST_CASE("sync-event-pairing") {
+  auto pairing = [](const std::string& body) {
+    return findingsOf("sync-event-pairing", kernelText("%n: index", "    %c0 = arith.constant 0 : index\n"
+                                                                   "    %c1 = arith.constant 1 : index\n" + body));
+  };
+  std::string set0 = "    pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n";
+  std::string wait0 = "    pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n";
+  CHECK(pairing(set0 + wait0).empty());
+  auto lonelyWait = pairing(wait0);
+  REQUIRE(lonelyWait.size() == 1);
+  CHECK(lonelyWait[0].severity == Severity::Error);
+  CHECK(pairing(set0 + set0 + wait0 + wait0).size() >= 1);
+  auto leak = pairing(set0);
+  REQUIRE(leak.size() == 1);
+  CHECK(leak[0].message.find("kernel ends") != std::string::npos);
+  // Loop-carried pattern: pre-set, wait/set in the body, drain after: balanced on every path.
+  std::string pipelined = set0 + "    scf.for %i = %c0 to %n step %c1 {\n" + wait0 + set0 + "    }\n" + wait0;
+  CHECK(pairing(pipelined).empty());
+  // Back-edge wait without a pre-loop set (PTOAS #428).
+  std::string noPreset = "    scf.for %i = %c0 to %n step %c1 {\n" + wait0 + set0 + "    }\n" + wait0;
+  CHECK_FALSE(pairing(noPreset).empty());
+  // Set hoisted out of an if while the wait stays inside (PTOAS #1149): leak on the else path.
+  std::string hoisted = set0 + "    %b = arith.cmpi eq, %n, %c0 : index\n    scf.if %b {\n" + wait0 + "    }\n";
+  CHECK(pairing(hoisted).size() == 1);
+  // Zero-trip loop that held the only set (PTOAS #533).
+  std::string zeroTrip = "    scf.for %i = %c0 to %n step %c1 {\n" + set0 + "    }\n" + wait0;
+  CHECK_FALSE(pairing(zeroTrip).empty());
+  // Event id out of range through a dynamic id.
+  CHECK(pairing("    %e = arith.constant 9 : index\n    pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %e]\n"
+                "    pto.wait_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %e]\n")
+            .size() == 2);  // the set and the wait
+}
+
+TEST_CASE("sync-event-pairing: user MTE2->MTE3 event outstanding across a tput") {
+  std::string body = R"(
+    %c1 = arith.constant 1 : index
+    %dv = pto.make_tensor_view %dst, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xf32>
+    %t = pto.alloc_tile : !pto.tile_buf<vec, 1x8xf32>
+    pto.set_flag[<PIPE_MTE2>, <PIPE_MTE3>, <EVENT_ID1>]
+    pto.comm.tput(%dv, %dv, buf(%t) : !pto.tensor_view<1xf32>, !pto.tensor_view<1xf32>, !pto.tile_buf<vec, 1x8xf32>)
+    pto.wait_flag[<PIPE_MTE2>, <PIPE_MTE3>, <EVENT_ID1>]
+)";
+  auto f = findingsOf("sync-event-pairing", kernelText("%dst: !pto.ptr<f32>", body));
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.find("outstanding across") != std::string::npos);
+}
+
+TEST_CASE("ub-range: capacity per arch, alignment, overlap while live") {
+  auto tile = [](const std::string& name, int64_t addr, int rows) {
+    return "    %a_" + name + " = arith.constant " + std::to_string(addr) + " : i64\n    %" + name +
+           " = pto.alloc_tile addr = %a_" + name + " : !pto.tile_buf<loc=vec, dtype=f32, rows=" + std::to_string(rows) +
+           ", cols=64, v_row=1, v_col=64, blayout=row_major, slayout=none_box, fractal=512, pad=0>\n";
+  };
+  auto use = [](const std::string& a, const std::string& b) {
+    return "    pto.tadd ins(%" + a + ", %" + a + " : !pto.tile_buf<vec, 1x64xf32>, !pto.tile_buf<vec, 1x64xf32>) outs(%" + b +
+           " : !pto.tile_buf<vec, 1x64xf32>)\n";
+  };
+  // 768 rows x 64 x 4 B = 196608 B: exactly the a2a3 UB.
+  CHECK(findingsOf("ub-range", kernelText("", tile("t", 0, 768))).empty());
+  CHECK(findingsOf("ub-range", kernelText("", tile("t", 256, 768))).size() == 1);
+  CHECK(findingsOf("ub-range", kernelText("", tile("t", 256, 768), "a5"), "a5").empty());
+  CHECK(findingsOf("ub-range", kernelText("", tile("t", 48, 1))).size() == 1);  // misaligned
+  // Overlap: [0, 256) and [128, 384) both live at the tadd.
+  CHECK(findingsOf("ub-range", kernelText("", tile("a", 0, 1) + tile("b", 128, 1) + use("a", "b"))).size() == 1);
+  CHECK(findingsOf("ub-range", kernelText("", tile("a", 0, 1) + tile("b", 256, 1) + use("a", "b"))).empty());
+  // Reuse after the first tile's last use is fine.
+  CHECK(findingsOf("ub-range", kernelText("", tile("a", 0, 1) + use("a", "a") + tile("b", 0, 1) + use("b", "b"))).empty());
+}
+
+TEST_CASE("cache rules: bypass offset per arch, written tensor, the synthetic parameter") {
+  auto kernel = [](const std::string& params, const std::string& load, const std::string& extra, const std::string& arch) {
+    return kernelText(params, R"(
+    %c1 = arith.constant 1 : index
+    %v = pto.make_tensor_view %b, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xf32>
+    %t = pto.alloc_tile : !pto.tile_buf<mat, 1x8xf32>
+)" + load + extra, arch);
+  };
+  std::string withOffset = "%b: !pto.ptr<f32>, %__pypto_l2_cache_offset: i64";
+  std::string bypassOff = "    pto.tload ins(%v : !pto.tensor_view<1xf32>) outs(%t : !pto.tile_buf<mat, 1x8xf32>) "
+                          "{cache_policy = #pto.load_cache_policy<l2_bypass>} offset = %__pypto_l2_cache_offset : i64\n";
+  std::string bypassNoOff = "    pto.tload ins(%v : !pto.tensor_view<1xf32>) outs(%t : !pto.tile_buf<mat, 1x8xf32>) "
+                            "{cache_policy = #pto.load_cache_policy<l2_bypass>}\n";
+  std::string plain = "    pto.tload ins(%v : !pto.tensor_view<1xf32>) outs(%t : !pto.tile_buf<mat, 1x8xf32>)\n";
+  std::string write = "    pto.tstore ins(%t : !pto.tile_buf<mat, 1x8xf32>) outs(%v : !pto.tensor_view<1xf32>)\n";
+  CHECK(findingsOf("cache-*", kernel(withOffset, bypassOff, "", "a2a3")).empty());
+  CHECK(findingsOf("cache-bypass-offset", kernel("%b: !pto.ptr<f32>", bypassNoOff, "", "a2a3")).size() == 1);
+  CHECK(findingsOf("cache-bypass-offset", kernel(withOffset, bypassOff, "", "a5"), "a5").size() == 1);
+  CHECK(findingsOf("cache-bypass-offset", kernel("%b: !pto.ptr<f32>", bypassNoOff, "", "a5"), "a5").empty());
+  CHECK(findingsOf("cache-bypass-written", kernel(withOffset, bypassOff, write, "a2a3")).size() == 1);
+  CHECK(findingsOf("cache-bypass-written", kernel(withOffset, plain, write, "a2a3")).empty());
+  CHECK(findingsOf("cache-policy-param", kernel(withOffset, plain, "", "a2a3")).size() == 1);  // unused param
+  CHECK(findingsOf("cache-policy-param", kernel(withOffset, bypassOff, "", "a5"), "a5").size() == 1);
+  CHECK(findingsOf("cache-policy-param", kernel("%b: !pto.ptr<f32>", plain, "", "a2a3")).empty());
+}
