@@ -32,6 +32,9 @@ class CommPutDrain : public Rule {
         if (op.barrierPipe == Pipe::ALL) s.bits.clear();
         else
           for (auto& [p, b] : s.bits) b |= kPartialBarrier;
+      } else if (op.kind == OpKind::Fence && k.kind == "vector") {
+        // PTOAS >= 0.54 lowers a GM fence in a vector kernel to pipe_barrier(PIPE_ALL); dsb(DDR) (#1033).
+        s.bits.clear();
       } else if (op.kind == OpKind::CacheInvalidate || op.kind == OpKind::Fence || op.kind == OpKind::Notify) {
         for (auto it = s.bits.begin(); it != s.bits.end();) {
           const Op& put = *flow.nodes[it->first].op;
@@ -52,7 +55,6 @@ class CommPutDrain : public Rule {
       }
     };
     solveThenReport(flow, State{}, transfer);
-    (void)k;
   }
 
  private:

@@ -109,7 +109,10 @@ class UbRange : public Rule {
         if (a.op->tileSpace != b.op->tileSpace) continue;
         bool addrOverlap = a.begin < b.end && b.begin < a.end;
         bool liveOverlap = a.defIndex <= b.lastUse && b.defIndex <= a.lastUse;
-        if (!addrOverlap || !liveOverlap) continue;
+        // Tiles that start at the same address are views of one buffer (level-3 in-place ops,
+        // row/col-major views of the same bytes); only a partial overlap is a placement bug.
+        bool alias = a.begin == b.begin;
+        if (!addrOverlap || !liveOverlap || alias) continue;
         Finding& f = ctx.report(b.op->loc, "tile " + b.op->tileValue + " [" + std::to_string(b.begin) + ", " +
                                                std::to_string(b.end) + ") overlaps live tile " + a.op->tileValue +
                                                " [" + std::to_string(a.begin) + ", " + std::to_string(a.end) + ") in " +

@@ -83,6 +83,10 @@ class Parser {
         ++i_;
         continue;
       }
+      if (atAliasDefinition()) {
+        skipAliasDefinition();
+        continue;
+      }
       size_t before = i_;
       try {
         out.push_back(parseOp());
@@ -101,12 +105,31 @@ class Parser {
     }
   }
 
+  // `#map = affine_map<...>`, `!t = !pto.ptr<f32>`, `#loc = loc(...)`: alias definitions carry
+  // no ops; they are skipped up to the next statement.
+  bool atAliasDefinition() const {
+    return (cur().kind == Tok::Attr || cur().kind == Tok::Type) && isPunct(at(1), "=");
+  }
+  void skipAliasDefinition() {
+    i_ += 2;
+    int depth = 0;
+    while (cur().kind != Tok::End && cur().kind != Tok::Split) {
+      if (depth == 0 && cur().firstOnLine && (startsStatement(i_) || isPunct(cur(), "}"))) return;
+      if (isOpen(cur())) ++depth;
+      if (isClose(cur()) && depth > 0) --depth;
+      ++i_;
+    }
+  }
+
   // Does a statement start at token index k (which begins a line)?
   bool startsStatement(size_t k) const {
     const Token& t = t_[k];
     switch (t.kind) {
       case Tok::BlockId:
         return true;
+      case Tok::Attr:
+      case Tok::Type:
+        return isPunct(t_[std::min(k + 1, t_.size() - 1)], "=");
       case Tok::String:
         return isPunct(t_[std::min(k + 1, t_.size() - 1)], "(");
       case Tok::BareId: {
@@ -319,6 +342,10 @@ class Parser {
       }
       if (t.kind == Tok::BlockId) {
         region.blocks.push_back(parseBlockHeader());
+        continue;
+      }
+      if (atAliasDefinition()) {
+        skipAliasDefinition();
         continue;
       }
       size_t before = i_;
