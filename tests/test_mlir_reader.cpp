@@ -174,3 +174,10 @@ TEST_CASE("reader: unterminated region and string are errors, not hangs") {
   ParsedFile c = parseText(")))]]]}}}", "c.pto");
   CHECK(c.hasErrors());
 }
+
+TEST_CASE("reader: pathological nesting is an error, not a stack overflow") {
+  std::string deep;
+  for (int i = 0; i < 5000; ++i) deep += "scf.execute_region {\n";
+  ParsedFile f = parseText("func.func @k() {\n" + deep, "deep.pto");
+  CHECK(f.hasErrors());
+}

@@ -37,7 +37,13 @@ class Lexer {
       t.firstOnLine = lineHasToken_ == false;
       size_t start = pos_;
       if (!lexOne(t)) {
-        // Skip the rest of the line after a lexical error.
+        // Report it as a token at the error position, then skip the rest of the line.
+        t.kind = Tok::Error;
+        t.text = errors_.empty() ? "lexical error" : errors_.back().message;
+        t.line = errors_.empty() ? t.line : errors_.back().line;
+        t.col = errors_.empty() ? t.col : errors_.back().col;
+        lineHasToken_ = true;
+        out.push_back(std::move(t));
         while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
         continue;
       }

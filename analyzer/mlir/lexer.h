@@ -18,6 +18,7 @@ enum class Tok {
   String,     // "..." (text kept with quotes)
   Punct,      // ( ) [ ] { } < > , : = -> + - * ? |
   Split,      // a `// -----` line
+  Error,      // a lexical error; `text` is the message (the parser turns it into a syntax error)
   End,
 };
 
@@ -35,8 +36,9 @@ struct LexError {
   std::string message;
 };
 
-// Tokenizes `text`. Lexical errors (unterminated string, unbalanced <...> in a type) are
-// returned in `errors`; the lexer resynchronizes at the next line and keeps going.
+// Tokenizes `text`. A lexical error (unterminated string, unbalanced <...> in a type, stray
+// character) becomes a Tok::Error token carrying the message, so the parser can recover at the
+// function level; the lexer resynchronizes at the next line. `errors` receives the same list.
 std::vector<Token> tokenize(std::string_view text, std::vector<LexError>& errors);
 
 }  // namespace ptov::mlir

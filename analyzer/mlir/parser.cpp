@@ -160,9 +160,11 @@ class Parser {
   Op parseOp() {
     Op op;
     const Token& first = cur();
+    if (first.kind == Tok::Error) throw ParseError(first, first.text);
     op.loc = loc(first);
     if (first.kind == Tok::ValueId) parseResults(op);
     const Token& nameTok = cur();
+    if (nameTok.kind == Tok::Error) throw ParseError(nameTok, nameTok.text);
     bool generic = false;
     if (nameTok.kind == Tok::String) {
       generic = true;
@@ -222,6 +224,7 @@ class Parser {
     std::vector<Open> stack;
     while (true) {
       const Token& t = cur();
+      if (t.kind == Tok::Error) throw ParseError(t, t.text);
       if (t.kind == Tok::End || t.kind == Tok::Split) {
         if (!stack.empty())
           throw ParseError(stack.back().tok, "unclosed '" + stack.back().tok.text + "'");
@@ -293,6 +296,7 @@ class Parser {
     };
     while (true) {
       const Token& t = cur();
+      if (t.kind == Tok::Error) throw ParseError(t, t.text);
       if (t.kind == Tok::End || t.kind == Tok::Split)
         throw ParseError(t, "unterminated attribute dictionary");
       op.tokens.push_back(t);
@@ -324,6 +328,13 @@ class Parser {
   Region parseRegion(bool recoverPerOp = false) {
     // cur() == '{'
     Token open = cur();
+    if (regionDepth_ >= kMaxRegionDepth)
+      throw ParseError(open, "regions nested more than " + std::to_string(kMaxRegionDepth) + " deep");
+    struct DepthGuard {
+      int& d;
+      explicit DepthGuard(int& depth) : d(depth) { ++d; }
+      ~DepthGuard() { --d; }
+    } guard(regionDepth_);
     ++i_;
     Region region;
     region.blocks.emplace_back();
@@ -391,6 +402,7 @@ class Parser {
     int depth = 0;
     while (cur().kind != Tok::End) {
       const Token& t = cur();
+      if (t.kind == Tok::Error) throw ParseError(t, t.text);
       if (depth == 0 && (isPunct(t, ",") || isPunct(t, ")") || isPunct(t, "{"))) break;
       if (isOpen(t)) ++depth;
       if (isClose(t)) --depth;
@@ -461,8 +473,10 @@ class Parser {
     op.operands.clear();
   }
 
+  static constexpr int kMaxRegionDepth = 200;  // bounds recursion on hostile input
   std::vector<Token> t_;
   size_t i_ = 0;
+  int regionDepth_ = 0;
   std::string path_;
   std::vector<InputDiagnostic>& diags_;
 };
@@ -474,8 +488,6 @@ ParsedFile parseText(std::string_view text, const std::string& path) {
   file.path = path;
   std::vector<LexError> lexErrors;
   std::vector<Token> toks = tokenize(text, lexErrors);
-  for (const auto& e : lexErrors)
-    file.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, e.line, e.col}, e.message});
   Parser p(std::move(toks), path, file.diagnostics);
   file.splits = p.run();
   return file;

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# End-to-end tests of the ptoverify binary: exit codes, diagnostics format, subcommands and the
+# real upstream corpus. Usage: cli_tests.sh PTOVERIFY SOURCE_DIR CASE
+set -uo pipefail
+tool="$1"
+src="$2"
+case_name="$3"
+cd "$src" || exit 2
+failures=0
+
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# run EXPECTED_EXIT ARGS... ; output in $out
+run() {
+  local expected="$1"
+  shift
+  out="$(timeout 120 "$tool" "$@" 2>&1)"
+  local code=$?
+  if [ "$code" -ne "$expected" ]; then
+    fail "ptoverify $* exited $code, expected $expected"
+    echo "$out" | tail -20
+  fi
+}
+
+expect_output() {
+  if ! grep -qE -- "$1" <<<"$out"; then
+    fail "output does not match /$1/"
+    echo "$out" | tail -20
+  fi
+}
+
+case "$case_name" in
+  exit-codes)
+    run 0 check corpus/comm-publish-fence/good
+    run 1 check corpus/comm-publish-fence/bad
+    expect_output '^corpus/comm-publish-fence/bad/[a-z_]+\.pto:[0-9]+:[0-9]+: error: .* \[comm-publish-fence\]$'
+    expect_output ': note: the notify that can publish it on some path$'
+    run 1 check tests/inputs/warning_only.pto
+    run 0 check --fail-on error tests/inputs/warning_only.pto
+    run 0 check --rules 'sync-*' tests/inputs/warning_only.pto
+    run 0 check --rules '-cache-policy-param' tests/inputs/warning_only.pto
+    run 1 check --fail-on note corpus/comm-wait-batching/bad
+    run 0 check corpus/comm-wait-batching/bad
+    ;;
+  bad-input)
+    # Syntax errors: file:line:col, exit 2, and the good function between them is still checked.
+    run 2 check tests/inputs/syntax_errors.pto
+    expect_output '^tests/inputs/syntax_errors\.pto:5:33: error: unexpected '"'"'\)'"'"'$'
+    expect_output '^tests/inputs/syntax_errors\.pto:13:33: error: unexpected character'
+    expect_output '^tests/inputs/syntax_errors\.pto:9:5: error: .*\[sync-event-pairing\]$'
+    # Other inputs are still checked and reported alongside.
+    run 2 check tests/inputs/syntax_errors.pto corpus/comm-publish-fence/bad
+    expect_output 'invalidate_before_store\.pto:[0-9]+:[0-9]+: error: .*\[comm-publish-fence\]'
+    run 2 check does/not/exist.pto
+    expect_output '^does/not/exist\.pto: error: no such file or directory$'
+    tmp="$(mktemp -d)"
+    printf 'func.func @k() {\n  %%x = "unterminated\n}\n' > "$tmp/unterminated.pto"
+    head -c 4096 /dev/urandom > "$tmp/random.pto"
+    printf '' > "$tmp/empty.pto"
+    run 2 check "$tmp/unterminated.pto"
+    expect_output 'unterminated\.pto:2:8: error: unterminated string literal'
+    out="$(timeout 60 "$tool" check "$tmp/random.pto" 2>&1)"
+    code=$?
+    [ "$code" -le 2 ] || fail "random bytes: exit $code (crash or hang)"
+    run 0 check "$tmp/empty.pto"
+    run 2 check --rules no-such-rule corpus
+    run 2 check --arch a9 corpus
+    run 2 frobnicate
+    rm -rf "$tmp"
+    ;;
+  subcommands)
+    run 0 rules
+    rules_out="$out"
+    for id in comm-publish-fence comm-wait-invalidate comm-put-drain comm-wait-batching sync-event-pairing \
+              ub-range cache-bypass-offset cache-bypass-written cache-policy-param; do
+      out="$rules_out"
+      expect_output "^$id +(error|warning|note) "
+      run 0 explain "$id"
+      expect_output "^# $id"
+      expect_output '^## Bad'
+      expect_output '^## Good'
+    done
+    run 2 explain no-such-rule
+    run 0 --version
+    ;;
+  real-corpus)
+    # Every real PTOAS file parses (no input error => exit 1 for findings, never 2) within the time limit.
+    [ -d ../shared/corpus-real/ptoas ] || { echo "FAIL: ../shared/corpus-real is missing"; exit 1; }
+    run 1 check ../shared/corpus-real/ptoas
+    expect_output '^ptoverify: 5[0-9] file\(s\), [0-9]+ kernel\(s\)'
+    if grep -E ': error: ' <<<"$out" | grep -vqE '\[[a-z]+-[a-z0-9-]+\]$'; then
+      fail "an input error on real PTOAS inputs"
+      grep -E ': error: ' <<<"$out" | grep -vE '\[[a-z]+-[a-z0-9-]+\]$' | head
+    fi
+    run 0 check ../shared/corpus-real/ptoas/main_e32488c9/test/samples/DeepseekV4DecodeA3
+    expect_output '\[comm-wait-batching\]$'
+    run 0 check ../shared/corpus-real/hivm
+    ;;
+  *)
+    echo "unknown case $case_name"
+    exit 2
+    ;;
+esac
+
+if [ "$failures" -ne 0 ]; then
+  echo "$case_name: $failures failure(s)"
+  exit 1
+fi
+echo "$case_name: ok"
