@@ -99,6 +99,26 @@ case "$case_name" in
     expect_output '\[comm-wait-batching\]$'
     run 0 check ../shared/corpus-real/hivm
     ;;
+  new-rule-scaffold)
+    # scripts/new-rule writes the rule, its registry lines, its doc page and a first corpus case.
+    tmp="$(mktemp -d)"
+    mkdir -p "$tmp/scripts" "$tmp/rules" "$tmp/docs/rules" "$tmp/corpus"
+    cp scripts/new-rule "$tmp/scripts/" && cp rules/registry.cpp "$tmp/rules/"
+    (cd "$tmp" && scripts/new-rule barrier-lane-skip "a lane skips a barrier" >/dev/null) || fail "new-rule failed"
+    grep -q 'std::unique_ptr<Rule> makeBarrierLaneSkip();' "$tmp/rules/registry.cpp" || fail "no declaration registered"
+    grep -q 'r.push_back(makeBarrierLaneSkip());' "$tmp/rules/registry.cpp" || fail "no push_back registered"
+    grep -q '"barrier-lane-skip", "barrier"' "$tmp/rules/barrier_lane_skip.cpp" || fail "rule file lacks its id"
+    [ -f "$tmp/docs/rules/barrier-lane-skip.md" ] || fail "no doc page"
+    grep -q 'expect-error@+1 {{barrier-lane-skip}}' "$tmp/corpus/barrier-lane-skip/bad/first_case.pto" || fail "no bad case"
+    grep -q 'expect-no-findings' "$tmp/corpus/barrier-lane-skip/good/first_case.pto" || fail "no good case"
+    (cd "$tmp" && scripts/new-rule barrier-lane-skip >/dev/null 2>&1) && fail "new-rule overwrote an existing rule"
+    (cd "$tmp" && scripts/new-rule NotAnId >/dev/null 2>&1) && fail "new-rule accepted a bad id"
+    rm -rf "$tmp"
+    ;;
+  pto-path-without-clang)
+    # A .pto-only check must not pay for Clang's start-up: the binary must not link it.
+    if ldd "$tool" | grep -E 'libclang|libLLVM'; then fail "ptoverify links Clang/LLVM"; fi
+    ;;
   *)
     echo "unknown case $case_name"
     exit 2
