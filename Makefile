@@ -1,4 +1,5 @@
 # Two commands do everything: `make run` and `make test`.
+MAKEFLAGS += --no-print-directory
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 LLVM_VERSION ?= 14
