@@ -124,6 +124,12 @@ TEST_CASE("corpus-real: PTOAS lit inputs with known defects") {
   bool drain = false;
   for (const auto& [k, r] : put) drain |= r.count("comm-put-drain") > 0;
   CHECK(drain);
+  // eventid_array_get_set_get: the slot is rewritten between the two gets, so the set and the
+  // wait use different ids (EVENT_ID1 vs EVENT_ID2); eventid_array_dyn_sync pairs correctly.
+  auto ids = rulesPerKernel(load("ptoas/main_e32488c9/test/lit/pto/eventid_array_get_set_get.pto"), Severity::Error);
+  CHECK(ids["eventid_array_get_set_get"] == std::set<std::string>{"sync-event-pairing"});
+  auto dyn = rulesPerKernel(load("ptoas/main_e32488c9/test/lit/pto/eventid_array_dyn_sync.pto"));
+  CHECK(dyn["eventid_array_dyn_sync"].empty());
   // tload_cache_policy (v0.61): l2_bypass without the v0.64 offset operand on a2a3.
   auto cache = rulesPerKernel(load("ptoas/_index_hw-native-sys_newer/test/lit/pto/tload_cache_policy.pto"));
   bool offset = false;

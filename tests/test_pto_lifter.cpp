@@ -127,3 +127,28 @@ TEST_CASE("lifter: tload cache policy and offset, loops with bounds, if conditio
   CHECK(load.offsetParam == 1);
   CHECK(load.reads[0].param == 0);
 }
+
+TEST_CASE("lifter: event-id arrays are tracked in program order and forgotten after nested sets") {
+  auto ks = liftText(kernelText("%c: i1", R"(
+    %arr = pto.declare_eventid_array -> !pto.eventid_array<4>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    pto.eventid_array_set %arr[%c0], %c1 : !pto.eventid_array<4>
+    %e1 = pto.eventid_array_get %arr[%c0] : !pto.eventid_array<4>
+    pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_MTE3>, %e1]
+    scf.if %c {
+      pto.eventid_array_set %arr[%c0], %c2 : !pto.eventid_array<4>
+    }
+    %e2 = pto.eventid_array_get %arr[%c0] : !pto.eventid_array<4>
+    pto.wait_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_MTE3>, %e2]
+)"));
+  REQUIRE(ks.size() == 1);
+  std::vector<const Op*> events;
+  forEachOp(*ks[0].body, [&](const Op& op) {
+    if (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag) events.push_back(&op);
+  });
+  REQUIRE(events.size() == 2);
+  CHECK(events[0]->event.id == 1);
+  CHECK_FALSE(events[1]->event.id.has_value());  // the branch may have changed the slot
+}

@@ -153,6 +153,15 @@ class FunctionLifter {
   }
 
   StmtPtr liftRegion(const mlir::Region& r) {
+    ++regionDepth_;
+    StmtPtr body = liftRegionBody(r);
+    forgetEventSlotsSetAtOrBelow(regionDepth_);
+    --regionDepth_;
+    return body;
+  }
+
+ private:
+  StmtPtr liftRegionBody(const mlir::Region& r) {
     if (r.blocks.size() <= 1) {
       auto seq = Stmt::seq();
       if (!r.blocks.empty()) liftOpsInto(r.blocks[0].ops, *seq);
@@ -171,7 +180,47 @@ class FunctionLifter {
     return blocks;
   }
 
- private:
+  // pto.declare_eventid_array / eventid_array_set / eventid_array_get: the array is mutable
+  // state, so slots are tracked in program order and forgotten when a nested region (a branch
+  // or loop body that may not run, or run again) has set them.
+  struct EventSlot {
+    ExprPtr value;
+    int setDepth = 0;
+  };
+  std::map<std::string, std::map<int64_t, EventSlot>> eventArrays_;
+  int regionDepth_ = 0;
+
+  void forgetEventSlotsSetAtOrBelow(int depth) {
+    for (auto& [array, slots] : eventArrays_)
+      for (auto it = slots.begin(); it != slots.end();)
+        it = it->second.setDepth >= depth ? slots.erase(it) : std::next(it);
+  }
+
+  bool liftEventArrayOp(const mlir::Op& op) {
+    const auto& ops = op.operands;
+    if (op.name == "pto.declare_eventid_array") {
+      for (const auto& r : op.results) eventArrays_[r].clear();
+      return true;
+    }
+    if (op.name == "pto.eventid_array_set" && ops.size() >= 3) {
+      auto& slots = eventArrays_[ops[0]];
+      auto idx = evalConst(exprOf(ops[1]));
+      if (!idx) slots.clear();  // unknown slot: every slot may have changed
+      else slots[*idx] = EventSlot{exprOf(ops[2]), regionDepth_};
+      return true;
+    }
+    if (op.name == "pto.eventid_array_get" && ops.size() >= 2) {
+      ValueInfo v;
+      auto idx = evalConst(exprOf(ops[1]));
+      auto& slots = eventArrays_[ops[0]];
+      auto it = idx ? slots.find(*idx) : slots.end();
+      v.expr = it != slots.end() ? it->second.value : Expr::unknown(op.results.empty() ? "" : op.results[0]);
+      defineResults(op, v);
+      return true;
+    }
+    return false;
+  }
+
   const ValueInfo* info(const std::string& v) const {
     auto it = values_.find(v);
     return it == values_.end() ? nullptr : &it->second;
@@ -356,7 +405,7 @@ class FunctionLifter {
   }
 
   void liftOp(const mlir::Op& op, Stmt& seq) {
-    if (liftValueOp(op)) return;
+    if (liftValueOp(op) || liftEventArrayOp(op)) return;
     const std::string& n = op.name;
     if (n == "scf.for") return liftFor(op, seq);
     if (n == "scf.if") return liftIf(op, seq);
@@ -517,6 +566,8 @@ class FunctionLifter {
     } else if (!id.empty() && id[0] == '%') {
       m.event.idExpr = exprOf(id);
       m.event.id = evalConst(m.event.idExpr);
+      if (!m.event.id)
+        note(op, "event id " + id + " of '" + op.name + "' is not a constant; its set/wait pairing is not checked");
     }
     if (m.event.src == Pipe::Unknown || m.event.dst == Pipe::Unknown)
       note(op, "'" + op.name + "': unknown pipe in [" + items[0] + ", " + items[1] + "]");
