@@ -87,26 +87,29 @@ class UbRange : public Rule {
     std::vector<PlacedTile> tiles;
     for (const Op* op : num.ops) {
       if (op->kind != OpKind::TileAlloc && op->kind != OpKind::TileAssign) continue;
-      if (!op->tileAddr) continue;
       auto lim = limitsFor(op->tileSpace, k.arch);
       if (!lim) continue;
-      int64_t addr = *op->tileAddr, end = addr + op->tileBytes;
-      std::string where = "tile " + op->tileValue + " at " + std::to_string(addr) + " (" +
-                          std::to_string(op->tileBytes) + " bytes) in " + op->tileSpace;
-      if (addr < 0 || end > lim->capacity)
-        ctx.report(op->loc, where + " ends at " + std::to_string(end) + ", beyond the " + std::to_string(lim->capacity) +
-                                "-byte capacity of " + op->tileSpace + " on " + k.arch);
-      if (addr % lim->alignment != 0)
-        ctx.report(op->loc, where + " is not aligned to " + std::to_string(lim->alignment) + " bytes");
-      if (op->tileBytes <= 0) continue;
-      int def = num.index[op];
-      tiles.push_back({op, def, lastUse(num, op->tileValue, def), addr, end});
+      // A constant address, or each of the constants it can be (an scf.if yielding addresses).
+      std::vector<int64_t> addrs = op->tileAddr ? std::vector<int64_t>{*op->tileAddr} : op->tileAddrChoices;
+      for (int64_t addr : addrs) {
+        int64_t end = addr + op->tileBytes;
+        std::string where = "tile " + op->tileValue + " at " + std::to_string(addr) + " (" +
+                            std::to_string(op->tileBytes) + " bytes) in " + op->tileSpace;
+        if (addr < 0 || end > lim->capacity)
+          ctx.report(op->loc, where + " ends at " + std::to_string(end) + ", beyond the " +
+                                  std::to_string(lim->capacity) + "-byte capacity of " + op->tileSpace + " on " + k.arch);
+        if (addr % lim->alignment != 0)
+          ctx.report(op->loc, where + " is not aligned to " + std::to_string(lim->alignment) + " bytes");
+        if (op->tileBytes <= 0) continue;
+        int def = num.index[op];
+        tiles.push_back({op, def, lastUse(num, op->tileValue, def), addr, end});
+      }
     }
     for (size_t i = 0; i < tiles.size(); ++i)
       for (size_t j = 0; j < i; ++j) {
         const PlacedTile& a = tiles[j];
         const PlacedTile& b = tiles[i];
-        if (a.op->tileSpace != b.op->tileSpace) continue;
+        if (a.op == b.op || a.op->tileSpace != b.op->tileSpace) continue;
         bool addrOverlap = a.begin < b.end && b.begin < a.end;
         bool liveOverlap = a.defIndex <= b.lastUse && b.defIndex <= a.lastUse;
         // Tiles that start at the same address are views of one buffer (level-3 in-place ops,

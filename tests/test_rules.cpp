@@ -193,6 +193,17 @@ TEST_CASE("ub-range: capacity per arch, alignment, overlap while live") {
   CHECK(findingsOf("ub-range", kernelText("", tile("a", 0, 1) + tile("b", 256, 1) + use("a", "b"))).empty());
   // Same start address: two views of one buffer (level-3 in-place ops), not a placement bug.
   CHECK(findingsOf("ub-range", kernelText("", tile("a", 0, 1) + tile("b", 0, 1) + use("a", "b"))).empty());
+  // An address chosen by scf.if: each alternative is checked (here 48 is misaligned).
+  auto ifAddr = [](int64_t a, int64_t b) {
+    return "    %x = arith.constant " + std::to_string(a) + " : i64\n    %y = arith.constant " + std::to_string(b) +
+           " : i64\n    %addr = scf.if %c -> (i64) {\n      scf.yield %x : i64\n    } else {\n      scf.yield %y : i64\n    }\n"
+           "    %m = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf32>\n"
+           "    %t = pto.tassign %m, %addr : !pto.tile_buf<vec, 1x64xf32> -> !pto.tile_buf<vec, 1x64xf32>\n";
+  };
+  CHECK(findingsOf("ub-range", kernelText("%c: i1", ifAddr(0, 32768))).empty());
+  auto bad = findingsOf("ub-range", kernelText("%c: i1", ifAddr(0, 48)));
+  REQUIRE(bad.size() == 1);
+  CHECK(bad[0].message.find("at 48") != std::string::npos);
   // Reuse after the first tile's last use is fine.
   CHECK(findingsOf("ub-range", kernelText("", tile("a", 0, 1) + use("a", "a") + tile("b", 0, 1) + use("b", "b"))).empty());
 }

@@ -1,5 +1,6 @@
 #include "analyzer/mlir/parser.h"
 
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -39,6 +40,16 @@ bool isClose(const Token& t) {
   return t.kind == Tok::Punct && (t.text == ")" || t.text == "]" || t.text == ">" || t.text == "}");
 }
 bool isPunct(const Token& t, const char* p) { return t.kind == Tok::Punct && t.text == p; }
+// i1, i32, si8, ui64, f16, f32, bf16, index, none (builtin scalar types spelled as bare words).
+bool isBuiltinScalarType(const std::string& w) {
+  if (w == "index" || w == "bf16" || w == "none" || w == "tf32") return true;
+  size_t digits = w.rfind("si", 0) == 0 || w.rfind("ui", 0) == 0 ? 2 : (w[0] == 'i' || w[0] == 'f') ? 1 : 0;
+  if (digits == 0 || w.size() == digits) return false;
+  for (size_t k = digits; k < w.size(); ++k)
+    if (!std::isdigit(static_cast<unsigned char>(w[k]))) return false;
+  return true;
+}
+
 char closerFor(const std::string& open) {
   return open == "(" ? ')' : open == "[" ? ']' : open == "<" ? '>' : '}';
 }
@@ -417,6 +428,7 @@ class Parser {
     for (size_t k = 0; k < tk.size(); ++k) {
       const Token& t = tk[k];
       if (t.kind == Tok::ValueId) op.operands.push_back(t.text);
+      if (t.kind == Tok::Type || (t.kind == Tok::BareId && isBuiltinScalarType(t.text))) op.types.push_back(t.text);
       if (t.kind == Tok::BlockId) op.successors.push_back(t.text);
       if (t.kind == Tok::SymbolRef && op.symbol.empty()) op.symbol = t.text.substr(1);
       if (t.kind == Tok::BareId && k + 2 < tk.size() && isPunct(tk[k + 1], "=")) {

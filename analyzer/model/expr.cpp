@@ -1,5 +1,7 @@
 #include "analyzer/model/expr.h"
 
+#include <algorithm>
+
 namespace ptov {
 
 ExprPtr Expr::constant(int64_t v) {
@@ -99,6 +101,18 @@ std::optional<int64_t> evalConst(const ExprPtr& e) {
     }
     default: return std::nullopt;
   }
+}
+
+std::vector<int64_t> possibleConstants(const ExprPtr& e, size_t limit) {
+  if (auto c = evalConst(e)) return {*c};
+  if (!e || e->kind != Expr::Kind::Select) return {};
+  std::vector<int64_t> out = possibleConstants(e->args[1], limit);
+  if (out.empty()) return {};
+  for (int64_t v : possibleConstants(e->args[2], limit)) {
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  if (possibleConstants(e->args[2], limit).empty() || out.size() > limit) return {};
+  return out;
 }
 
 std::string toString(const ExprPtr& e) {

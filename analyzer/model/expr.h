@@ -43,6 +43,10 @@ struct Expr {
 
 // Folds an expression to a constant when every leaf is constant.
 std::optional<int64_t> evalConst(const ExprPtr& e);
+// The constant values an expression can take when it is a constant or a select tree over
+// constants (e.g. an scf.if that yields one of two addresses); empty when unknown or when
+// there would be more than `limit` values.
+std::vector<int64_t> possibleConstants(const ExprPtr& e, size_t limit = 16);
 // Human-readable form, e.g. "(%i + 1)".
 std::string toString(const ExprPtr& e);
 

@@ -92,6 +92,7 @@ struct Op {
   std::string tileValue;
   std::string tileSpace;
   std::optional<int64_t> tileAddr;
+  std::vector<int64_t> tileAddrChoices;  // when the address is one of several constants (scf.if yield)
   int64_t tileBytes = 0;
   // SyncAll: mode (soft/hard) and core type; participants when known.
   std::string syncMode, coreType;

@@ -598,12 +598,13 @@ class FunctionLifter {
       }
     }
     if (!addrValue.empty()) v.tileAddr = evalConst(exprOf(addrValue));
+    if (!addrValue.empty() && !v.tileAddr) m.tileAddrChoices = possibleConstants(exprOf(addrValue));
     m.tileValue = op.results.empty() ? (op.operands.empty() ? "" : op.operands[0]) : op.results[0];
     m.tileSpace = v.space;
     m.tileAddr = v.tileAddr;
     m.tileBytes = v.tileBytes;
     defineResults(op, v);
-    if (!addrValue.empty() && !v.tileAddr)
+    if (!addrValue.empty() && !v.tileAddr && m.tileAddrChoices.empty())
       note(op, "tile address '" + addrValue + "' is not a constant; its range is not checked");
   }
 
@@ -629,6 +630,13 @@ class FunctionLifter {
         }
     }
     s->children.push_back(op.regions.empty() ? Stmt::seq() : liftRegion(op.regions[0]));
+    // Results of a loop with iter_args keep the origin of their initial values.
+    for (size_t r = 0; r < op.results.size() && 5 + 2 * r < ops.size(); ++r)
+      if (const ValueInfo* init = info(ops[5 + 2 * r])) {
+        ValueInfo v = *init;
+        v.expr = Expr::unknown(op.results[r]);
+        values_[op.results[r]] = v;
+      }
     seq.children.push_back(std::move(s));
   }
 
@@ -639,7 +647,32 @@ class FunctionLifter {
     s->cond = op.operands.empty() ? Expr::unknown("cond") : exprOf(op.operands[0]);
     s->children.push_back(op.regions.size() > 0 ? liftRegion(op.regions[0]) : Stmt::seq());
     s->children.push_back(op.regions.size() > 1 ? liftRegion(op.regions[1]) : Stmt::seq());
+    defineIfResults(op, s->cond);
     seq.children.push_back(std::move(s));
+  }
+
+  // %r = scf.if %c -> (T) { scf.yield %a } else { scf.yield %b }: %r is select(%c, %a, %b),
+  // and keeps a pointer origin when both branches yield the same one.
+  void defineIfResults(const mlir::Op& op, const ExprPtr& cond) {
+    if (op.results.empty() || op.regions.size() < 2) return;
+    auto yielded = [](const mlir::Region& r) -> const mlir::Op* {
+      if (r.blocks.empty() || r.blocks.back().ops.empty()) return nullptr;
+      const mlir::Op& last = r.blocks.back().ops.back();
+      return last.name == "scf.yield" ? &last : nullptr;
+    };
+    const mlir::Op* a = yielded(op.regions[0]);
+    const mlir::Op* b = yielded(op.regions[1]);
+    if (!a || !b) return;
+    for (size_t i = 0; i < op.results.size() && i < a->operands.size() && i < b->operands.size(); ++i) {
+      ValueInfo v;
+      const ValueInfo* ia = info(a->operands[i]);
+      const ValueInfo* ib = info(b->operands[i]);
+      if (ia && ib && ia->param == ib->param && ia->peer == ib->peer && ia->space == ib->space) {
+        v = *ia;
+      }
+      v.expr = Expr::select(cond, exprOf(a->operands[i]), exprOf(b->operands[i]));
+      values_[op.results[i]] = v;
+    }
   }
 
   void liftWhile(const mlir::Op& op, Stmt& seq) {
