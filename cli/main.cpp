@@ -28,7 +28,8 @@ std::vector<std::string> splitGlobs(const std::vector<std::string>& raw) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+int run(int argc, char** argv) {
   using namespace ptov;
   CLI::App app{"ptoverify: static verifier for generated Ascend NPU kernels (.pto, HIVM, C++)"};
   app.require_subcommand(1);
@@ -115,4 +116,17 @@ int main(int argc, char** argv) {
   }
   if (*corpus) return runCorpus(corpusPaths, req, corpusReport, std::cout);
   return kExitInputError;
+}
+}  // namespace
+
+// Exit codes other than 0/1/2 mean an internal error: a bug in ptoverify, never a verdict.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "ptoverify: internal error: " << e.what() << '\n';
+  } catch (...) {
+    std::cerr << "ptoverify: internal error\n";
+  }
+  return 70;
 }
