@@ -1,8 +1,6 @@
 #include "analyzer/mlir/parser.h"
 
 #include <cctype>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace ptov::mlir {
@@ -214,15 +212,15 @@ class Parser {
     }
   }
 
-  bool braceIsAttrDict() const {
-    // Called with cur() == '{'.
-    if (i_ > 0 && t_[i_ - 1].kind == Tok::BareId && t_[i_ - 1].text == "attributes") return true;
-    const Token& open = cur();
-    const Token& next = at(1);
+  // Is the '{' at token index k an attribute dictionary (rather than a region)?
+  bool braceIsAttrDict(size_t k) const {
+    if (k > 0 && t_[k - 1].kind == Tok::BareId && t_[k - 1].text == "attributes") return true;
+    const Token& open = t_[k];
+    const Token& next = t_[std::min(k + 1, t_.size() - 1)];
     if (next.line != open.line) return false;
     if (isPunct(next, "}")) return true;
     if (next.kind == Tok::BareId || next.kind == Tok::String) {
-      const Token& after = at(2);
+      const Token& after = t_[std::min(k + 2, t_.size() - 1)];
       return isPunct(after, "=") || isPunct(after, ",") || isPunct(after, "}");
     }
     return false;
@@ -245,7 +243,7 @@ class Parser {
         if (isPunct(t, "}")) return;  // closes the enclosing region
         if (t.firstOnLine && startsStatement(i_)) return;
         if (isPunct(t, "{")) {
-          if (braceIsAttrDict()) {
+          if (braceIsAttrDict(i_)) {
             parseAttrDict(op);
           } else {
             // A module body recovers per function, so one bad function does not hide the rest.
@@ -254,7 +252,7 @@ class Parser {
           }
           continue;
         }
-        if (generic && isPunct(t, "(") && isPunct(at(1), "{") && !braceAt(i_ + 1)) {
+        if (generic && isPunct(t, "(") && isPunct(at(1), "{") && !braceIsAttrDict(i_ + 1)) {
           ++i_;
           while (isPunct(cur(), "{")) {
             op.regions.push_back(parseRegion());
@@ -281,15 +279,6 @@ class Parser {
       op.tokens.push_back(t);
       ++i_;
     }
-  }
-
-  // For the generic-form region list: is the '{' at index k an attribute dictionary?
-  bool braceAt(size_t k) const {
-    size_t save = i_;
-    const_cast<Parser*>(this)->i_ = k;
-    bool r = braceIsAttrDict();
-    const_cast<Parser*>(this)->i_ = save;
-    return r;
   }
 
   void parseAttrDict(Op& op) {
@@ -503,19 +492,6 @@ ParsedFile parseText(std::string_view text, const std::string& path) {
   Parser p(std::move(toks), path, file.diagnostics);
   file.splits = p.run();
   return file;
-}
-
-ParsedFile parseFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    ParsedFile f;
-    f.path = path;
-    f.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1}, "cannot read file"});
-    return f;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parseText(ss.str(), path);
 }
 
 }  // namespace ptov::mlir

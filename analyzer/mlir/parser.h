@@ -10,6 +10,5 @@ namespace ptov::mlir {
 // recorded as `file:line:col` diagnostics, the parser skips to the next function or split,
 // and everything it could parse is returned.
 ParsedFile parseText(std::string_view text, const std::string& path);
-ParsedFile parseFile(const std::string& path);
 
 }  // namespace ptov::mlir
