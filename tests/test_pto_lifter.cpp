@@ -152,3 +152,23 @@ TEST_CASE("lifter: event-id arrays are tracked in program order and forgotten af
   CHECK(events[0]->event.id == 1);
   CHECK_FALSE(events[1]->event.id.has_value());  // the branch may have changed the slot
 }
+
+TEST_CASE("lifter: tile computations read their ins and write their outs") {
+  auto ks = liftText(kernelText("", R"(
+    %a = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf32>
+    %b = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf32>
+    %c = pto.alloc_tile : !pto.tile_buf<vec, 1x64xf32>
+    pto.tadd ins(%a, %b : !pto.tile_buf<vec, 1x64xf32>, !pto.tile_buf<vec, 1x64xf32>) outs(%c : !pto.tile_buf<vec, 1x64xf32>)
+)"));
+  const Op* add = nullptr;
+  forEachOp(*ks.at(0).body, [&](const Op& op) {
+    if (op.kind == OpKind::Compute) add = &op;
+  });
+  REQUIRE(add);
+  REQUIRE(add->reads.size() == 2);
+  CHECK(add->reads[0].value == "%a");
+  CHECK(add->reads[0].space == "ub");
+  REQUIRE(add->writes.size() == 1);
+  CHECK(add->writes[0].value == "%c");
+  CHECK_FALSE(add->writesGm());
+}

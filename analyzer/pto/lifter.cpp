@@ -278,6 +278,24 @@ class FunctionLifter {
     return out;
   }
 
+  // The %values inside `keyword( ... )`, e.g. the ins(...) or outs(...) group of a tile op.
+  static std::vector<std::string> groupOperands(const mlir::Op& op, const char* keyword) {
+    std::vector<std::string> out;
+    const auto& tk = op.tokens;
+    for (size_t k = 0; k + 1 < tk.size(); ++k) {
+      if (!(tk[k].kind == Tok::BareId && tk[k].text == keyword && tk[k + 1].text == "(")) continue;
+      int depth = 0;
+      for (size_t j = k + 1; j < tk.size(); ++j) {
+        if (tk[j].kind == Tok::Punct && (tk[j].text == "(" || tk[j].text == "<" || tk[j].text == "[")) ++depth;
+        if (tk[j].kind == Tok::Punct && (tk[j].text == ")" || tk[j].text == ">" || tk[j].text == "]")) --depth;
+        if (depth == 1 && tk[j].kind == Tok::ValueId) out.push_back(tk[j].text);
+        if (depth == 0) break;
+      }
+      break;
+    }
+    return out;
+  }
+
   // Pipe and optional id of ops written `<PIPE_X>, 0` or `#pto.pipe<PIPE_X>`.
   static Pipe firstPipe(const mlir::Op& op) {
     for (const auto& t : op.tokens) {
@@ -513,12 +531,16 @@ class FunctionLifter {
       case OpKind::Branch:
         m.successors = op.successors;
         break;
-      case OpKind::Compute:
-        for (const auto& o : ops) {
-          const ValueInfo* v = info(o);
-          if (v && v->isTile) m.reads.push_back(tileRef(o));
-        }
+      case OpKind::Compute: {
+        // ins(...) are read, outs(...) written; ops without the groups read every tile operand.
+        std::vector<std::string> ins = groupOperands(op, "ins"), outs = groupOperands(op, "outs");
+        if (ins.empty() && outs.empty()) ins = ops;
+        for (const auto& o : ins)
+          if (const ValueInfo* v = info(o); v && v->isTile) m.reads.push_back(tileRef(o));
+        for (const auto& o : outs)
+          if (const ValueInfo* v = info(o); v && v->isTile) m.writes.push_back(tileRef(o));
         break;
+      }
       default:
         break;
     }
