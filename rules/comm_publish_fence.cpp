@@ -84,11 +84,19 @@ class CommPublishFence : public Rule {
       const Op& write = *flow.nodes[w].op;
       bool peer = false;
       for (const auto& m : write.writes) peer |= m.peer;
-      if (!peer) continue;  // local writes matter only before a notify
-      std::string msg = "peer write " + what(k, write) +
-                        ((b & kNeedsInvalidate) ? " has no covering cacheinvalid and GM fence"
-                                                : " has no GM fence after its cacheinvalid") +
-                        " before the kernel ends";
+      std::string msg;
+      if (peer) {
+        msg = "peer write " + what(k, write) +
+              ((b & kNeedsInvalidate) ? " has no covering cacheinvalid and GM fence" : " has no GM fence after its cacheinvalid") +
+              " before the kernel ends";
+      } else if (b & kNeedsFence) {
+        // Local writes matter at the end only when the kernel started their release marker.
+        msg = "write " + what(k, write) +
+              " is invalidated as a published buffer, but no 'pto.fence.barrier_all #pto.fence_scope<gm>' follows "
+              "before the kernel ends";
+      } else {
+        continue;
+      }
       Finding& f = ctx.report(write.loc, msg);
       f.notes.push_back({k.loc, "kernel '" + k.name + "' can end with the write unfenced"});
     }

@@ -49,6 +49,10 @@ class CommWaitInvalidate : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     Flow flow = Flow::build(*k.body);
     auto transfer = [&](const FlowNode& n, AcquireState& s, bool reportNow) {
+      if (n.kind == FlowNode::Kind::Exit) {
+        if (reportNow) reportUninvalidatedAtExit(k, flow, s, ctx);
+        return;
+      }
       if (!n.op) return;
       const Op& op = *n.op;
       int self = static_cast<int>(&n - flow.nodes.data());
@@ -81,6 +85,21 @@ class CommWaitInvalidate : public Rule {
   }
 
  private:
+  // Seed 000 invalidates after every wait because the next cacheable read may be in a later
+  // kernel on this core. A twait (a ttest may fail and acquire nothing) that reaches the end
+  // with no invalidate at all is reported at the wait.
+  void reportUninvalidatedAtExit(const Kernel& k, const Flow& flow, const AcquireState& s, RuleContext& ctx) const {
+    for (const auto& [acq, lines] : s.pending) {
+      const Op& wait = *flow.nodes[acq].op;
+      if (wait.kind != OpKind::Wait || !lines.empty()) continue;
+      Finding& f = ctx.report(wait.loc, "'" + wait.name +
+                                            "' is not followed by 'pto.cmo.cacheinvalid all #pto.address_space<gm>' "
+                                            "before the kernel ends on some path: later reads on this core may see "
+                                            "stale lines");
+      f.notes.push_back({k.loc, "kernel '" + k.name + "'"});
+    }
+  }
+
   static bool isCacheableGmRead(const Op& op) {
     return (op.kind == OpKind::ScalarLoad || op.kind == OpKind::Load) && op.readsGm();
   }

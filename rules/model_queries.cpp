@@ -33,21 +33,39 @@ std::vector<bool> canReach(const Flow& flow, const std::set<int>& targets) {
   return reach;
 }
 
-std::set<int> publishingWriteNodes(const Flow& flow) {
-  std::set<int> notifies;
+namespace {
+// Is some node satisfying `pred` reachable from a successor of `from`?
+template <class Pred>
+bool reachableAfter(const Flow& flow, int from, Pred pred) {
+  std::set<int> targets;
   for (size_t i = 0; i < flow.nodes.size(); ++i)
-    if (flow.nodes[i].op && flow.nodes[i].op->kind == OpKind::Notify) notifies.insert(static_cast<int>(i));
-  // A notify must be reachable *after* the write, so ask from the write's successors.
-  std::vector<bool> reach = canReach(flow, notifies);
+    if (flow.nodes[i].op && pred(*flow.nodes[i].op)) targets.insert(static_cast<int>(i));
+  if (targets.empty()) return false;
+  std::vector<bool> reach = canReach(flow, targets);
+  for (int s : flow.nodes[from].succ)
+    if (reach[s]) return true;
+  return false;
+}
+}  // namespace
+
+std::set<int> publishingWriteNodes(const Flow& flow) {
   std::set<int> out;
   for (size_t i = 0; i < flow.nodes.size(); ++i) {
     const FlowNode& n = flow.nodes[i];
     if (!n.op || !isGmWriteOp(*n.op)) continue;
+    const Op& write = *n.op;
+    int self = static_cast<int>(i);
     bool peer = false;
-    for (const auto& w : n.op->writes) peer |= w.peer;
-    bool notifyAfter = false;
-    for (int s : n.succ) notifyAfter |= reach[s];
-    if (peer || notifyAfter) out.insert(static_cast<int>(i));
+    for (const auto& w : write.writes) peer |= w.peer;
+    bool notifyAfter = reachableAfter(flow, self, [](const Op& op) { return op.kind == OpKind::Notify; });
+    // The generator's own release marker: a single-line invalidate of the written buffer.
+    bool markedAfter = reachableAfter(flow, self, [&](const Op& op) {
+      if (op.kind != OpKind::CacheInvalidate || op.invalidateAll) return false;
+      for (const auto& w : write.writes)
+        if (w.space == "gm" && invalidateCovers(op, w)) return true;
+      return false;
+    });
+    if (peer || notifyAfter || markedAfter) out.insert(self);
   }
   return out;
 }

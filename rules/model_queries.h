@@ -11,8 +11,9 @@
 namespace ptov {
 
 // A write that makes data visible to another rank: any GM write (tstore, store_scalar, tput,
-// tget into local GM, collectives) that targets a peer address, or from which a notify is
-// reachable on some path (including later loop iterations). docs/publishing.md.
+// tget into local GM, collectives) that targets a peer address, from which a notify is
+// reachable on some path (including later loop iterations), or that the kernel itself marks
+// as published with a single-line cacheinvalid of the written buffer. docs/publishing.md.
 bool isGmWriteOp(const Op& op);
 std::set<int> publishingWriteNodes(const Flow& flow);
 

@@ -43,6 +43,9 @@ TEST_CASE("comm-publish-fence") {
   CHECK(findingsOf("comm-publish-fence", comm(store + kNotify)).size() == 1);
   // No notify after the write: not publishing.
   CHECK(findingsOf("comm-publish-fence", comm(std::string(kNotify) + store)).empty());
+  // ...unless the kernel marks it as published with a single-line invalidate: then the fence is owed.
+  CHECK(findingsOf("comm-publish-fence", comm(store + inval)).size() == 1);
+  CHECK(findingsOf("comm-publish-fence", comm(store + inval + fence)).empty());
   // Write and notify in different loops (seed 000): the fence must come after the write.
   std::string loops = "    scf.for %i = %c0 to %c1 step %c1 {\n" + store + "    }\n    scf.for %j = %c0 to %c1 step %c1 {\n" +
                       kNotify + "    }\n";
@@ -66,7 +69,11 @@ TEST_CASE("comm-wait-invalidate") {
   std::string invalAll = "    pto.cmo.cacheinvalid all #pto.address_space<gm>\n";
   CHECK(findingsOf("comm-wait-invalidate", comm(kWait + invalAll + load)).empty());
   CHECK(findingsOf("comm-wait-invalidate", comm(kWait + load)).size() == 1);
-  CHECK(findingsOf("comm-wait-invalidate", comm(load + kWait)).empty());
+  CHECK(findingsOf("comm-wait-invalidate", comm(load + kWait + invalAll)).empty());
+  // A wait that reaches the end of the kernel with no invalidate: later kernels' reads are stale.
+  auto atExit = findingsOf("comm-wait-invalidate", comm(load + kWait));
+  REQUIRE(atExit.size() == 1);
+  CHECK(atExit[0].message.find("before the kernel ends") != std::string::npos);
   // Single-line invalidate of exactly the address read is enough; of another one is not.
   CHECK(findingsOf("comm-wait-invalidate",
                    comm(kWait + std::string("    pto.cmo.cacheinvalid %payload single_cache_line : !pto.ptr<i32>\n") + load))
