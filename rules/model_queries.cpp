@@ -1,5 +1,6 @@
 #include "rules/model_queries.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace ptov {
@@ -83,6 +84,43 @@ std::string describeBuffer(const Kernel& k, const MemRef& m) {
   if (!m.value.empty() && m.value != name) name = m.value + " (from " + name + ")";
   if (m.peer) name += ", peer address";
   return name.empty() ? "GM" : name;
+}
+
+OpNumbering::OpNumbering(const Stmt& body) {
+  std::vector<size_t> stack;
+  walk(body, stack);
+}
+
+void OpNumbering::walk(const Stmt& s, std::vector<size_t>& stack) {
+  if (s.kind == Stmt::Kind::OpStmt) {
+    index_[&s.op] = static_cast<int>(ops_.size());
+    ops_.push_back(&s.op);
+    enclosing_.push_back(stack);
+    return;
+  }
+  bool isLoop = s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::While;
+  if (isLoop) {
+    loopRanges_.push_back({static_cast<int>(ops_.size()), static_cast<int>(ops_.size())});
+    stack.push_back(loopRanges_.size() - 1);
+  }
+  for (const auto& c : s.children) walk(*c, stack);
+  if (isLoop) {
+    loopRanges_[stack.back()].second = static_cast<int>(ops_.size()) - 1;
+    stack.pop_back();
+  }
+}
+
+int OpNumbering::lastUse(const std::string& value, int def) const {
+  int last = def;
+  for (size_t i = 0; i < ops_.size(); ++i) {
+    bool uses = false;
+    for (const auto& u : ops_[i]->uses) uses |= u == value;
+    if (!uses) continue;
+    last = std::max(last, static_cast<int>(i));
+    for (size_t r : enclosing_[i])
+      if (def < loopRanges_[r].first) last = std::max(last, loopRanges_[r].second);
+  }
+  return last;
 }
 
 }  // namespace ptov

@@ -26,6 +26,24 @@ bool invalidateCovers(const Op& inval, const MemRef& m);
 // A short description of a buffer for messages: "%arg1 (peer)" / "%view".
 std::string describeBuffer(const Kernel& k, const MemRef& m);
 
+// Ops numbered in source order, with the [first, last] op index of every loop around each op.
+// A value used inside a loop that does not contain its definition stays live to the loop end.
+class OpNumbering {
+ public:
+  explicit OpNumbering(const Stmt& body);
+  const std::vector<const Op*>& ops() const { return ops_; }
+  int index(const Op* op) const { return index_.at(op); }
+  // Last op index at which `value` (defined at op index `def`) is live.
+  int lastUse(const std::string& value, int def) const;
+
+ private:
+  void walk(const Stmt& s, std::vector<size_t>& stack);
+  std::vector<const Op*> ops_;
+  std::map<const Op*, int> index_;
+  std::vector<std::pair<int, int>> loopRanges_;
+  std::vector<std::vector<size_t>> enclosing_;  // per op: indices into loopRanges_
+};
+
 // Map-of-bitmask dataflow state: key -> set of abstract states as bits. Join is union.
 template <class Key>
 struct BitsState {

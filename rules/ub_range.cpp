@@ -3,6 +3,7 @@
 // PTOAS checks alignment only; capacity and overlap of level-3 addresses are unchecked upstream.
 #include <map>
 
+#include "rules/model_queries.h"
 #include "rules/rule.h"
 
 namespace ptov {
@@ -31,46 +32,6 @@ struct PlacedTile {
   int64_t begin, end;  // [begin, end) bytes
 };
 
-// Numbers ops in source order and records, per op, the [first, last] op index of every
-// loop around it, so a value used inside a loop it was not defined in stays live to the loop end.
-struct Numbering {
-  std::vector<const Op*> ops;
-  std::map<const Op*, int> index;
-  std::map<const Op*, std::vector<std::pair<int, int>>> loops;
-
-  void build(const Stmt& body) {
-    std::vector<size_t> stack;
-    walk(body, stack);
-    for (size_t i = 0; i < ops.size(); ++i)
-      for (size_t r : enclosing_[i]) loops[ops[i]].push_back(ranges_[r]);
-  }
-
- private:
-  void walk(const Stmt& s, std::vector<size_t>& stack) {
-    if (s.kind == Stmt::Kind::OpStmt) {
-      index[&s.op] = static_cast<int>(ops.size());
-      ops.push_back(&s.op);
-      enclosing_.push_back(stack);
-      loops[&s.op];
-      return;
-    }
-    bool isLoop = s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::While;
-    int first = static_cast<int>(ops.size());
-    if (isLoop) {
-      ranges_.push_back({first, first});
-      stack.push_back(ranges_.size() - 1);
-    }
-    for (const auto& c : s.children) walk(*c, stack);
-    if (isLoop) {
-      ranges_[stack.back()].second = static_cast<int>(ops.size()) - 1;
-      stack.pop_back();
-    }
-  }
-
-  std::vector<std::pair<int, int>> ranges_;
-  std::vector<std::vector<size_t>> enclosing_;
-};
-
 class UbRange : public Rule {
  public:
   const RuleInfo& info() const override {
@@ -82,10 +43,9 @@ class UbRange : public Rule {
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    Numbering num;
-    num.build(*k.body);
+    OpNumbering num(*k.body);
     std::vector<PlacedTile> tiles;
-    for (const Op* op : num.ops) {
+    for (const Op* op : num.ops()) {
       if (op->kind != OpKind::TileAlloc && op->kind != OpKind::TileAssign) continue;
       auto lim = limitsFor(op->tileSpace, k.arch);
       if (!lim) continue;
@@ -101,8 +61,8 @@ class UbRange : public Rule {
         if (addr % lim->alignment != 0)
           ctx.report(op->loc, where + " is not aligned to " + std::to_string(lim->alignment) + " bytes");
         if (op->tileBytes <= 0) continue;
-        int def = num.index[op];
-        tiles.push_back({op, def, lastUse(num, op->tileValue, def), addr, end});
+        int def = num.index(op);
+        tiles.push_back({op, def, num.lastUse(op->tileValue, def), addr, end});
       }
     }
     for (size_t i = 0; i < tiles.size(); ++i)
@@ -124,22 +84,6 @@ class UbRange : public Rule {
       }
   }
 
- private:
-  // Last op index that uses `value`, extended to the end of any loop around a use that does
-  // not also contain the definition.
-  static int lastUse(const Numbering& num, const std::string& value, int def) {
-    int last = def;
-    for (const Op* op : num.ops) {
-      bool uses = false;
-      for (const auto& u : op->uses) uses |= u == value;
-      if (!uses) continue;
-      int idx = num.index.at(op);
-      last = std::max(last, idx);
-      for (const auto& [lo, hi] : num.loops.at(op))
-        if (def < lo) last = std::max(last, hi);
-    }
-    return last;
-  }
 };
 
 }  // namespace
