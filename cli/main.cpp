@@ -6,6 +6,7 @@
 
 #include "cli/check.h"
 #include "cli/corpus.h"
+#include "cli/mutate.h"
 #include "cli/text_reporter.h"
 #include "rules/rule.h"
 
@@ -39,7 +40,8 @@ int run(int argc, char** argv) {
   std::vector<std::string> rawGlobs;
   std::string failOn = "warning";
   auto addCommon = [&](CLI::App* sub) {
-    sub->add_option("--rules", rawGlobs, "rule globs, comma separated; a leading '-' removes (e.g. 'comm-*,-comm-wait-batching')");
+    sub->add_option("--rules", rawGlobs, "rule globs, comma separated; a leading '-' removes (e.g. 'comm-*,-comm-wait-batching')")
+        ->allow_extra_args(false);
     sub->add_option("--arch", req.arch, "target arch for files without pto.target_arch")
         ->check(CLI::IsMember({"a2a3", "a5"}))
         ->capture_default_str();
@@ -66,6 +68,21 @@ int run(int argc, char** argv) {
   corpus->add_option("paths", corpusPaths, "corpus files or directories")->capture_default_str();
   corpus->add_flag("--report", corpusReport, "print per-rule good/bad counts");
   addCommon(corpus);
+
+  MutateRequest mreq;
+  std::vector<std::string> rawOperators, rawMinimums;
+  bool listOperators = false;
+  CLI::App* mutate = app.add_subcommand("mutate", "mutation kill-rate report over known-good kernels");
+  mutate->add_option("paths", mreq.paths, "known-good kernels: files or directories");
+  mutate->add_option("--operators", rawOperators, "operators to apply, comma separated (default: all)")->allow_extra_args(false);
+  mutate->add_option("--seed", mreq.seed, "seed for sampling with --max")->capture_default_str();
+  mutate->add_option("--max", mreq.max, "run at most N mutants, sampled with --seed (0 = all)")->capture_default_str();
+  mutate->add_option("--min-kill-rate", mreq.minKillRate, "fail (exit 1) when a gated operator kills fewer, in percent")
+      ->check(CLI::Range(0, 100));
+  mutate->add_option("--require", rawMinimums, "per-operator minimum, OPERATOR=PERCENT (repeatable)")->allow_extra_args(false);
+  mutate->add_flag("--list", listOperators, "list the operators and the rules meant to kill them");
+  mutate->add_option("--arch", mreq.arch, "target arch for files without pto.target_arch")
+      ->check(CLI::IsMember({"a2a3", "a5"}));
 
   try {
     app.parse(argc, argv);
@@ -115,6 +132,38 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (*corpus) return runCorpus(corpusPaths, req, corpusReport, std::cout);
+  if (*mutate) {
+    if (listOperators) {
+      for (const auto& op : mutationOperators()) {
+        std::cout << op.name << ": " << op.summary << " -> ";
+        for (size_t i = 0; i < op.intendedRules.size(); ++i) std::cout << (i ? ", " : "") << op.intendedRules[i];
+        std::cout << (op.gated ? "" : " (not gated: no rule yet)") << '\n';
+      }
+      std::cout << "not applicable to .pto inputs (need the C++ front end): replace get_block_idx(args) by "
+                   "get_block_idx(), swap two args[i] reads, insert an early return before a barrier, change a "
+                   "barrier participant count\n";
+      return 0;
+    }
+    if (mreq.paths.empty()) {
+      std::cerr << "ptoverify: error: mutate needs at least one path\n";
+      return kExitInputError;
+    }
+    mreq.operators = splitGlobs(rawOperators);
+    for (const auto& m : rawMinimums) {
+      auto eq = m.find('=');
+      int pct = -1;
+      try {
+        pct = eq == std::string::npos ? -1 : std::stoi(m.substr(eq + 1));
+      } catch (...) {
+      }
+      if (pct < 0 || pct > 100) {
+        std::cerr << "ptoverify: error: --require expects OPERATOR=PERCENT, got '" << m << "'\n";
+        return kExitInputError;
+      }
+      mreq.perOperatorMinKillRate[m.substr(0, eq)] = pct;
+    }
+    return runMutate(mreq, std::cout);
+  }
   return kExitInputError;
 }
 }  // namespace

@@ -22,12 +22,13 @@ class CommPublishFence : public Rule {
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     Flow flow = Flow::build(*k.body);
-    std::set<int> publishing = publishingWriteNodes(flow);
+    std::map<int, unsigned> publishing = publishingWriteNodes(flow);
     if (publishing.empty()) return;
+    reportDataAfterLastNotify(k, flow, publishing, ctx);
     using State = BitsState<int>;
     auto transfer = [&](const FlowNode& n, State& s, bool reportNow) {
       if (n.kind == FlowNode::Kind::Exit) {
-        if (reportNow) reportPendingAtExit(k, flow, s, ctx);
+        if (reportNow) reportPendingAtExit(k, flow, publishing, s, ctx);
         return;
       }
       if (!n.op) return;
@@ -78,27 +79,50 @@ class CommPublishFence : public Rule {
     if (notify) f.notes.push_back({notify->loc, "the notify that can publish it on some path"});
   }
 
-  void reportPendingAtExit(const Kernel& k, const Flow& flow, const BitsState<int>& s,
-                           RuleContext& ctx) const {
+  // Writes the kernel itself releases (peer writes, writes it marks with an invalidate, scalar
+  // stores it fences) must be complete before the kernel ends, notify or not.
+  void reportPendingAtExit(const Kernel& k, const Flow& flow, const std::map<int, unsigned>& publishing,
+                           const BitsState<int>& s, RuleContext& ctx) const {
     for (const auto& [w, b] : s.bits) {
       const Op& write = *flow.nodes[w].op;
-      bool peer = false;
-      for (const auto& m : write.writes) peer |= m.peer;
+      unsigned why = publishing.at(w);
       std::string msg;
-      if (peer) {
+      if (why & kPublishPeer) {
         msg = "peer write " + what(k, write) +
               ((b & kNeedsInvalidate) ? " has no covering cacheinvalid and GM fence" : " has no GM fence after its cacheinvalid") +
               " before the kernel ends";
-      } else if (b & kNeedsFence) {
-        // Local writes matter at the end only when the kernel started their release marker.
+      } else if ((why & kPublishMarked) && (b & kNeedsFence)) {
         msg = "write " + what(k, write) +
               " is invalidated as a published buffer, but no 'pto.fence.barrier_all #pto.fence_scope<gm>' follows "
               "before the kernel ends";
+      } else if ((why & kPublishFenced) && (b & kNeedsInvalidate)) {
+        msg = "scalar store " + what(k, write) +
+              " is released by a GM fence without a 'pto.cmo.cacheinvalid' of its line first: the dirty line may "
+              "never reach GM";
       } else {
         continue;
       }
       Finding& f = ctx.report(write.loc, msg);
-      f.notes.push_back({k.loc, "kernel '" + k.name + "' can end with the write unfenced"});
+      f.notes.push_back({k.loc, "kernel '" + k.name + "' can end with the write unreleased"});
+    }
+  }
+
+  // Data written after the kernel's last notify is not signalled by it: the notify can reach
+  // the peer before the data (seed 000: the notify follows the data it publishes).
+  void reportDataAfterLastNotify(const Kernel& k, const Flow& flow, const std::map<int, unsigned>& publishing,
+                                 RuleContext& ctx) const {
+    const Op* anyNotify = nullptr;
+    for (const auto& n : flow.nodes)
+      if (n.op && n.op->kind == OpKind::Notify) anyNotify = n.op;
+    if (!anyNotify) return;
+    for (const auto& [w, why] : publishing) {
+      if (why & kPublishNotified) continue;
+      const Op& write = *flow.nodes[w].op;
+      Finding& f = ctx.report(Severity::Warning, write.loc,
+                              "publishing write " + what(k, write) +
+                                  " comes after every notify of the kernel: no notify signals this data, and the "
+                                  "peer may read it before it lands");
+      f.notes.push_back({anyNotify->loc, "a notify that precedes the write"});
     }
   }
 };

@@ -49,24 +49,30 @@ bool reachableAfter(const Flow& flow, int from, Pred pred) {
 }
 }  // namespace
 
-std::set<int> publishingWriteNodes(const Flow& flow) {
-  std::set<int> out;
+std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
+  std::map<int, unsigned> out;
   for (size_t i = 0; i < flow.nodes.size(); ++i) {
     const FlowNode& n = flow.nodes[i];
     if (!n.op || !isGmWriteOp(*n.op)) continue;
     const Op& write = *n.op;
     int self = static_cast<int>(i);
-    bool peer = false;
-    for (const auto& w : write.writes) peer |= w.peer;
-    bool notifyAfter = reachableAfter(flow, self, [](const Op& op) { return op.kind == OpKind::Notify; });
+    unsigned reasons = 0;
+    for (const auto& w : write.writes)
+      if (w.peer) reasons |= kPublishPeer;
+    if (reachableAfter(flow, self, [](const Op& op) { return op.kind == OpKind::Notify; })) reasons |= kPublishNotified;
     // The generator's own release marker: a single-line invalidate of the written buffer.
-    bool markedAfter = reachableAfter(flow, self, [&](const Op& op) {
-      if (op.kind != OpKind::CacheInvalidate || op.invalidateAll) return false;
-      for (const auto& w : write.writes)
-        if (w.space == "gm" && invalidateCovers(op, w)) return true;
-      return false;
-    });
-    if (peer || notifyAfter || markedAfter) out.insert(self);
+    if (reachableAfter(flow, self, [&](const Op& op) {
+          if (op.kind != OpKind::CacheInvalidate || op.invalidateAll) return false;
+          for (const auto& w : write.writes)
+            if (w.space == "gm" && invalidateCovers(op, w)) return true;
+          return false;
+        }))
+      reasons |= kPublishMarked;
+    // A fence after a cached scalar store only makes sense as its release.
+    if (write.kind == OpKind::ScalarStore &&
+        reachableAfter(flow, self, [](const Op& op) { return op.kind == OpKind::Fence; }))
+      reasons |= kPublishFenced;
+    if (reasons) out[self] = reasons;
   }
   return out;
 }

@@ -11,11 +11,16 @@
 namespace ptov {
 
 // A write that makes data visible to another rank: any GM write (tstore, store_scalar, tput,
-// tget into local GM, collectives) that targets a peer address, from which a notify is
-// reachable on some path (including later loop iterations), or that the kernel itself marks
-// as published with a single-line cacheinvalid of the written buffer. docs/publishing.md.
+// tget into local GM, collectives) with at least one of these reasons. docs/publishing.md.
+enum PublishReason : unsigned {
+  kPublishPeer = 1,      // targets a peer address
+  kPublishNotified = 2,  // a notify is reachable after it (including later loop iterations)
+  kPublishMarked = 4,    // a single-line cacheinvalid of the written buffer follows it
+  kPublishFenced = 8,    // a scalar store that a GM fence follows (a release of a cached line)
+};
 bool isGmWriteOp(const Op& op);
-std::set<int> publishingWriteNodes(const Flow& flow);
+// Flow node of each publishing write -> its PublishReason bits.
+std::map<int, unsigned> publishingWriteNodes(const Flow& flow);
 
 // Nodes from which some node in `targets` is reachable (following successors).
 std::vector<bool> canReach(const Flow& flow, const std::set<int>& targets);
