@@ -9,8 +9,9 @@ namespace ptov {
 namespace {
 
 using EventKey = std::tuple<int, int, int64_t>;  // src, dst, id
-// Abstract count of outstanding sets of one event: which counts are possible on some path.
-constexpr unsigned kZero = 1, kOne = 2, kMany = 4;
+// An event flag is binary: a set on a set flag leaves it set, a wait clears it. The abstract
+// state is which of the two values are possible on some path.
+constexpr unsigned kZero = 1, kOne = 2;
 constexpr int64_t kMaxEventId = 7;
 
 std::string eventText(const EventKey& k) {
@@ -70,16 +71,15 @@ class SyncEventPairing : public Rule {
         EventKey key{static_cast<int>(op.event.src), static_cast<int>(op.event.dst), *op.event.id};
         unsigned c = s.get(key);
         if (op.kind == OpKind::SetFlag) {
-          if (report && (c & (kOne | kMany))) {
+          if (report && (c & kOne)) {
             Severity sev = (c & kZero) ? Severity::Warning : Severity::Error;
             Finding& f = ctx.report(sev, op.loc, "set_flag " + eventText(key) + " while the same event is already set" +
-                                                     ((c & kZero) ? " on some path" : "") + " (no wait in between)");
+                                                     ((c & kZero) ? " on some path" : "") +
+                                                     " (no wait in between): the flag is binary, so one of the two "
+                                                     "waits has nothing to consume");
             for (int prev : s.lastSets[key]) f.notes.push_back({flow.nodes[prev].op->loc, "the earlier set"});
           }
-          unsigned next = 0;
-          if (c & kZero) next |= kOne;
-          if (c & (kOne | kMany)) next |= kMany;
-          s.counts.bits[key] = next;
+          s.counts.bits[key] = kOne;
           s.lastSets[key] = {self};
         } else {
           if (report && (c & kZero)) {
@@ -89,11 +89,8 @@ class SyncEventPairing : public Rule {
                                         (never ? " has no matching set_flag on any path reaching it: it waits forever"
                                                : " can be reached on some path with no matching set_flag before it"));
           }
-          unsigned next = 0;
-          if (c & (kZero | kOne)) next |= kZero;
-          if (c & kMany) next |= kOne | kMany;
-          s.counts.bits[key] = next;
-          if (next == kZero) s.lastSets.erase(key);
+          s.counts.bits[key] = kZero;
+          s.lastSets.erase(key);
         }
         return;
       }
@@ -117,7 +114,7 @@ class SyncEventPairing : public Rule {
     for (const auto& [key, bits] : s.counts.bits) {
       auto src = static_cast<Pipe>(std::get<0>(key)), dst = static_cast<Pipe>(std::get<1>(key));
       bool mtePair = (src == Pipe::MTE2 && dst == Pipe::MTE3) || (src == Pipe::MTE3 && dst == Pipe::MTE2);
-      if (!mtePair || std::get<2>(key) > 1 || !(bits & (kOne | kMany))) continue;
+      if (!mtePair || std::get<2>(key) > 1 || !(bits & kOne)) continue;
       Finding& f = ctx.report(op.loc, "user event " + eventText(key) + " is outstanding across '" + op.name +
                                           "', which uses the same MTE2/MTE3 EVENT_ID0/1 internally");
       f.notes.push_back({op.loc, "library events of TPUT/TGET/collectives: MTE2<->MTE3 on EVENT_ID0 and EVENT_ID1"});
@@ -126,7 +123,7 @@ class SyncEventPairing : public Rule {
 
   static void reportAtExit(const Kernel& k, const Flow& flow, const EventState& s, RuleContext& ctx) {
     for (const auto& [key, bits] : s.counts.bits) {
-      if (!(bits & (kOne | kMany))) continue;
+      if (!(bits & kOne)) continue;
       bool always = !(bits & kZero);
       auto it = s.lastSets.find(key);
       SourceLoc at = k.loc;
