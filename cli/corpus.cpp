@@ -91,6 +91,7 @@ int runCorpus(const std::vector<std::string>& paths, const CheckRequest& req, bo
     for (const auto& line : r.failures) out << line << '\n';
     r.passed() ? ++passed : ++failed;
     std::string rule = "(other)", kind;
+    if (f.find("/regressions/") != std::string::npos) rule = "regressions";
     for (const char* k : {"/good/", "/bad/"}) {
       auto pos = f.find(k);
       if (pos == std::string::npos) continue;
