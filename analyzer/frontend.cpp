@@ -33,7 +33,12 @@ LoadedFile loadFile(const std::string& path, const FrontendOptions& opts) {
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  std::string text = ss.str();
+  return loadText(path, ss.str(), opts);
+}
+
+LoadedFile loadText(const std::string& path, const std::string& text, const FrontendOptions& opts) {
+  LoadedFile out;
+  out.path = path;
   if (!isSupportedExtension(path)) {
     out.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1},
                                "unsupported input kind (expected .pto or .mlir); the C++ front end is not "

@@ -20,6 +20,8 @@ struct LoadedFile {
 
 // Reads and models one file, choosing the front end by extension and content.
 LoadedFile loadFile(const std::string& path, const FrontendOptions& opts);
+// The same for text already in memory (`path` names it in diagnostics and picks the front end).
+LoadedFile loadText(const std::string& path, const std::string& text, const FrontendOptions& opts);
 
 // Expands files and directories (recursively, by extension) into a sorted list of inputs.
 // Paths that do not exist are returned in `missing`.

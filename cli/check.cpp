@@ -19,12 +19,10 @@ int CheckResult::exitCode() const {
   return findings ? kExitFindings : kExitClean;
 }
 
-FileResult checkFile(const std::string& path, const CheckRequest& req) {
-  FrontendOptions fo;
-  fo.defaultArch = req.arch;
-  LoadedFile loaded = loadFile(path, fo);
+namespace {
+FileResult checkLoaded(LoadedFile loaded, const CheckRequest& req) {
   FileResult r;
-  r.path = path;
+  r.path = loaded.path;
   r.inputDiagnostics = std::move(loaded.diagnostics);
   r.kernels = loaded.kernels.size();
   for (const auto& k : loaded.kernels) {
@@ -32,6 +30,21 @@ FileResult checkFile(const std::string& path, const CheckRequest& req) {
     r.findings.insert(r.findings.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
   }
   return r;
+}
+
+FrontendOptions frontendOptions(const CheckRequest& req) {
+  FrontendOptions fo;
+  fo.defaultArch = req.arch;
+  return fo;
+}
+}  // namespace
+
+FileResult checkFile(const std::string& path, const CheckRequest& req) {
+  return checkLoaded(loadFile(path, frontendOptions(req)), req);
+}
+
+FileResult checkText(const std::string& path, const std::string& text, const CheckRequest& req) {
+  return checkLoaded(loadText(path, text, frontendOptions(req)), req);
 }
 
 CheckResult runCheck(const CheckRequest& req) {

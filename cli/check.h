@@ -33,6 +33,7 @@ struct CheckResult {
 };
 
 FileResult checkFile(const std::string& path, const CheckRequest& req);
+FileResult checkText(const std::string& path, const std::string& text, const CheckRequest& req);
 CheckResult runCheck(const CheckRequest& req);
 
 // Exit codes, documented in the README.

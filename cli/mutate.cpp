@@ -416,15 +416,13 @@ class Generator {
 // Findings at warning level and above, as (rule, message) multiset entries.
 std::multiset<std::pair<std::string, std::string>> findingsOf(const std::string& path, const std::string& text,
                                                               const std::string& arch, bool& inputError) {
-  mlir::ParsedFile parsed = mlir::parseText(text, path);
-  inputError = parsed.hasErrors();
-  std::vector<InputDiagnostic> diags;
-  pto::LiftOptions lo;
-  lo.defaultArch = arch;
+  CheckRequest req;
+  req.arch = arch;
+  FileResult r = checkText(path, text, req);
+  inputError = r.hasInputErrors();
   std::multiset<std::pair<std::string, std::string>> out;
-  for (const auto& k : pto::lift(parsed, lo, diags))
-    for (const auto& f : runRules(k, {}))
-      if (f.severity >= Severity::Warning) out.insert({f.ruleId, f.message});
+  for (const auto& f : r.findings)
+    if (f.severity >= Severity::Warning) out.insert({f.ruleId, f.message});
   return out;
 }
 

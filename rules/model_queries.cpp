@@ -35,14 +35,17 @@ std::vector<bool> canReach(const Flow& flow, const std::set<int>& targets) {
 }
 
 namespace {
-// Is some node satisfying `pred` reachable from a successor of `from`?
+// Nodes from which some op satisfying `pred` is reachable.
 template <class Pred>
-bool reachableAfter(const Flow& flow, int from, Pred pred) {
+std::vector<bool> canReachOp(const Flow& flow, Pred pred) {
   std::set<int> targets;
   for (size_t i = 0; i < flow.nodes.size(); ++i)
     if (flow.nodes[i].op && pred(*flow.nodes[i].op)) targets.insert(static_cast<int>(i));
-  if (targets.empty()) return false;
-  std::vector<bool> reach = canReach(flow, targets);
+  return canReach(flow, targets);
+}
+
+// Is a node marked in `reach` reachable after `from` (from one of its successors)?
+bool after(const Flow& flow, int from, const std::vector<bool>& reach) {
   for (int s : flow.nodes[from].succ)
     if (reach[s]) return true;
   return false;
@@ -50,6 +53,9 @@ bool reachableAfter(const Flow& flow, int from, Pred pred) {
 }  // namespace
 
 std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
+  const std::vector<bool> toNotify = canReachOp(flow, [](const Op& op) { return op.kind == OpKind::Notify; });
+  const std::vector<bool> toFence = canReachOp(flow, [](const Op& op) { return op.kind == OpKind::Fence; });
+  std::map<std::string, std::vector<bool>> toMarkerOf;  // per written buffer, computed once
   std::map<int, unsigned> out;
   for (size_t i = 0; i < flow.nodes.size(); ++i) {
     const FlowNode& n = flow.nodes[i];
@@ -57,21 +63,25 @@ std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
     const Op& write = *n.op;
     int self = static_cast<int>(i);
     unsigned reasons = 0;
-    for (const auto& w : write.writes)
+    for (const auto& w : write.writes) {
       if (w.peer) reasons |= kPublishPeer;
-    if (reachableAfter(flow, self, [](const Op& op) { return op.kind == OpKind::Notify; })) reasons |= kPublishNotified;
-    // The generator's own release marker: a single-line invalidate of the written buffer.
-    if (reachableAfter(flow, self, [&](const Op& op) {
-          if (op.kind != OpKind::CacheInvalidate || op.invalidateAll) return false;
-          for (const auto& w : write.writes)
-            if (w.space == "gm" && invalidateCovers(op, w)) return true;
-          return false;
-        }))
-      reasons |= kPublishMarked;
+      if (w.space != "gm") continue;
+      // The generator's own release marker: a single-line invalidate of the written buffer.
+      std::string key = std::to_string(w.param) + (w.peer ? "p" : "") + w.value;
+      auto it = toMarkerOf.find(key);
+      if (it == toMarkerOf.end())
+        it = toMarkerOf
+                 .emplace(key, canReachOp(flow,
+                                          [&](const Op& op) {
+                                            return op.kind == OpKind::CacheInvalidate && !op.invalidateAll &&
+                                                   invalidateCovers(op, w);
+                                          }))
+                 .first;
+      if (after(flow, self, it->second)) reasons |= kPublishMarked;
+    }
+    if (after(flow, self, toNotify)) reasons |= kPublishNotified;
     // A fence after a cached scalar store only makes sense as its release.
-    if (write.kind == OpKind::ScalarStore &&
-        reachableAfter(flow, self, [](const Op& op) { return op.kind == OpKind::Fence; }))
-      reasons |= kPublishFenced;
+    if (write.kind == OpKind::ScalarStore && after(flow, self, toFence)) reasons |= kPublishFenced;
     if (reasons) out[self] = reasons;
   }
   return out;
