@@ -67,7 +67,7 @@ std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
       if (w.peer) reasons |= kPublishPeer;
       if (w.space != "gm") continue;
       // The generator's own release marker: a single-line invalidate of the written buffer.
-      std::string key = std::to_string(w.param) + (w.peer ? "p" : "") + w.value;
+      std::string key = w.param >= 0 ? std::to_string(w.param) + (w.peer ? "p" : "") : w.value;  // as sameBuffer
       auto it = toMarkerOf.find(key);
       if (it == toMarkerOf.end())
         it = toMarkerOf
