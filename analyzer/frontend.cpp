@@ -60,7 +60,7 @@ LoadedFile loadText(const std::string& path, const std::string& text, const Fron
 }
 
 std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
-                                       std::vector<std::string>& missing) {
+                                       std::vector<std::string>& problems) {
   std::vector<std::string> out;
   for (const auto& p : paths) {
     std::error_code ec;
@@ -73,11 +73,12 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
           found.push_back(it->path().string());
       }
       std::sort(found.begin(), found.end());
+      if (found.empty()) problems.push_back(p + ": error: no .pto or .mlir file in this directory");
       out.insert(out.end(), found.begin(), found.end());
     } else if (fs::exists(p, ec)) {
       out.push_back(p);
     } else {
-      missing.push_back(p);
+      problems.push_back(p + ": error: no such file or directory");
     }
   }
   return out;

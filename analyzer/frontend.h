@@ -24,9 +24,10 @@ LoadedFile loadFile(const std::string& path, const FrontendOptions& opts);
 LoadedFile loadText(const std::string& path, const std::string& text, const FrontendOptions& opts);
 
 // Expands files and directories (recursively, by extension) into a sorted list of inputs.
-// Paths that do not exist are returned in `missing`.
+// A path that does not exist, or a directory with no .pto/.mlir file in it, is an input error:
+// its clang-style message ("PATH: error: ...") goes to `problems`, so nothing passes silently.
 std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
-                                       std::vector<std::string>& missing);
+                                       std::vector<std::string>& problems);
 
 bool isSupportedExtension(const std::string& path);
 

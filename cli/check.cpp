@@ -9,7 +9,7 @@ bool FileResult::hasInputErrors() const {
 }
 
 int CheckResult::exitCode() const {
-  bool inputError = !missing.empty();
+  bool inputError = !problems.empty();
   bool findings = false;
   for (const auto& f : files) {
     inputError |= f.hasInputErrors();
@@ -50,7 +50,7 @@ FileResult checkText(const std::string& path, const std::string& text, const Che
 CheckResult runCheck(const CheckRequest& req) {
   CheckResult result;
   result.failOn = req.failOn;
-  for (const auto& path : collectInputs(req.paths, result.missing)) result.files.push_back(checkFile(path, req));
+  for (const auto& path : collectInputs(req.paths, result.problems)) result.files.push_back(checkFile(path, req));
   return result;
 }
 

@@ -26,7 +26,7 @@ struct FileResult {
 
 struct CheckResult {
   std::vector<FileResult> files;
-  std::vector<std::string> missing;  // paths that do not exist
+  std::vector<std::string> problems;  // "PATH: error: ..." for missing paths and empty directories
   Severity failOn = Severity::Warning;
   // 0 = nothing at or above failOn; 1 = findings; 2 = an input or usage error.
   int exitCode() const;

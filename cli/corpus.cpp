@@ -80,9 +80,9 @@ CorpusFileResult verifyFile(const std::string& path, const CheckRequest& req) {
 }
 
 int runCorpus(const std::vector<std::string>& paths, const CheckRequest& req, bool report, std::ostream& out) {
-  std::vector<std::string> missing;
-  std::vector<std::string> files = collectInputs(paths, missing);
-  for (const auto& m : missing) out << m << ": error: no such file or directory\n";
+  std::vector<std::string> problems;
+  std::vector<std::string> files = collectInputs(paths, problems);
+  for (const auto& m : problems) out << m << '\n';
   int passed = 0, failed = 0;
   // rule -> {good files, bad files, failed files}; a file's rule is its corpus/<rule>/ folder.
   std::map<std::string, std::array<int, 3>> perRule;
@@ -113,7 +113,7 @@ int runCorpus(const std::vector<std::string>& paths, const CheckRequest& req, bo
     }
   }
   out << "corpus: " << passed << " passed, " << failed << " failed\n";
-  if (!missing.empty()) return kExitInputError;
+  if (!problems.empty()) return kExitInputError;
   return failed ? 1 : 0;
 }
 

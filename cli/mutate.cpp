@@ -485,10 +485,10 @@ int runMutate(const MutateRequest& req, std::ostream& out) {
       return kExitInputError;
     }
   }
-  std::vector<std::string> missing;
-  std::vector<std::string> files = collectInputs(req.paths, missing);
-  for (const auto& m : missing) out << m << ": error: no such file or directory\n";
-  if (!missing.empty()) return kExitInputError;
+  std::vector<std::string> problems;
+  std::vector<std::string> files = collectInputs(req.paths, problems);
+  for (const auto& m : problems) out << m << '\n';
+  if (!problems.empty()) return kExitInputError;
 
   struct Loaded {
     std::string text;

@@ -38,8 +38,8 @@ std::string formatLoc(const SourceLoc& loc) {
 void printText(const CheckResult& result, std::ostream& out, bool color) {
   size_t counts[3] = {0, 0, 0};
   size_t kernels = 0, inputErrors = 0;
-  for (const auto& m : result.missing) {
-    out << m << ": error: no such file or directory\n";
+  for (const auto& p : result.problems) {
+    out << p << '\n';
     ++inputErrors;
   }
   for (const auto& f : result.files) {

@@ -66,6 +66,9 @@ case "$case_name" in
     code=$?
     [ "$code" -le 2 ] || fail "random bytes: exit $code (crash or hang)"
     run 0 check "$tmp/empty.pto"
+    mkdir -p "$tmp/no_kernels" && touch "$tmp/no_kernels/kernel.cpp"
+    run 2 check "$tmp/no_kernels"
+    expect_output 'no_kernels: error: no \.pto or \.mlir file in this directory$'
     run 2 check --rules no-such-rule corpus
     run 2 check --arch a9 corpus
     run 2 frobnicate
