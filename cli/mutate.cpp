@@ -106,44 +106,43 @@ struct Source {
   }
 };
 
-// Backward search from `from`'s predecessors that does not pass through nodes matching `stop`:
-// does it reach a node matching `hit`?
-bool reachesBackward(const Flow& flow, int from, const std::function<bool(const Op&)>& hit,
-                     const std::function<bool(const Op&)>& stop) {
+// Breadth-first search from `from`'s successors (predecessors when going backward) that does
+// not pass through ops matching `stop`: does it reach a node for which `hit` holds?
+bool searchFlow(const Flow& flow, int from, bool forward, const std::function<bool(int)>& hit,
+                const std::function<bool(const Op&)>& stop) {
+  auto next = [&](int n) -> const std::vector<int>& { return forward ? flow.nodes[n].succ : flow.nodes[n].pred; };
   std::vector<bool> seen(flow.nodes.size(), false);
-  std::deque<int> work(flow.nodes[from].pred.begin(), flow.nodes[from].pred.end());
+  std::deque<int> work(next(from).begin(), next(from).end());
   while (!work.empty()) {
     int n = work.front();
     work.pop_front();
     if (seen[n]) continue;
     seen[n] = true;
+    if (hit(n)) return true;
     const Op* op = flow.nodes[n].op;
-    if (op && hit(*op)) return true;
     if (op && stop(*op)) continue;
-    for (int p : flow.nodes[n].pred) work.push_back(p);
+    for (int m : next(n)) work.push_back(m);
   }
   return false;
+}
+
+// Backward from `from`, not through `stop` ops: does it reach an op matching `hit`?
+bool reachesBackward(const Flow& flow, int from, const std::function<bool(const Op&)>& hit,
+                     const std::function<bool(const Op&)>& stop) {
+  return searchFlow(
+      flow, from, false, [&](int n) { return flow.nodes[n].op && hit(*flow.nodes[n].op); }, stop);
 }
 
 bool isFence(const Op& op) { return op.kind == OpKind::Fence; }
 
 // From `from`, can a notify or the kernel end be reached without passing another fence?
 bool reachesForwardUnfenced(const Flow& flow, int from) {
-  std::vector<bool> seen(flow.nodes.size(), false);
-  std::deque<int> work(flow.nodes[from].succ.begin(), flow.nodes[from].succ.end());
-  while (!work.empty()) {
-    int n = work.front();
-    work.pop_front();
-    if (seen[n]) continue;
-    seen[n] = true;
-    if (n == flow.exit) return true;
-    const Op* op = flow.nodes[n].op;
-    if (op && op->kind == OpKind::Notify) return true;
-    if (op && op->kind == OpKind::Fence) continue;
-    for (int s : flow.nodes[n].succ) work.push_back(s);
-  }
-  return false;
+  auto notifyOrEnd = [&](int n) {
+    return n == flow.exit || (flow.nodes[n].op && flow.nodes[n].op->kind == OpKind::Notify);
+  };
+  return searchFlow(flow, from, true, notifyOrEnd, isFence);
 }
+
 bool isInvalidateAll(const Op& op) { return op.kind == OpKind::CacheInvalidate && op.invalidateAll; }
 bool isAcquire(const Op& op) { return op.kind == OpKind::Wait || op.kind == OpKind::Test; }
 bool isGmWriteOrPut(const Op& op) { return isGmWriteOp(op) || op.kind == OpKind::Put; }
