@@ -287,10 +287,9 @@ class Generator {
     if (!written) return;
     std::string insert = " {cache_policy = #pto.load_cache_policy<l2_bypass>}";
     if (k.arch == "a2a3" && k.paramIndex("%__pypto_l2_cache_offset") >= 0) insert += " offset = %__pypto_l2_cache_offset : i64";
-    auto [b, e] = src_.extent(g);
-    (void)b;
+    size_t end = src_.extent(g).second;
     add("bypass-written-load", op, "mark the load of " + k.params[param].name + " (written by the kernel) l2_bypass",
-        {{e, 0, insert}});
+        {{end, 0, insert}});
   }
 
   // Operators that need sibling order: a notify after a write, a barrier right after a put.
@@ -322,8 +321,7 @@ class Generator {
     const mlir::Op* gw = src_.generic(write);
     if (!gn || !gw) return;
     auto [nb, ne] = src_.lineExtent(*gn);
-    auto [wb, we] = src_.lineExtent(*gw);
-    (void)we;
+    size_t wb = src_.lineExtent(*gw).first;
     if (src_.text[ne - 1] != '\n' || (wb > 0 && src_.text[wb - 1] != '\n')) return;  // needs whole lines
     add("move-notify-before-store", notify, "move the notify before '" + write.name + "' (line " +
                                                 std::to_string(write.loc.line) + ")",
@@ -370,8 +368,7 @@ class Generator {
         if (!(tk[i].text == "addr" && tk[i + 1].text == "=" && tk[i + 2].kind == mlir::Tok::ValueId)) continue;
         std::string name = "%__mutant_addr" + std::to_string(counter++);
         size_t at = src_.offset(tk[i + 2].line, tk[i + 2].col);
-        auto [lb, le] = src_.lineExtent(*g);
-        (void)le;
+        size_t lb = src_.lineExtent(*g).first;
         bool liveTogether = t.def <= nb->last && nb->def <= t.last;
         add("shift-tile-address", *t.op,
             "move " + t.op->tileValue + " from " + std::to_string(t.begin) + " to " + std::to_string(shifted) + ", inside " +

@@ -51,6 +51,8 @@ class UbRange : public Rule {
       if (!lim) continue;
       // A constant address, or each of the constants it can be (an scf.if yielding addresses).
       std::vector<int64_t> addrs = op->tileAddr ? std::vector<int64_t>{*op->tileAddr} : op->tileAddrChoices;
+      const int def = num.index(op);
+      const int last = addrs.empty() || op->tileBytes <= 0 ? def : num.lastUse(op->tileValue, def);
       for (int64_t addr : addrs) {
         int64_t end = addr + op->tileBytes;
         std::string where = "tile " + op->tileValue + " at " + std::to_string(addr) + " (" +
@@ -60,9 +62,7 @@ class UbRange : public Rule {
                                   std::to_string(lim->capacity) + "-byte capacity of " + op->tileSpace + " on " + k.arch);
         if (addr % lim->alignment != 0)
           ctx.report(op->loc, where + " is not aligned to " + std::to_string(lim->alignment) + " bytes");
-        if (op->tileBytes <= 0) continue;
-        int def = num.index(op);
-        tiles.push_back({op, def, num.lastUse(op->tileValue, def), addr, end});
+        if (op->tileBytes > 0) tiles.push_back({op, def, last, addr, end});
       }
     }
     for (size_t i = 0; i < tiles.size(); ++i)
@@ -83,7 +83,6 @@ class UbRange : public Rule {
         f.notes.push_back({a.op->loc, "the overlapping tile is placed here and still used later"});
       }
   }
-
 };
 
 }  // namespace

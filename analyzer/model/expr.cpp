@@ -107,11 +107,11 @@ std::vector<int64_t> possibleConstants(const ExprPtr& e, size_t limit) {
   if (auto c = evalConst(e)) return {*c};
   if (!e || e->kind != Expr::Kind::Select) return {};
   std::vector<int64_t> out = possibleConstants(e->args[1], limit);
-  if (out.empty()) return {};
-  for (int64_t v : possibleConstants(e->args[2], limit)) {
+  std::vector<int64_t> other = possibleConstants(e->args[2], limit);
+  if (out.empty() || other.empty()) return {};
+  for (int64_t v : other)
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-  }
-  if (possibleConstants(e->args[2], limit).empty() || out.size() > limit) return {};
+  if (out.size() > limit) return {};
   return out;
 }
 
