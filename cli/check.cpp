@@ -10,13 +10,17 @@ bool FileResult::hasInputErrors() const {
 
 int CheckResult::exitCode() const {
   bool inputError = !problems.empty();
-  bool findings = false;
+  bool findings = false, unknown = false;
   for (const auto& f : files) {
     inputError |= f.hasInputErrors();
-    for (const auto& x : f.findings) findings |= x.severity >= failOn;
+    for (const auto& x : f.findings) {
+      if (x.unknown) unknown = true;
+      else findings |= x.severity >= failOn;
+    }
   }
   if (inputError) return kExitInputError;
-  return findings ? kExitFindings : kExitClean;
+  if (findings) return kExitFindings;
+  return strict && unknown ? kExitUnknown : kExitClean;
 }
 
 namespace {
@@ -25,8 +29,9 @@ FileResult checkLoaded(LoadedFile loaded, const CheckRequest& req) {
   r.path = loaded.path;
   r.inputDiagnostics = std::move(loaded.diagnostics);
   r.kernels = loaded.kernels.size();
+  Solver solver(req.solver);
   for (const auto& k : loaded.kernels) {
-    auto f = runRules(k, req.ruleGlobs);
+    auto f = runRules(k, req.ruleGlobs, &solver);
     r.findings.insert(r.findings.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
   }
   return r;
@@ -50,6 +55,7 @@ FileResult checkText(const std::string& path, const std::string& text, const Che
 CheckResult runCheck(const CheckRequest& req) {
   CheckResult result;
   result.failOn = req.failOn;
+  result.strict = req.strict;
   for (const auto& path : collectInputs(req.paths, result.problems)) result.files.push_back(checkFile(path, req));
   return result;
 }

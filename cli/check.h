@@ -14,6 +14,8 @@ struct CheckRequest {
   std::vector<std::string> ruleGlobs;  // empty = every rule
   std::string arch = "a2a3";           // default for files that do not name their target arch
   Severity failOn = Severity::Warning;
+  bool strict = false;          // an undecided proof (unknown) makes the exit code 3
+  SolverOptions solver;         // per-query / per-kernel budgets, parameter ranges
 };
 
 struct FileResult {
@@ -28,7 +30,9 @@ struct CheckResult {
   std::vector<FileResult> files;
   std::vector<std::string> problems;  // "PATH: error: ..." for missing paths and empty directories
   Severity failOn = Severity::Warning;
-  // 0 = nothing at or above failOn; 1 = findings; 2 = an input or usage error.
+  bool strict = false;
+  // 0 = nothing at or above failOn; 1 = findings; 2 = an input or usage error;
+  // 3 = (--strict) no findings, but a proof was undecided.
   int exitCode() const;
 };
 
@@ -40,5 +44,6 @@ CheckResult runCheck(const CheckRequest& req);
 constexpr int kExitClean = 0;
 constexpr int kExitFindings = 1;
 constexpr int kExitInputError = 2;
+constexpr int kExitUnknown = 3;
 
 }  // namespace ptov

@@ -11,7 +11,8 @@ namespace ptov {
 
 ExpectationSet parseExpectations(const std::string& text) {
   ExpectationSet set;
-  static const std::regex kExpect(R"(expect-(error|warning|note)(@([+-]?)(\d+))?\s*\{\{\s*([A-Za-z0-9_-]+)\s*\}\})");
+  static const std::regex kExpect(R"(expect-(error|warning|note|unknown)(@([+-]?)(\d+))?\s*\{\{\s*([A-Za-z0-9_-]+)\s*\}\}(\s*witness\s*\{\{([^}]*)\}\})?)");
+  static const std::regex kValue(R"(\s*([%A-Za-z0-9_#.]+)\s*=\s*(-?\d+)\s*)");
   std::istringstream in(text);
   std::string line;
   int lineNo = 0;
@@ -36,7 +37,22 @@ ExpectationSet parseExpectations(const std::string& text) {
         else if (m[3] == "-") e.line = lineNo - n;
         else e.line = n;
       }
-      set.expected.push_back(e);
+      bool wellFormed = true;
+      if (m[6].matched) {
+        std::string list = m[7];
+        size_t start = 0;
+        while (start <= list.size()) {
+          size_t comma = list.find(',', start);
+          std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+          std::smatch v;
+          if (std::regex_match(item, v, kValue)) e.witness.emplace_back(v[1], std::stoll(v[2]));
+          else wellFormed = false;
+          if (comma == std::string::npos) break;
+          start = comma + 1;
+        }
+      }
+      if (wellFormed) set.expected.push_back(e);
+      else set.syntaxProblems.push_back(std::to_string(lineNo));
     }
     if (!any && c.find("expect-") != std::string::npos && c.find("expect-no-findings") == std::string::npos)
       set.syntaxProblems.push_back(std::to_string(lineNo));
@@ -52,30 +68,49 @@ CorpusFileResult verifyFile(const std::string& path, const CheckRequest& req) {
   ss << in.rdbuf();
   ExpectationSet exp = parseExpectations(ss.str());
   for (const auto& l : exp.syntaxProblems)
-    r.failures.push_back(path + ":" + l + ": malformed expectation (expected expect-<error|warning|note>[@+N] {{rule-id}})");
+    r.failures.push_back(path + ":" + l + ": malformed expectation (expected expect-<error|warning|note|unknown>[@+N] {{rule-id}})");
   if (exp.expected.empty() && !exp.noFindings) {
     r.failures.push_back(path + ":1: no expectations: add expect-... comments or '// expect-no-findings'");
     return r;
   }
   FileResult got = checkFile(path, req);
-  // (line, severity, rule) -> count still expected
-  std::map<std::tuple<int, std::string, std::string>, int> pending;
-  for (const auto& e : exp.expected) ++pending[{e.line, e.severity, e.ruleId}];
-  auto consume = [&](int line, const std::string& sev, const std::string& rule, const std::string& msg) {
-    auto it = pending.find({line, sev, rule});
-    if (it != pending.end() && it->second > 0) {
-      --it->second;
+  std::vector<bool> used(exp.expected.size(), false);
+  auto witnessText = [](const std::vector<std::pair<std::string, int64_t>>& values) {
+    std::string t;
+    for (const auto& [n, v] : values) t += (t.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+    return t.empty() ? std::string("none") : t;
+  };
+  auto consume = [&](int line, const std::string& sev, const std::string& rule, const std::string& msg,
+                     const Witness* witness) {
+    std::string mismatch;
+    for (size_t i = 0; i < exp.expected.size(); ++i) {
+      const Expectation& e = exp.expected[i];
+      if (used[i] || e.line != line || e.severity != sev || e.ruleId != rule) continue;
+      bool ok = true;
+      for (const auto& want : e.witness) {
+        bool found = false;
+        if (witness)
+          for (const auto& got : witness->values) found |= got == want;
+        ok &= found;
+      }
+      if (!ok) {
+        mismatch = "witness {{" + witnessText(e.witness) + "}} expected, got {{" +
+                   witnessText(witness ? witness->values : decltype(e.witness){}) + "}}";
+        continue;
+      }
+      used[i] = true;
       return;
     }
-    r.failures.push_back(path + ":" + std::to_string(line) + ": unexpected " + sev + " [" + rule + "]: " + msg);
+    r.failures.push_back(path + ":" + std::to_string(line) + ": unexpected " + sev + " [" + rule + "]: " + msg +
+                         (mismatch.empty() ? "" : " (" + mismatch + ")"));
   };
   for (const auto& d : got.inputDiagnostics)
-    if (d.level == InputDiagnostic::Level::Error) consume(d.loc.line, "error", "input", d.message);
-  for (const auto& f : got.findings) consume(f.loc.line, severityName(f.severity), f.ruleId, f.message);
-  for (const auto& [key, count] : pending)
-    for (int i = 0; i < count; ++i)
-      r.failures.push_back(path + ":" + std::to_string(std::get<0>(key)) + ": expected " + std::get<1>(key) + " [" +
-                           std::get<2>(key) + "] did not come");
+    if (d.level == InputDiagnostic::Level::Error) consume(d.loc.line, "error", "input", d.message, nullptr);
+  for (const auto& f : got.findings) consume(f.loc.line, findingLevel(f), f.ruleId, f.message, f.witness.get());
+  for (size_t i = 0; i < exp.expected.size(); ++i)
+    if (!used[i])
+      r.failures.push_back(path + ":" + std::to_string(exp.expected[i].line) + ": expected " + exp.expected[i].severity +
+                           " [" + exp.expected[i].ruleId + "] did not come");
   return r;
 }
 

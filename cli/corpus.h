@@ -4,6 +4,9 @@
 //   // expect-warning {{rule-id}}      ... on this same line (trailing comment)
 //   // expect-note@-2 {{rule-id}}      ... two lines above
 //   // expect-error@+1 {{input}}       an input (syntax) error on the next line
+//   // expect-unknown {{rule-id}}      an undecided proof (could not prove ...) on this line
+//   // expect-error {{rule-id}} witness {{%n = 2, block_idx = 0}}
+//                                      ... whose witness has (at least) these values
 //   // expect-no-findings              the file must produce nothing
 #include <iosfwd>
 #include <string>
@@ -18,6 +21,7 @@ struct Expectation {
   std::string severity;  // error, warning, note
   std::string ruleId;    // or "input"
   int writtenAt = 0;     // the line of the comment
+  std::vector<std::pair<std::string, int64_t>> witness;  // values the witness must contain
 };
 
 struct ExpectationSet {

@@ -8,6 +8,7 @@
 #include "cli/corpus.h"
 #include "cli/mutate.h"
 #include "cli/text_reporter.h"
+#include "cli/witness_dot.h"
 #include "rules/rule.h"
 
 namespace {
@@ -25,6 +26,25 @@ std::vector<std::string> splitGlobs(const std::vector<std::string>& raw) {
     }
   }
   return out;
+}
+
+// "num_tokens=0:128" -> name, lo, hi.
+bool parseParamRange(const std::string& s, std::string& name, int64_t& lo, int64_t& hi) {
+  auto eq = s.find('='), colon = s.rfind(':');
+  if (eq == std::string::npos || colon == std::string::npos || colon < eq || eq == 0) return false;
+  name = s.substr(0, eq);
+  if (name[0] == '%') name = name.substr(1);
+  try {
+    size_t used = 0;
+    std::string a = s.substr(eq + 1, colon - eq - 1), b = s.substr(colon + 1);
+    lo = std::stoll(a, &used);
+    if (used != a.size()) return false;
+    hi = std::stoll(b, &used);
+    if (used != b.size()) return false;
+  } catch (...) {
+    return false;
+  }
+  return lo <= hi;
 }
 
 }  // namespace
@@ -55,6 +75,19 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   std::string color = "auto";
   check->add_option("--color", color, "colour the output")->check(CLI::IsMember({"auto", "always", "never"}));
+  check->add_flag("--strict", req.strict, "exit 3 when no finding fails the run but a proof was undecided (unknown)");
+  std::string witnessDot;
+  check->add_option("--witness-dot", witnessDot, "write the witnesses of proof findings as a Graphviz DOT lane diagram");
+  std::vector<std::string> rawRanges;
+  auto addSolverOptions = [&](CLI::App* sub) {
+    sub->add_option("--solver-timeout", req.solver.queryTimeoutMs, "Z3 time limit per query, in ms")
+        ->capture_default_str();
+    sub->add_option("--kernel-budget", req.solver.kernelBudgetMs, "Z3 time limit for all queries of one kernel, in ms")
+        ->capture_default_str();
+    sub->add_option("--param-range", rawRanges, "range of a scalar parameter for the proofs, NAME=LO:HI (repeatable)")
+        ->allow_extra_args(false);
+  };
+  addSolverOptions(check);
 
   CLI::App* rules = app.add_subcommand("rules", "list every rule: id, severity, summary");
 
@@ -68,6 +101,7 @@ int run(int argc, char** argv) {
   corpus->add_option("paths", corpusPaths, "corpus files or directories")->capture_default_str();
   corpus->add_flag("--report", corpusReport, "print per-rule good/bad counts");
   addCommon(corpus);
+  addSolverOptions(corpus);
 
   MutateRequest mreq;
   std::vector<std::string> rawOperators, rawMinimums;
@@ -91,6 +125,15 @@ int run(int argc, char** argv) {
     return code == 0 ? 0 : kExitInputError;
   }
 
+  for (const auto& r : rawRanges) {
+    std::string name;
+    int64_t lo = 0, hi = 0;
+    if (!parseParamRange(r, name, lo, hi)) {
+      std::cerr << "ptoverify: error: --param-range expects NAME=LO:HI with LO <= HI, got '" << r << "'\n";
+      return kExitInputError;
+    }
+    req.solver.paramRanges[name] = {lo, hi};
+  }
   req.ruleGlobs = splitGlobs(rawGlobs);
   parseSeverity(failOn, req.failOn);
   for (const auto& g : req.ruleGlobs) {
@@ -107,6 +150,10 @@ int run(int argc, char** argv) {
     CheckResult result = runCheck(req);
     bool useColor = color == "always" || (color == "auto" && isatty(STDOUT_FILENO));
     printText(result, std::cout, useColor);
+    if (!witnessDot.empty() && !writeWitnessDot(result, witnessDot)) {
+      std::cerr << "ptoverify: error: cannot write '" << witnessDot << "'\n";
+      return kExitInputError;
+    }
     return result.exitCode();
   }
   if (*rules) {

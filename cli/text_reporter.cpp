@@ -8,6 +8,7 @@ namespace {
 const char* colorFor(const std::string& level) {
   if (level == "error") return "\033[1;31m";
   if (level == "warning") return "\033[1;35m";
+  if (level == "unknown") return "\033[1;33m";
   return "\033[1;36m";
 }
 
@@ -29,6 +30,17 @@ const char* levelName(InputDiagnostic::Level l) {
   }
   return "error";
 }
+// A witness as note lines: the values Z3 chose, the path, the state where it is stuck.
+void printWitness(std::ostream& out, bool color, const SourceLoc& at, const Witness& w) {
+  if (!w.values.empty()) {
+    std::string v;
+    for (const auto& [name, value] : w.values) v += (v.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    line(out, color, at, "note", "witness: " + v, "");
+  }
+  if (w.omittedSteps) line(out, color, at, "note", "path: " + std::to_string(w.omittedSteps) + " earlier step(s) omitted", "");
+  for (const auto& step : w.path) line(out, color, step.loc, "note", "path: " + step.what, "");
+  for (const auto& s : w.state) line(out, color, at, "note", "state: " + s, "");
+}
 }  // namespace
 
 std::string formatLoc(const SourceLoc& loc) {
@@ -37,7 +49,7 @@ std::string formatLoc(const SourceLoc& loc) {
 
 void printText(const CheckResult& result, std::ostream& out, bool color) {
   size_t counts[3] = {0, 0, 0};
-  size_t kernels = 0, inputErrors = 0;
+  size_t kernels = 0, inputErrors = 0, unknowns = 0;
   for (const auto& p : result.problems) {
     out << p << '\n';
     ++inputErrors;
@@ -49,13 +61,16 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
       if (d.level == InputDiagnostic::Level::Error) ++inputErrors;
     }
     for (const auto& x : f.findings) {
-      line(out, color, x.loc, severityName(x.severity), x.message, x.ruleId);
+      line(out, color, x.loc, findingLevel(x), x.message, x.ruleId);
       for (const auto& n : x.notes) line(out, color, n.loc, "note", n.message, "");
-      ++counts[static_cast<int>(x.severity)];
+      if (x.witness) printWitness(out, color, x.loc, *x.witness);
+      if (x.unknown) ++unknowns;
+      else ++counts[static_cast<int>(x.severity)];
     }
   }
   out << "ptoverify: " << result.files.size() << " file(s), " << kernels << " kernel(s): " << counts[2]
       << " error(s), " << counts[1] << " warning(s), " << counts[0] << " note(s)";
+  if (unknowns) out << ", " << unknowns << " unknown";
   if (inputErrors) out << ", " << inputErrors << " input error(s)";
   out << '\n';
 }

@@ -38,6 +38,20 @@ Finding& RuleContext::report(Severity sev, const SourceLoc& loc, const std::stri
   return sink_.back();
 }
 
+const char* findingLevel(const Finding& f) { return f.unknown ? "unknown" : severityName(f.severity); }
+
+Finding* RuleContext::reportVerdict(const Verdict& v, const SourceLoc& loc, const std::string& message) {
+  if (v.kind == Verdict::Kind::Proved) return nullptr;
+  if (v.kind == Verdict::Kind::Unknown) {
+    Finding& f = report(Severity::Warning, loc, "could not prove: " + message + " (" + v.reason + ")");
+    f.unknown = true;
+    return &f;
+  }
+  Finding& f = report(loc, message);
+  f.witness = std::make_shared<Witness>(v.witness);
+  return &f;
+}
+
 std::string ruleDoc(const std::string& id) {
   auto it = ruleDocs().find(id);
   return it == ruleDocs().end() ? std::string() : it->second;
@@ -72,11 +86,15 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs) {
   return enabled;
 }
 
-std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs) {
+std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver) {
+  static Solver defaultSolver;
+  Solver& s = solver ? *solver : defaultSolver;
+  s.startKernel();
+  ProofContext proofs(kernel, s);
   std::vector<Finding> findings;
   for (const auto& rule : allRules()) {
     if (!ruleEnabled(rule->info().id, globs)) continue;
-    RuleContext ctx(rule->info(), kernel, findings);
+    RuleContext ctx(rule->info(), kernel, findings, proofs);
     rule->check(kernel, ctx);
   }
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {

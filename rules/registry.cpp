@@ -14,6 +14,10 @@ std::unique_ptr<Rule> makeUbRange();
 std::unique_ptr<Rule> makeCacheBypassOffset();
 std::unique_ptr<Rule> makeCacheBypassWritten();
 std::unique_ptr<Rule> makeCachePolicyParam();
+std::unique_ptr<Rule> makeSyncDeadlock();
+std::unique_ptr<Rule> makeSyncExitBalance();
+std::unique_ptr<Rule> makeBarrierArrival();
+std::unique_ptr<Rule> makeSyncPipeRace();
 
 const std::vector<std::unique_ptr<Rule>>& allRules() {
   static const std::vector<std::unique_ptr<Rule>> rules = [] {
@@ -27,6 +31,10 @@ const std::vector<std::unique_ptr<Rule>>& allRules() {
     r.push_back(makeCacheBypassOffset());
     r.push_back(makeCacheBypassWritten());
     r.push_back(makeCachePolicyParam());
+    r.push_back(makeSyncDeadlock());
+    r.push_back(makeSyncExitBalance());
+    r.push_back(makeBarrierArrival());
+    r.push_back(makeSyncPipeRace());
     return r;
   }();
   return rules;

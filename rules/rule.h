@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "analyzer/model/model.h"
+#include "solver/proofs.h"
+#include "solver/verdict.h"
 
 namespace ptov {
 
@@ -31,8 +33,14 @@ struct Finding {
   Severity severity = Severity::Error;
   SourceLoc loc;
   std::string message;
-  std::vector<FindingNote> notes;  // witness path / related locations
+  std::vector<FindingNote> notes;  // related locations
+  // A proof rule's answer: the witness of a violation (printed as notes), or "could not
+  // decide" (unknown = true: shown as `unknown:`, never counted as a pass; exit 3 under --strict).
+  std::shared_ptr<const Witness> witness;
+  bool unknown = false;
 };
+// "error", "warning", "note", or "unknown" for an undecided proof.
+const char* findingLevel(const Finding& f);
 
 struct CheckOptions {
   std::string arch = "a2a3";
@@ -40,20 +48,26 @@ struct CheckOptions {
 
 class RuleContext {
  public:
-  RuleContext(const RuleInfo& info, const Kernel& kernel, std::vector<Finding>& sink)
-      : info_(info), kernel_(kernel), sink_(sink) {}
+  RuleContext(const RuleInfo& info, const Kernel& kernel, std::vector<Finding>& sink, ProofContext& proofs)
+      : info_(info), kernel_(kernel), sink_(sink), proofs_(proofs) {}
 
   const Kernel& kernel() const { return kernel_; }
   const std::string& arch() const { return kernel_.arch; }
+  // The kernel's unrolled trace and the solver, shared by every rule of this kernel.
+  ProofContext& proofs() { return proofs_; }
 
   // Reports a finding with the rule's default severity (or `sev` when given).
   Finding& report(const SourceLoc& loc, const std::string& message);
   Finding& report(Severity sev, const SourceLoc& loc, const std::string& message);
+  // Reports a proof's answer: Violated -> finding with its witness; Unknown -> an `unknown`
+  // finding with the reason; Proved -> nothing (returns null).
+  Finding* reportVerdict(const Verdict& v, const SourceLoc& loc, const std::string& message);
 
  private:
   const RuleInfo& info_;
   const Kernel& kernel_;
   std::vector<Finding>& sink_;
+  ProofContext& proofs_;
 };
 
 class Rule {
@@ -71,7 +85,8 @@ std::string ruleDoc(const std::string& id);
 // True when `id` matches one of the globs (`*` wildcard; a leading '-' removes).
 bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
 
-// Runs the enabled rules over one kernel; findings are sorted by location.
-std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs);
+// Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
+// `solver` (a default one when null).
+std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver = nullptr);
 
 }  // namespace ptov

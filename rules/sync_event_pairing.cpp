@@ -1,5 +1,7 @@
-// sync-event-pairing: intra-core set_flag / wait_flag on the same (src pipe, dst pipe, id)
-// balance on every path and across loop back edges.
+// sync-event-pairing: the local shape of intra-core set_flag / wait_flag: ids in range, no
+// second set of a binary event before its wait (the first set's wait is lost), no user event
+// outstanding across a library op that uses the same event. Whether every wait is satisfied and
+// every event is drained at the end is proved by sync-deadlock and sync-exit-balance.
 #include <tuple>
 
 #include "rules/model_queries.h"
@@ -8,16 +10,10 @@
 namespace ptov {
 namespace {
 
-using EventKey = std::tuple<int, int, int64_t>;  // src, dst, id
 // An event flag is binary: a set on a set flag leaves it set, a wait clears it. The abstract
 // state is which of the two values are possible on some path.
 constexpr unsigned kZero = 1, kOne = 2;
 constexpr int64_t kMaxEventId = 7;
-
-std::string eventText(const EventKey& k) {
-  return std::string("[") + pipeName(static_cast<Pipe>(std::get<0>(k))) + ", " +
-         pipeName(static_cast<Pipe>(std::get<1>(k))) + ", EVENT_ID" + std::to_string(std::get<2>(k)) + "]";
-}
 
 struct EventState {
   BitsState<EventKey> counts;          // missing key = {kZero}
@@ -50,7 +46,7 @@ class SyncEventPairing : public Rule {
  public:
   const RuleInfo& info() const override {
     static const RuleInfo i{"sync-event-pairing", "sync", Severity::Error,
-                            "set_flag/wait_flag pairs unbalanced, unmatched, out of range or colliding with library events",
+                            "set_flag of an event that is already set, id out of range, or colliding with library events",
                             {"PTOAS #428", "PTOAS #533", "PTOAS #823", "PTOAS #1149", "PTOAS SyncMacroModel (TPUT/TGET EVENT_ID0/1)"}};
     return i;
   }
@@ -59,36 +55,27 @@ class SyncEventPairing : public Rule {
     checkIds(*k.body, ctx);
     Flow flow = Flow::build(*k.body);
     auto transfer = [&](const FlowNode& n, EventState& s, bool report) {
-      if (n.kind == FlowNode::Kind::Exit) {
-        if (report) reportAtExit(k, flow, s, ctx);
-        return;
-      }
       if (!n.op) return;
       const Op& op = *n.op;
       int self = static_cast<int>(&n - flow.nodes.data());
       if (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag) {
         if (!op.event.id || op.event.src == Pipe::Unknown || op.event.dst == Pipe::Unknown) return;
-        EventKey key{static_cast<int>(op.event.src), static_cast<int>(op.event.dst), *op.event.id};
+        EventKey key{op.event.src, op.event.dst, *op.event.id};
         unsigned c = s.get(key);
         if (op.kind == OpKind::SetFlag) {
+          // The CFG says the event may already be set here; the trace proof decides on which
+          // feasible path (if any), with the branch conditions and iteration values.
           if (report && (c & kOne)) {
-            Severity sev = (c & kZero) ? Severity::Warning : Severity::Error;
-            Finding& f = ctx.report(sev, op.loc, "set_flag " + eventText(key) + " while the same event is already set" +
-                                                     ((c & kZero) ? " on some path" : "") +
-                                                     " (no wait in between): the flag is binary, so one of the two "
-                                                     "waits has nothing to consume");
-            for (int prev : s.lastSets[key]) f.notes.push_back({flow.nodes[prev].op->loc, "the earlier set"});
+            Finding* f = ctx.reportVerdict(ctx.proofs().setCanOverwrite(op), op.loc,
+                                           "set_flag " + eventText(key) +
+                                               " can run while the same event is still set (no wait in between): the "
+                                               "flag is binary, so one of the two waits has nothing to consume");
+            if (f)
+              for (int prev : s.lastSets[key]) f->notes.push_back({flow.nodes[prev].op->loc, "an earlier set"});
           }
           s.counts.bits[key] = kOne;
           s.lastSets[key] = {self};
         } else {
-          if (report && (c & kZero)) {
-            bool never = c == kZero;
-            Severity sev = never ? Severity::Error : Severity::Warning;
-            ctx.report(sev, op.loc, "wait_flag " + eventText(key) +
-                                        (never ? " has no matching set_flag on any path reaching it: it waits forever"
-                                               : " can be reached on some path with no matching set_flag before it"));
-          }
           s.counts.bits[key] = kZero;
           s.lastSets.erase(key);
         }
@@ -112,26 +99,12 @@ class SyncEventPairing : public Rule {
 
   static void reportLibraryCollision(const Op& op, const EventState& s, RuleContext& ctx) {
     for (const auto& [key, bits] : s.counts.bits) {
-      auto src = static_cast<Pipe>(std::get<0>(key)), dst = static_cast<Pipe>(std::get<1>(key));
+      Pipe src = std::get<0>(key), dst = std::get<1>(key);
       bool mtePair = (src == Pipe::MTE2 && dst == Pipe::MTE3) || (src == Pipe::MTE3 && dst == Pipe::MTE2);
       if (!mtePair || std::get<2>(key) > 1 || !(bits & kOne)) continue;
       Finding& f = ctx.report(op.loc, "user event " + eventText(key) + " is outstanding across '" + op.name +
                                           "', which uses the same MTE2/MTE3 EVENT_ID0/1 internally");
       f.notes.push_back({op.loc, "library events of TPUT/TGET/collectives: MTE2<->MTE3 on EVENT_ID0 and EVENT_ID1"});
-    }
-  }
-
-  static void reportAtExit(const Kernel& k, const Flow& flow, const EventState& s, RuleContext& ctx) {
-    for (const auto& [key, bits] : s.counts.bits) {
-      if (!(bits & kOne)) continue;
-      bool always = !(bits & kZero);
-      auto it = s.lastSets.find(key);
-      SourceLoc at = k.loc;
-      if (it != s.lastSets.end() && !it->second.empty()) at = flow.nodes[*it->second.begin()].op->loc;
-      Finding& f = ctx.report(always ? Severity::Error : Severity::Warning, at,
-                              "set_flag " + eventText(key) + " is still outstanding when the kernel ends" +
-                                  (always ? "" : " on some path") + ": the next kernel inherits the event");
-      f.notes.push_back({k.loc, "kernel '" + k.name + "'"});
     }
   }
 };

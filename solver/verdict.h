@@ -1,6 +1,7 @@
 #pragma once
-// The answers rules get from the solver layer (issue 3 builds the Z3 encodings behind them).
+// The answers rules get from the solver layer, and the witnesses that back a Violated answer.
 // Unknown is never a pass: reporters show it with its reason, and --strict turns it into exit 3.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,14 +11,33 @@ namespace ptov {
 
 struct WitnessStep {
   SourceLoc loc;
-  std::string what;  // "iteration 2 of %i", "takes the else branch", ...
+  std::string what;  // "set_flag [PIPE_MTE2, PIPE_V, EVENT_ID0] in iteration %i = 1", ...
+};
+
+// One sync event of the witness drawn on its lane (a pipe, or a core for barriers).
+struct LaneEvent {
+  std::string lane;     // "PIPE_MTE2", "block_idx = 3"
+  std::string label;    // "set_flag EVENT_ID0"
+  SourceLoc loc;
+  int matchedWith = -1;  // index of the set this wait consumes, -1 if none
+  bool stuck = false;    // the op the lane is blocked at
+};
+
+struct Witness {
+  std::vector<WitnessStep> path;  // ops on the violating path, in issue order
+  std::vector<std::pair<std::string, int64_t>> values;  // the symbolic values Z3 chose
+  std::vector<std::string> state;  // per-pipe / per-core state at the stuck point
+  std::vector<LaneEvent> lanes;    // for --witness-dot
+  size_t omittedSteps = 0;         // path steps left out (only the last ones are kept)
 };
 
 struct Verdict {
   enum class Kind { Proved, Violated, Unknown };
   Kind kind = Kind::Unknown;
-  std::vector<WitnessStep> witness;  // Violated: the path that breaks the property
-  std::string reason;                // Unknown: timeout, unsupported construct, ...
+  Witness witness;     // Violated
+  std::string reason;  // Unknown: timeout, unsupported construct, ...
+  static Verdict proved() { return Verdict{Kind::Proved, {}, {}}; }
+  static Verdict unknown(std::string why) { return Verdict{Kind::Unknown, {}, std::move(why)}; }
 };
 
 }  // namespace ptov

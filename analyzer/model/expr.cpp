@@ -1,6 +1,7 @@
 #include "analyzer/model/expr.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ptov {
 
@@ -143,6 +144,92 @@ std::string toString(const ExprPtr& e) {
     case K::Or: return bin("||");
   }
   return "?";
+}
+
+namespace {
+bool isLeaf(Expr::Kind k) {
+  using K = Expr::Kind;
+  return k == K::Const || k == K::Param || k == K::LoopVar || k == K::BlockIdx || k == K::BlockNum ||
+         k == K::Unknown;
+}
+
+ExprPtr substituteMemo(const ExprPtr& e, const std::function<ExprPtr(const Expr&)>& leaf,
+                       std::map<const Expr*, ExprPtr>& memo) {
+  if (!e) return e;
+  auto it = memo.find(e.get());
+  if (it != memo.end()) return it->second;
+  ExprPtr out = e;
+  if (isLeaf(e->kind)) {
+    if (e->kind != Expr::Kind::Const)
+      if (ExprPtr r = leaf(*e)) out = r;
+  } else {
+    std::vector<ExprPtr> args;
+    bool changed = false;
+    for (const auto& a : e->args) {
+      args.push_back(substituteMemo(a, leaf, memo));
+      changed |= args.back() != a;
+    }
+    if (changed) {
+      auto copy = std::make_shared<Expr>(*e);
+      copy->args = std::move(args);
+      out = copy;
+    }
+  }
+  memo[e.get()] = out;
+  return out;
+}
+
+int fingerprintNode(const ExprPtr& e, std::map<const Expr*, int>& ids, std::string& out) {
+  if (!e) return -1;
+  auto it = ids.find(e.get());
+  if (it != ids.end()) return it->second;
+  std::vector<int> args;
+  for (const auto& a : e->args) args.push_back(fingerprintNode(a, ids, out));
+  int id = static_cast<int>(ids.size());
+  ids[e.get()] = id;
+  out += std::to_string(id) + "=" + std::to_string(static_cast<int>(e->kind)) + ":" + std::to_string(e->value) + ":" +
+         e->name + ":" + e->pred + "(";
+  for (int a : args) out += std::to_string(a) + ",";
+  out += ");";
+  return id;
+}
+}  // namespace
+
+ExprPtr substitute(const ExprPtr& e, const std::function<ExprPtr(const Expr&)>& leaf) {
+  std::map<const Expr*, ExprPtr> memo;
+  return substituteMemo(e, leaf, memo);
+}
+
+std::string fingerprint(const std::vector<ExprPtr>& roots) {
+  std::map<const Expr*, int> ids;
+  std::string out;
+  for (const auto& r : roots) out += "#" + std::to_string(fingerprintNode(r, ids, out));
+  return out;
+}
+
+ExprPtr exprAnd(const ExprPtr& a, const ExprPtr& b) {
+  auto ca = evalConst(a), cb = evalConst(b);
+  if (ca) return *ca ? b : Expr::constant(0);
+  if (cb) return *cb ? a : Expr::constant(0);
+  return Expr::binary(Expr::Kind::And, a, b);
+}
+
+ExprPtr exprOr(const ExprPtr& a, const ExprPtr& b) {
+  auto ca = evalConst(a), cb = evalConst(b);
+  if (ca) return *ca ? Expr::constant(1) : b;
+  if (cb) return *cb ? Expr::constant(1) : a;
+  return Expr::binary(Expr::Kind::Or, a, b);
+}
+
+ExprPtr exprNot(const ExprPtr& a) {
+  if (auto c = evalConst(a)) return Expr::constant(*c ? 0 : 1);
+  return Expr::unary(Expr::Kind::Not, a);
+}
+
+ExprPtr exprEq(const ExprPtr& a, const ExprPtr& b) {
+  auto ca = evalConst(a), cb = evalConst(b);
+  if (ca && cb) return Expr::constant(*ca == *cb);
+  return Expr::cmp("eq", a, b);
 }
 
 }  // namespace ptov

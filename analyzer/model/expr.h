@@ -1,6 +1,7 @@
 #pragma once
 // A small integer expression tree shared by every front end and, later, the Z3 solver layer.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,5 +50,18 @@ std::optional<int64_t> evalConst(const ExprPtr& e);
 std::vector<int64_t> possibleConstants(const ExprPtr& e, size_t limit = 16);
 // Human-readable form, e.g. "(%i + 1)".
 std::string toString(const ExprPtr& e);
+
+// Rebuilds `e` with every leaf (Param, LoopVar, BlockIdx, BlockNum, Unknown) replaced by
+// `leaf(expr)` when that returns non-null. Shared sub-trees stay shared.
+ExprPtr substitute(const ExprPtr& e, const std::function<ExprPtr(const Expr&)>& leaf);
+// A structural key of an expression DAG (equal trees give equal keys; sharing is not
+// unfolded, so the key stays linear in the number of distinct nodes).
+std::string fingerprint(const std::vector<ExprPtr>& roots);
+
+// Boolean helpers over 0/1-valued expressions, folding constants.
+ExprPtr exprAnd(const ExprPtr& a, const ExprPtr& b);
+ExprPtr exprOr(const ExprPtr& a, const ExprPtr& b);
+ExprPtr exprNot(const ExprPtr& a);
+ExprPtr exprEq(const ExprPtr& a, const ExprPtr& b);
 
 }  // namespace ptov

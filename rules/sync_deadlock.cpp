@@ -1,0 +1,46 @@
+// sync-deadlock: a wait_flag blocks its pipe until a matching set_flag has run. Proved over
+// every feasible path of the unrolled kernel: on no path does a wait run while its
+// (src, dst, id) event is not set by a set issued before it (docs/solver.md, "Event levels").
+#include <set>
+
+#include "rules/rule.h"
+
+namespace ptov {
+namespace {
+
+class SyncDeadlock : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"sync-deadlock", "sync", Severity::Error,
+                            "wait_flag that can block its pipe forever on some feasible path (Z3 proof)",
+                            {"seed 002 (set_flag / wait_flag semantics)", "PTOAS #428", "PTOAS #533", "PTOAS #1149",
+                             "AscendNPU-IR c94452068 (re-arming set only on the last iteration)"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    std::set<const Op*> seen;
+    bool anyWait = false;
+    forEachOp(*k.body, [&](const Op& op) { anyWait |= op.kind == OpKind::WaitFlag; });
+    if (!anyWait) return;
+    if (!ctx.proofs().trace().complete) {
+      ctx.reportVerdict(Verdict::unknown(ctx.proofs().trace().incompleteReason), k.loc,
+                        "every wait_flag of '" + k.name + "' has a matching set_flag");
+      return;
+    }
+    forEachOp(*k.body, [&](const Op& op) {
+      if (op.kind != OpKind::WaitFlag || !seen.insert(&op).second) return;
+      Verdict v = ctx.proofs().waitCanStarve(op);
+      std::string event = "[" + std::string(pipeName(op.event.src)) + ", " + pipeName(op.event.dst) + "]";
+      ctx.reportVerdict(v, op.loc,
+                        "'" + op.name + "' " + event + " can block " + pipeName(op.event.dst) +
+                            " forever: on the path below no matching set_flag is outstanding when it runs");
+    });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeSyncDeadlock() { return std::make_unique<SyncDeadlock>(); }
+
+}  // namespace ptov

@@ -1,0 +1,390 @@
+#include "solver/proofs.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ptov {
+
+std::string eventText(const EventKey& k) {
+  return std::string("[") + pipeName(std::get<0>(k)) + ", " + pipeName(std::get<1>(k)) + ", EVENT_ID" +
+         std::to_string(std::get<2>(k)) + "]";
+}
+
+namespace {
+
+constexpr int64_t kMaxEventId = 7;
+
+ExprPtr selectFold(const ExprPtr& c, const ExprPtr& a, const ExprPtr& b) {
+  if (auto k = evalConst(c)) return *k ? a : b;
+  auto ca = evalConst(a), cb = evalConst(b);
+  if (ca && cb && *ca == *cb) return a;
+  return Expr::select(c, a, b);
+}
+
+bool containsUnknown(const ExprPtr& e) {
+  if (!e) return true;
+  bool found = false;
+  substitute(e, [&](const Expr& leaf) -> ExprPtr {
+    if (leaf.kind == Expr::Kind::Unknown) found = true;
+    return nullptr;
+  });
+  return found;
+}
+
+bool isEventOp(const Op& op) {
+  return (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag) && op.event.src != Pipe::Unknown &&
+         op.event.dst != Pipe::Unknown;
+}
+
+std::string iterationText(const TraceOp& t, const std::vector<std::optional<int64_t>>& values, size_t base) {
+  std::string s;
+  for (size_t i = 0; i < t.iteration.size(); ++i) {
+    s += (s.empty() ? " in iteration " : ", ") + t.iteration[i].first + " = ";
+    const auto& v = values[base + i];
+    s += v ? std::to_string(*v) : "?";
+  }
+  return s;
+}
+
+std::string opText(const Op& op, std::optional<int64_t> id) {
+  if (isEventOp(op))
+    return op.name + " " + eventText({op.event.src, op.event.dst, id.value_or(-1)});
+  return op.name;
+}
+
+bool isWitnessOp(const Op& op) {
+  switch (op.kind) {
+    case OpKind::SetFlag:
+    case OpKind::WaitFlag:
+    case OpKind::PipeBarrier:
+    case OpKind::SyncAll:
+    case OpKind::CrossCoreSet:
+    case OpKind::CrossCoreWait:
+    case OpKind::Notify:
+    case OpKind::Wait:
+    case OpKind::Test:
+    case OpKind::Fence:
+    case OpKind::CacheInvalidate:
+    case OpKind::Return: return true;
+    default: return false;
+  }
+}
+
+Pipe lanePipe(const Op& op) {
+  if (op.kind == OpKind::SetFlag) return op.event.src;
+  if (op.kind == OpKind::WaitFlag) return op.event.dst;
+  if (op.kind == OpKind::PipeBarrier) return op.barrierPipe;
+  return op.pipes.empty() ? Pipe::S : op.pipes.front();
+}
+
+}  // namespace
+
+struct ProofContext::Levels {
+  std::map<EventKey, ExprPtr> atExit;       // key -> level when the kernel ends
+  std::map<size_t, ExprPtr> firstStuck;     // wait instance -> "the first wait to find its event clear"
+  std::map<size_t, ExprPtr> overwrite;      // set instance -> "its event is already set"
+  ExprPtr reachesExit;                      // no wait got stuck on the way to the end
+  std::set<std::pair<Pipe, Pipe>> opaquePairs;  // some id depends on a value we cannot compute
+  std::vector<EventKey> keys;
+};
+
+ProofContext::ProofContext(const Kernel& k, Solver& solver) : kernel_(k), solver_(solver) {}
+ProofContext::~ProofContext() = default;
+
+const Trace& ProofContext::trace() {
+  if (!trace_) trace_ = unrollKernel(kernel_);
+  return *trace_;
+}
+
+Verdict ProofContext::unknownTrace() {
+  return Verdict::unknown("the kernel could not be unrolled: " + trace().incompleteReason);
+}
+
+const ProofContext::Levels& ProofContext::levels() {
+  if (levels_) return *levels_;
+  levels_ = std::make_unique<Levels>();
+  const Trace& t = trace();
+  std::map<std::pair<Pipe, Pipe>, std::set<int64_t>> ids;
+  for (const auto& op : t.ops) {
+    if (!isEventOp(*op.op)) continue;
+    auto pair = std::make_pair(op.op->event.src, op.op->event.dst);
+    auto& set = ids[pair];
+    if (!op.eventId || containsUnknown(op.eventId)) {
+      levels_->opaquePairs.insert(pair);
+    } else if (auto c = evalConst(op.eventId)) {
+      set.insert(*c);
+    } else {
+      for (int64_t v = 0; v <= kMaxEventId; ++v) set.insert(v);
+    }
+  }
+  for (const auto& [pair, vals] : ids)
+    for (int64_t v : vals) levels_->keys.emplace_back(pair.first, pair.second, v);
+  // One pass in issue order: the level of every key, and for each wait instance the condition
+  // that it is the first wait of the path to find its event clear (later waits would only be
+  // knock-on effects of the first stuck one).
+  std::map<EventKey, ExprPtr> level;
+  for (const auto& key : levels_->keys)
+    if (!levels_->opaquePairs.count({std::get<0>(key), std::get<1>(key)})) level[key] = Expr::constant(0);
+  ExprPtr noneStuckYet = Expr::constant(1);
+  for (size_t i = 0; i < t.ops.size(); ++i) {
+    const TraceOp& op = t.ops[i];
+    if (!isEventOp(*op.op)) continue;
+    bool isSet = op.op->kind == OpKind::SetFlag;
+    // A wait finds its event clear (starves); a set finds it already set (overwrites).
+    ExprPtr starves = Expr::constant(0), overwrites = Expr::constant(0);
+    for (auto& [key, l] : level) {
+      if (op.op->event.src != std::get<0>(key) || op.op->event.dst != std::get<1>(key)) continue;
+      ExprPtr fires = exprAnd(op.guard, exprEq(op.eventId, Expr::constant(std::get<2>(key))));
+      if (evalConst(fires) == std::optional<int64_t>(0)) continue;
+      if (!isSet) starves = exprOr(starves, exprAnd(fires, exprEq(l, Expr::constant(0))));
+      else overwrites = exprOr(overwrites, exprAnd(fires, exprEq(l, Expr::constant(1))));
+      l = selectFold(fires, Expr::constant(isSet ? 1 : 0), l);
+    }
+    if (isSet) {
+      levels_->overwrite[i] = exprAnd(noneStuckYet, overwrites);
+    } else {
+      levels_->firstStuck[i] = exprAnd(noneStuckYet, starves);
+      noneStuckYet = exprAnd(noneStuckYet, exprNot(starves));
+    }
+  }
+  levels_->atExit = level;
+  levels_->reachesExit = noneStuckYet;
+  return *levels_;
+}
+
+std::vector<EventKey> ProofContext::eventKeys() {
+  std::vector<EventKey> out;
+  for (const auto& k : levels().keys)
+    if (!levels().opaquePairs.count({std::get<0>(k), std::get<1>(k)})) out.push_back(k);
+  return out;
+}
+
+std::vector<ExprPtr> ProofContext::witnessEvaluations() {
+  std::vector<ExprPtr> e;
+  for (const auto& op : trace().ops) {
+    e.push_back(op.guard);
+    e.push_back(op.eventId ? op.eventId : Expr::constant(-1));
+    for (const auto& it : op.iteration) e.push_back(it.second);
+  }
+  return e;
+}
+
+Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
+                                   std::optional<size_t> stuck) {
+  Witness w;
+  const Trace& t = trace();
+  // The concrete path Z3 chose: guards, ids and loop values of every op instance.
+  std::vector<size_t> base(t.ops.size());
+  size_t at = evalBase;
+  for (size_t i = 0; i < t.ops.size(); ++i) {
+    base[i] = at;
+    at += 2 + t.ops[i].iteration.size();
+  }
+  auto runs = [&](size_t i) { return a.values[base[i]].value_or(0) != 0; };
+  auto idOf = [&](size_t i) { return a.values[base[i] + 1]; };
+  // Replay the events along the path: lanes, matches, and the events set at the stuck point.
+  std::map<EventKey, int> lastSet;
+  std::map<Pipe, std::string> lastOnPipe;
+  for (size_t i = 0; i <= upTo && i < t.ops.size(); ++i) {
+    if (!runs(i)) continue;
+    const Op& op = *t.ops[i].op;
+    if (i >= from.value_or(0) && (isWitnessOp(op) || i == from || i == upTo))
+      w.path.push_back({op.loc, opText(op, idOf(i)) + iterationText(t.ops[i], a.values, base[i] + 2)});
+    if (!isEventOp(op) && op.kind != OpKind::PipeBarrier) continue;
+    LaneEvent ev;
+    ev.lane = pipeName(lanePipe(op));
+    ev.loc = op.loc;
+    ev.label = opText(op, idOf(i)) + " (line " + std::to_string(op.loc.line) + ")";
+    if (isEventOp(op) && idOf(i)) {
+      EventKey key{op.event.src, op.event.dst, *idOf(i)};
+      if (op.kind == OpKind::SetFlag) {
+        lastSet[key] = static_cast<int>(w.lanes.size());
+      } else {
+        auto it = lastSet.find(key);
+        if (it != lastSet.end()) {
+          ev.matchedWith = it->second;
+          lastSet.erase(it);
+        }
+      }
+    }
+    ev.stuck = stuck && *stuck == i;
+    lastOnPipe[lanePipe(op)] = (ev.stuck ? "blocked at " : "last ran ") + ev.label;
+    w.lanes.push_back(ev);
+  }
+  const size_t kKeep = 16;
+  if (w.path.size() > kKeep) {
+    w.omittedSteps = w.path.size() - kKeep;
+    w.path.erase(w.path.begin(), w.path.begin() + static_cast<long>(w.omittedSteps));
+  }
+  if (stuck) {
+    for (const auto& [pipe, what] : lastOnPipe) w.state.push_back(std::string(pipeName(pipe)) + ": " + what);
+    std::string set;
+    for (const auto& [key, idx] : lastSet) set += (set.empty() ? "" : ", ") + eventText(key);
+    w.state.push_back("events set at this point: " + (set.empty() ? std::string("none") : set));
+  }
+  for (const auto& [name, value] : a.symbols) {
+    bool isParam = kernel_.paramIndex(name) >= 0;
+    if (isParam || name.rfind("block_", 0) == 0) w.values.emplace_back(name, value);
+  }
+  // The loop iteration of the op the witness ends at (the stuck wait, the notify).
+  if (upTo < t.ops.size())
+    for (size_t k = 0; k < t.ops[upTo].iteration.size(); ++k)
+      if (auto v = a.values[base[upTo] + 2 + k]) w.values.emplace_back(t.ops[upTo].iteration[k].first, *v);
+  return w;
+}
+
+Verdict ProofContext::waitCanStarve(const Op& wait) { return eventQuery(wait, levels().firstStuck, true); }
+
+Verdict ProofContext::setCanOverwrite(const Op& set) { return eventQuery(set, levels().overwrite, false); }
+
+Verdict ProofContext::eventQuery(const Op& op, const std::map<size_t, ExprPtr>& conditions, bool stuck) {
+  const Trace& t = trace();
+  if (!t.complete) return unknownTrace();
+  if (!isEventOp(op)) return Verdict::proved();
+  if (levels().opaquePairs.count({op.event.src, op.event.dst}))
+    return Verdict::unknown("an event id on " + std::string(pipeName(op.event.src)) + " -> " +
+                            pipeName(op.event.dst) + " depends on a value ptoverify cannot compute");
+  std::vector<size_t> instances;
+  std::vector<ExprPtr> conds;
+  ExprPtr any = Expr::constant(0);
+  for (const auto& [i, c] : conditions) {
+    if (t.ops[i].op != &op) continue;
+    instances.push_back(i);
+    conds.push_back(c);
+    any = exprOr(any, c);
+  }
+  if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
+  std::vector<ExprPtr> asserts = t.assumptions;
+  asserts.push_back(any);
+  std::vector<ExprPtr> eval = conds;
+  auto w = witnessEvaluations();
+  eval.insert(eval.end(), w.begin(), w.end());
+  SatAnswer a = solver_.check(asserts, eval);
+  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
+  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
+  size_t at = instances.front();
+  for (size_t j = 0; j < instances.size(); ++j)
+    if (a.values[j].value_or(0)) {
+      at = instances[j];
+      break;
+    }
+  Verdict v;
+  v.kind = Verdict::Kind::Violated;
+  v.witness = buildWitness(a, conds.size(), std::nullopt, at, stuck ? std::optional<size_t>(at) : std::nullopt);
+  return v;
+}
+
+Verdict ProofContext::eventLeaksAtExit(const EventKey& key) {
+  const Trace& t = trace();
+  if (!t.complete) return unknownTrace();
+  auto level = levels().atExit.find(key);
+  if (level == levels().atExit.end()) return Verdict::proved();
+  // A path that deadlocks never ends; sync-deadlock reports it.
+  ExprPtr leaks = exprAnd(levels().reachesExit, exprEq(level->second, Expr::constant(1)));
+  if (evalConst(leaks) == std::optional<int64_t>(0)) return Verdict::proved();
+  std::vector<ExprPtr> asserts = t.assumptions;
+  asserts.push_back(leaks);
+  SatAnswer a = solver_.check(asserts, witnessEvaluations());
+  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
+  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
+  Verdict v;
+  v.kind = Verdict::Kind::Violated;
+  v.witness = buildWitness(a, 0, std::nullopt, t.ops.empty() ? 0 : t.ops.size() - 1, std::nullopt);
+  return v;
+}
+
+Verdict ProofContext::barrierArrivalDiffers(const Op& barrier) {
+  const Trace& t = trace();
+  if (!t.complete) return unknownTrace();
+  auto lane = [](const std::string& suffix) {
+    return [suffix](const Expr& leaf) -> ExprPtr {
+      return leaf.kind == Expr::Kind::BlockIdx ? Expr::loopVar("block_idx#" + suffix) : nullptr;
+    };
+  };
+  ExprPtr countA = Expr::constant(0), countB = Expr::constant(0);
+  bool laneDependent = false;
+  for (const auto& op : t.ops) {
+    if (op.op != &barrier) continue;
+    ExprPtr ga = substitute(op.guard, lane("a")), gb = substitute(op.guard, lane("b"));
+    laneDependent |= ga != op.guard;
+    countA = Expr::binary(Expr::Kind::Add, countA, selectFold(ga, Expr::constant(1), Expr::constant(0)));
+    countB = Expr::binary(Expr::Kind::Add, countB, selectFold(gb, Expr::constant(1), Expr::constant(0)));
+  }
+  // Every lane sees the same parameters, so a guard without the block index is lane-uniform.
+  if (!laneDependent) return Verdict::proved();
+  std::vector<ExprPtr> asserts = t.assumptions;
+  asserts.push_back(Expr::cmp("ne", countA, countB));
+  SatAnswer a = solver_.check(asserts, {countA, countB});
+  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
+  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
+  Verdict v;
+  v.kind = Verdict::Kind::Violated;
+  for (const auto& [name, value] : a.symbols)
+    if (kernel_.paramIndex(name) >= 0 || name.rfind("block_", 0) == 0) v.witness.values.emplace_back(name, value);
+  int64_t counts[2] = {a.values[0].value_or(0), a.values[1].value_or(0)};
+  const char* lanes[2] = {"block_idx#a", "block_idx#b"};
+  for (int l = 0; l < 2; ++l) {
+    auto idx = a.symbols.find(lanes[l]);
+    std::string laneName = "block_idx = " + (idx == a.symbols.end() ? std::string("?") : std::to_string(idx->second));
+    v.witness.state.push_back(laneName + " reaches '" + barrier.name + "' at line " + std::to_string(barrier.loc.line) +
+                              " " + std::to_string(counts[l]) + " time(s)");
+    for (int64_t c = 0; c < counts[l] && c < 8; ++c)
+      v.witness.lanes.push_back({laneName, barrier.name + " arrival " + std::to_string(c + 1), barrier.loc, -1, false});
+    if (counts[l] < counts[1 - l])
+      v.witness.lanes.push_back({laneName, "never arrives again: the other lane waits here", barrier.loc, -1, true});
+  }
+  return v;
+}
+
+Verdict ProofContext::pathAvoiding(const Op& from, const Op* to, const std::vector<std::function<bool(const Op&)>>& stages) {
+  const Trace& t = trace();
+  if (!t.complete) return unknownTrace();
+  const size_t kMaxWork = 200000;
+  size_t work = 0;
+  const int64_t done = static_cast<int64_t>(stages.size());
+  std::vector<std::pair<size_t, size_t>> pairs;
+  std::vector<ExprPtr> conds;
+  ExprPtr any = Expr::constant(0);
+  for (size_t i = 0; i < t.ops.size(); ++i) {
+    if (t.ops[i].op != &from) continue;
+    ExprPtr stage = Expr::constant(0);
+    for (size_t j = i + 1; j <= t.ops.size(); ++j) {
+      bool end = j == t.ops.size();
+      if (end ? to == nullptr : t.ops[j].op == to) {
+        ExprPtr reached = end ? Expr::constant(1) : t.ops[j].guard;
+        ExprPtr c = exprAnd(exprAnd(t.ops[i].guard, reached), Expr::cmp("slt", stage, Expr::constant(done)));
+        if (evalConst(c) != std::optional<int64_t>(0)) {
+          pairs.emplace_back(i, end ? t.ops.size() - 1 : j);
+          conds.push_back(c);
+          any = exprOr(any, c);
+        }
+      }
+      if (end) break;
+      for (int64_t s = done - 1; s >= 0; --s)
+        if (stages[static_cast<size_t>(s)](*t.ops[j].op))
+          stage = selectFold(exprAnd(t.ops[j].guard, exprEq(stage, Expr::constant(s))), Expr::constant(s + 1), stage);
+      if (++work > kMaxWork) return Verdict::unknown("the path query is too large (more than 200000 steps)");
+    }
+  }
+  if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
+  std::vector<ExprPtr> asserts = t.assumptions;
+  asserts.push_back(any);
+  std::vector<ExprPtr> eval = conds;
+  auto w = witnessEvaluations();
+  eval.insert(eval.end(), w.begin(), w.end());
+  SatAnswer a = solver_.check(asserts, eval);
+  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
+  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
+  std::pair<size_t, size_t> chosen = pairs.front();
+  for (size_t k = 0; k < pairs.size(); ++k)
+    if (a.values[k].value_or(0)) {
+      chosen = pairs[k];
+      break;
+    }
+  Verdict v;
+  v.kind = Verdict::Kind::Violated;
+  v.witness = buildWitness(a, conds.size(), chosen.first, chosen.second, std::nullopt);
+  return v;
+}
+
+}  // namespace ptov

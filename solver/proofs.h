@@ -1,0 +1,64 @@
+#pragma once
+// The encodings behind the proof rules (docs/solver.md): each one turns a question about a
+// kernel into Z3 queries over its unrolled trace and answers with a Verdict and a witness.
+#include <functional>
+#include <memory>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "analyzer/model/model.h"
+#include "solver/solver.h"
+#include "solver/trace.h"
+#include "solver/verdict.h"
+
+namespace ptov {
+
+// An intra-core event: (src pipe, dst pipe, id).
+using EventKey = std::tuple<Pipe, Pipe, int64_t>;
+std::string eventText(const EventKey& k);
+
+class ProofContext {
+ public:
+  ProofContext(const Kernel& k, Solver& solver);
+
+  const Kernel& kernel() const { return kernel_; }
+  const Trace& trace();
+  Solver& solver() { return solver_; }
+
+  // sync-deadlock: can this wait_flag run with its event not set (by a set issued before it)?
+  Verdict waitCanStarve(const Op& wait);
+  // sync-event-pairing: can this set_flag run while its event is still set (the earlier set's
+  // wait then has nothing left to consume)?
+  Verdict setCanOverwrite(const Op& set);
+  // sync-exit-balance: can the kernel end with this event still set?
+  Verdict eventLeaksAtExit(const EventKey& key);
+  // Every event key that some set_flag in the kernel can use.
+  std::vector<EventKey> eventKeys();
+  // barrier-arrival: can two lanes (block indices) run this barrier op a different number of times?
+  Verdict barrierArrivalDiffers(const Op& barrier);
+  // comm rules: is there a path on which an instance of `from` runs, then an instance of `to`
+  // (or the kernel ends, when `to` is null), without ops satisfying stages[0], then stages[1],
+  // ... in that order in between?
+  Verdict pathAvoiding(const Op& from, const Op* to, const std::vector<std::function<bool(const Op&)>>& stages);
+
+ private:
+  struct Levels;  // event level per key along the trace
+  const Levels& levels();
+  Verdict unknownTrace();
+  Verdict eventQuery(const Op& op, const std::map<size_t, ExprPtr>& conditions, bool stuck);
+  Witness buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
+                       std::optional<size_t> stuck);
+  std::vector<ExprPtr> witnessEvaluations();  // guards and ids of every trace op, in order
+
+  const Kernel& kernel_;
+  Solver& solver_;
+  std::optional<Trace> trace_;
+  std::unique_ptr<Levels> levels_;
+
+ public:
+  ~ProofContext();
+};
+
+}  // namespace ptov

@@ -1,0 +1,220 @@
+#include "solver/solver.h"
+
+#include <z3++.h>
+
+#include <chrono>
+#include <functional>
+#include <unordered_map>
+
+namespace ptov {
+
+SolverStats& globalSolverStats() {
+  static SolverStats stats;
+  return stats;
+}
+
+namespace {
+
+// Query fingerprint -> answer, shared by every Solver of the process.
+std::unordered_map<std::string, SatAnswer>& answerCache() {
+  static std::unordered_map<std::string, SatAnswer> cache;
+  return cache;
+}
+
+std::string symbolName(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::BlockIdx: return "block_idx";
+    case Expr::Kind::BlockNum: return "block_num";
+    case Expr::Kind::Unknown: return "?" + e.name;
+    default: return e.name;
+  }
+}
+
+class Translator {
+ public:
+  explicit Translator(z3::context& c) : c_(c) {}
+
+  z3::expr asInt(const ExprPtr& e) {
+    z3::expr x = translate(e);
+    return x.is_bool() ? z3::ite(x, c_.int_val(1), c_.int_val(0)) : x;
+  }
+  z3::expr asBool(const ExprPtr& e) {
+    z3::expr x = translate(e);
+    return x.is_bool() ? x : x != 0;
+  }
+  const std::map<std::string, z3::expr>& symbols() const { return symbols_; }
+
+ private:
+  z3::expr symbol(const std::string& name) {
+    auto it = symbols_.find(name);
+    if (it != symbols_.end()) return it->second;
+    z3::expr s = c_.int_const(name.c_str());
+    symbols_.emplace(name, s);
+    return s;
+  }
+
+  z3::expr translate(const ExprPtr& e) {
+    if (!e) return symbol("?null");
+    auto it = memo_.find(e.get());
+    if (it != memo_.end()) return it->second;
+    z3::expr r = build(*e);
+    memo_.emplace(e.get(), r);
+    keep_.push_back(e);
+    return r;
+  }
+
+  z3::expr build(const Expr& e) {
+    using K = Expr::Kind;
+    switch (e.kind) {
+      case K::Const: return c_.int_val(static_cast<int64_t>(e.value));
+      case K::Param:
+      case K::LoopVar:
+      case K::BlockIdx:
+      case K::BlockNum:
+      case K::Unknown: return symbol(symbolName(e));
+      case K::Add: return asInt(e.args[0]) + asInt(e.args[1]);
+      case K::Sub: return asInt(e.args[0]) - asInt(e.args[1]);
+      case K::Mul: return asInt(e.args[0]) * asInt(e.args[1]);
+      // Division by zero is left to Z3 (an unconstrained value), like the hardware's undefined result.
+      case K::Div: return asInt(e.args[0]) / asInt(e.args[1]);
+      case K::Rem: return z3::mod(asInt(e.args[0]), asInt(e.args[1]));
+      case K::Min: return z3::min(asInt(e.args[0]), asInt(e.args[1]));
+      case K::Max: return z3::max(asInt(e.args[0]), asInt(e.args[1]));
+      case K::Select: {
+        z3::expr a = translate(e.args[1]), b = translate(e.args[2]);
+        if (a.is_bool() && b.is_bool()) return z3::ite(asBool(e.args[0]), a, b);
+        return z3::ite(asBool(e.args[0]), asInt(e.args[1]), asInt(e.args[2]));
+      }
+      case K::Not: return !asBool(e.args[0]);
+      case K::And: return asBool(e.args[0]) && asBool(e.args[1]);
+      case K::Or: return asBool(e.args[0]) || asBool(e.args[1]);
+      case K::Cmp: {
+        z3::expr a = asInt(e.args[0]), b = asInt(e.args[1]);
+        const std::string& p = e.pred;
+        // Unsigned predicates are read as signed: indices here are small and non-negative.
+        if (p == "eq") return a == b;
+        if (p == "ne") return a != b;
+        if (p == "slt" || p == "ult") return a < b;
+        if (p == "sle" || p == "ule") return a <= b;
+        if (p == "sgt" || p == "ugt") return a > b;
+        if (p == "sge" || p == "uge") return a >= b;
+        return symbol("?cmp") != 0;
+      }
+    }
+    return symbol("?");
+  }
+
+  z3::context& c_;
+  std::unordered_map<const Expr*, z3::expr> memo_;
+  std::vector<ExprPtr> keep_;  // keeps memo keys alive
+  std::map<std::string, z3::expr> symbols_;
+};
+
+std::string stripPercent(const std::string& s) { return !s.empty() && s[0] == '%' ? s.substr(1) : s; }
+
+}  // namespace
+
+struct Solver::Impl {
+  z3::context ctx;
+};
+
+Solver::Solver(SolverOptions options) : impl_(std::make_unique<Impl>()), options_(std::move(options)) {}
+Solver::~Solver() = default;
+
+void Solver::startKernel() { kernelSpentMs_ = 0; }
+
+SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate) {
+  ++stats_.queries;
+  ++globalSolverStats().queries;
+  std::vector<ExprPtr> all = assertions;
+  all.insert(all.end(), evaluate.begin(), evaluate.end());
+  std::string key = std::to_string(assertions.size()) + "|" + fingerprint(all);
+  for (const auto& [name, range] : options_.paramRanges)
+    key += "|" + name + "=" + std::to_string(range.first) + ":" + std::to_string(range.second);
+  auto& cache = answerCache();
+  auto hit = cache.find(key);
+  if (hit != cache.end()) {
+    ++stats_.cacheHits;
+    ++globalSolverStats().cacheHits;
+    return hit->second;
+  }
+  SatAnswer answer;
+  if (kernelSpentMs_ >= options_.kernelBudgetMs) {
+    answer.reason = "the kernel's solver budget of " + std::to_string(options_.kernelBudgetMs) + " ms is spent";
+    return answer;  // not cached: a later run with a fresh budget may decide it
+  }
+  auto start = std::chrono::steady_clock::now();
+  try {
+    z3::context& c = impl_->ctx;
+    Translator tr(c);
+    z3::solver s(c);
+    z3::params p(c);
+    double left = options_.kernelBudgetMs - kernelSpentMs_;
+    unsigned timeout = static_cast<unsigned>(std::min<double>(options_.queryTimeoutMs, std::max(1.0, left)));
+    p.set("timeout", timeout);
+    s.set(p);
+    z3::expr_vector facts(c);
+    for (const auto& a : assertions) facts.push_back(tr.asBool(a));
+    std::vector<z3::expr> evals;
+    for (const auto& e : evaluate) evals.push_back(tr.asInt(e));
+    // Facts about the launch, and the configured parameter ranges.
+    auto syms = tr.symbols();
+    auto bn = syms.find("block_num");
+    z3::expr blockNum = bn != syms.end() ? bn->second : c.int_const("block_num");
+    facts.push_back(blockNum >= 1);
+    z3::expr shown = c.int_val(0);  // the witness values users read: kept small
+    for (const auto& [name, sym] : syms) {
+      auto r = options_.paramRanges.find(stripPercent(name));
+      if (r != options_.paramRanges.end())
+        facts.push_back(sym >= c.int_val(r->second.first) && sym <= c.int_val(r->second.second));
+      // The block index, and lane copies of it (block_idx#a), obey the launch bounds.
+      if (name == "block_idx" || name.rfind("block_idx#", 0) == 0) facts.push_back(sym >= 0 && sym < blockNum);
+      if (name[0] == '%' || name.rfind("block_", 0) == 0) shown = shown + z3::ite(sym >= 0, sym, -sym);
+    }
+    s.add(facts);
+    switch (s.check()) {
+      case z3::sat: {
+        answer.kind = SatAnswer::Kind::Sat;
+        z3::model m = s.get_model();
+        // Prefer the smallest parameter values (num_tokens = 0 rather than 8191): witnesses
+        // read better and stay stable. If that takes too long, keep the first model.
+        z3::optimize o(c);
+        z3::params op(c);
+        op.set("timeout", timeout);
+        o.set(op);
+        for (const auto& f : facts) o.add(f);
+        o.minimize(shown);
+        if (o.check() == z3::sat) m = o.get_model();
+        for (auto& e : evals) {
+          int64_t out = 0;
+          if (m.eval(e, true).is_numeral_i64(out)) answer.values.push_back(out);
+          else answer.values.push_back(std::nullopt);
+        }
+        for (const auto& [name, sym] : tr.symbols()) {
+          int64_t out = 0;
+          if (m.eval(sym, true).is_numeral_i64(out)) answer.symbols[name] = out;
+        }
+        break;
+      }
+      case z3::unsat: answer.kind = SatAnswer::Kind::Unsat; break;
+      case z3::unknown: {
+        std::string why = s.reason_unknown();
+        answer.reason = why == "timeout" || why == "canceled"
+                            ? "Z3 timed out after " + std::to_string(timeout) + " ms"
+                            : "Z3 answered unknown (" + why + ")";
+        break;
+      }
+    }
+  } catch (const z3::exception& e) {
+    answer.kind = SatAnswer::Kind::Unknown;
+    answer.reason = std::string("Z3 error: ") + e.msg();
+  }
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  kernelSpentMs_ += ms;
+  stats_.queryMs.push_back(ms);
+  globalSolverStats().queryMs.push_back(ms);
+  if (answer.kind != SatAnswer::Kind::Unknown) cache.emplace(std::move(key), answer);
+  return answer;
+}
+
+}  // namespace ptov

@@ -1,0 +1,68 @@
+#pragma once
+// The only door to Z3. Rules and proofs ask satisfiability questions in Expr terms (the same
+// integer expressions the front ends produce) and get Sat with a model, Unsat, or Unknown
+// with a reason. Every Z3 object lives behind this interface.
+//
+// Every query also assumes 1 <= block_num and 0 <= block_idx < block_num, plus the configured
+// parameter ranges. Integers are mathematical (no overflow); docs/solver.md.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/expr.h"
+
+namespace ptov {
+
+struct SolverOptions {
+  unsigned queryTimeoutMs = 2000;     // per query
+  unsigned kernelBudgetMs = 20000;    // all queries of one kernel together
+  // Inclusive ranges for scalar parameters, by name with or without the leading '%'.
+  std::map<std::string, std::pair<int64_t, int64_t>> paramRanges;
+};
+
+struct SatAnswer {
+  enum class Kind { Sat, Unsat, Unknown };
+  Kind kind = Kind::Unknown;
+  std::string reason;                          // Unknown: "timeout after 2000 ms", ...
+  std::vector<std::optional<int64_t>> values;  // Sat: the value of each `evaluate` expression
+  std::map<std::string, int64_t> symbols;      // Sat: the model's named integer symbols
+};
+
+struct SolverStats {
+  size_t queries = 0;
+  size_t cacheHits = 0;
+  std::vector<double> queryMs;  // wall time of each query that ran Z3
+};
+
+class Solver {
+ public:
+  explicit Solver(SolverOptions options = {});
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  // Is the conjunction of `assertions` (each read as "!= 0") satisfiable? When it is, the
+  // model's value of every `evaluate` expression is returned. Answers are cached by a hash of
+  // the query, so asking again (the same kernel re-checked) costs nothing.
+  SatAnswer check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate = {});
+
+  // Starts the per-kernel time budget again.
+  void startKernel();
+  const SolverStats& stats() const { return stats_; }
+  const SolverOptions& options() const { return options_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  SolverOptions options_;
+  SolverStats stats_;
+  double kernelSpentMs_ = 0;
+};
+
+// Statistics of every Solver in this process (for the benchmark).
+SolverStats& globalSolverStats();
+
+}  // namespace ptov

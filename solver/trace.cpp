@@ -1,0 +1,188 @@
+#include "solver/trace.h"
+
+#include <map>
+
+namespace ptov {
+namespace {
+
+class Unroller {
+ public:
+  explicit Unroller(Trace& t) : t_(t) {}
+
+  void run(const Stmt& body) { walk(body, Expr::constant(1)); }
+
+ private:
+  // Instances `s` produces when every loop inside is unrolled by the policy below.
+  static size_t instances(const Stmt& s) {
+    switch (s.kind) {
+      case Stmt::Kind::OpStmt: return 1;
+      case Stmt::Kind::For: {
+        size_t body = instances(*s.children[0]);
+        auto lb = evalConst(s.lb), ub = evalConst(s.ub), step = evalConst(s.step);
+        if (lb && ub && step && *step > 0) {
+          int64_t trip = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+          return body * static_cast<size_t>(trip <= kExactTrip ? trip : 5);
+        }
+        return body * 5;
+      }
+      case Stmt::Kind::While: return 2 * (instances(*s.children[0]) + instances(*s.children[1]));
+      default: {
+        size_t n = 0;
+        for (const auto& c : s.children)
+          if (c) n += instances(*c);
+        return n;
+      }
+    }
+  }
+
+  ExprPtr bind(const ExprPtr& e) const {
+    if (!e) return e;
+    return substitute(e, [&](const Expr& leaf) -> ExprPtr {
+      if (leaf.kind == Expr::Kind::LoopVar) {
+        auto it = env_.find(leaf.name);
+        return it == env_.end() ? nullptr : it->second;
+      }
+      // A value the front end could not express may differ in every iteration.
+      if (leaf.kind == Expr::Kind::Unknown && !context_.empty()) return Expr::unknown(leaf.name + context_);
+      return nullptr;
+    });
+  }
+
+  void emit(const Op& op, const ExprPtr& guard) {
+    if (t_.ops.size() >= kMaxTraceOps) {
+      incomplete("more than " + std::to_string(kMaxTraceOps) + " op instances after unrolling");
+      return;
+    }
+    TraceOp t;
+    t.op = &op;
+    t.guard = exprAnd(guard, alive_);
+    if (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag) {
+      if (op.event.id) t.eventId = Expr::constant(*op.event.id);
+      else if (op.event.idExpr) t.eventId = bind(op.event.idExpr);
+    }
+    t.iteration = iteration_;
+    t_.ops.push_back(std::move(t));
+    if (op.kind == OpKind::Return) alive_ = exprAnd(alive_, exprNot(guard));
+  }
+
+  void incomplete(const std::string& why) {
+    if (t_.complete) t_.incompleteReason = why;
+    t_.complete = false;
+  }
+
+  void walk(const Stmt& s, const ExprPtr& guard) {
+    if (!t_.complete) return;
+    switch (s.kind) {
+      case Stmt::Kind::OpStmt: emit(s.op, guard); return;
+      case Stmt::Kind::Seq:
+        for (const auto& c : s.children)
+          if (c) walk(*c, guard);
+        return;
+      case Stmt::Kind::If: {
+        ExprPtr c = bind(s.cond);
+        if (!c || c->kind == Expr::Kind::Unknown)
+          c = Expr::unknown("cond@" + std::to_string(s.loc.line) + ":" + std::to_string(s.loc.col) + context_);
+        walk(*s.children[0], exprAnd(guard, c));
+        if (s.children.size() > 1 && s.children[1]) walk(*s.children[1], exprAnd(guard, exprNot(c)));
+        return;
+      }
+      case Stmt::Kind::For: return walkFor(s, guard);
+      case Stmt::Kind::While: return walkWhile(s, guard);
+      case Stmt::Kind::Blocks:
+        incomplete("an unstructured (multi-block) body at line " + std::to_string(s.loc.line));
+        return;
+    }
+  }
+
+  void walkIteration(const Stmt& loop, const ExprPtr& value, const ExprPtr& guard, const std::string& copy) {
+    auto savedEnv = env_;
+    auto savedIter = iteration_;
+    auto savedContext = context_;
+    env_[loop.var] = value;
+    iteration_.push_back({loop.var, value});
+    context_ += "#" + copy;
+    walk(*loop.children[0], guard);
+    env_ = std::move(savedEnv);
+    iteration_ = std::move(savedIter);
+    context_ = std::move(savedContext);
+  }
+
+  // Iterations 0 and 1, then the tail j in {m, m+1, m+2} with m = 2 * floor((T - 2) / 2), each
+  // present when 2 <= j < T. Small trip counts are therefore exact (T <= 5), the last
+  // iteration is always there, and the iteration after 1 has the parity of 1's successor, so
+  // double-buffer patterns (ids or guards from i mod 2) see a consistent sequence.
+  void walkFor(const Stmt& s, const ExprPtr& guard) {
+    ExprPtr lb = bind(s.lb), ub = bind(s.ub), step = bind(s.step);
+    auto clb = evalConst(lb), cub = evalConst(ub), cstep = evalConst(step);
+    std::string where = std::to_string(s.loc.line) + ":" + std::to_string(s.loc.col);
+    if (clb && cub && cstep && *cstep > 0) {
+      int64_t trip = *cub > *clb ? (*cub - *clb + *cstep - 1) / *cstep : 0;
+      size_t body = instances(*s.children[0]);
+      bool exact = trip <= kExactTrip && t_.ops.size() + body * static_cast<size_t>(trip) <= kMaxTraceOps;
+      std::vector<int64_t> its;
+      if (exact) {
+        for (int64_t k = 0; k < trip; ++k) its.push_back(k);
+      } else {
+        int64_t m = 2 * ((trip - 2) / 2);
+        its = {0, 1};
+        for (int64_t j = m; j <= m + 2; ++j)
+          if (j >= 2 && j < trip) its.push_back(j);
+        std::string kept;
+        for (int64_t k : its) kept += (kept.empty() ? "" : ", ") + std::to_string(k);
+        t_.approximations.push_back("loop " + s.var + " at " + where + " (" + std::to_string(trip) +
+                                    " iterations) kept iterations " + kept);
+      }
+      for (int64_t k : its)
+        walkIteration(s, Expr::constant(*clb + k * *cstep), guard, s.var + "=" + std::to_string(k));
+      return;
+    }
+    using K = Expr::Kind;
+    if (!cstep) t_.assumptions.push_back(Expr::cmp("sgt", step, Expr::constant(0)));
+    t_.approximations.push_back("loop " + s.var + " at " + where + " (trip count not constant) kept iterations 0, 1 "
+                                "and the last two or three");
+    auto c = [](int64_t v) { return Expr::constant(v); };
+    ExprPtr trip = Expr::binary(K::Div, Expr::binary(K::Add, Expr::binary(K::Sub, ub, lb), Expr::binary(K::Sub, step, c(1))), step);
+    ExprPtr m = Expr::binary(K::Mul, c(2), Expr::binary(K::Div, Expr::binary(K::Sub, trip, c(2)), c(2)));
+    auto at = [&](const ExprPtr& j) { return Expr::binary(K::Add, lb, Expr::binary(K::Mul, j, step)); };
+    walkIteration(s, lb, exprAnd(guard, Expr::cmp("slt", lb, ub)), s.var + "=0");
+    ExprPtr second = Expr::binary(K::Add, lb, step);
+    walkIteration(s, second, exprAnd(guard, Expr::cmp("slt", second, ub)), s.var + "=1");
+    for (int64_t d = 0; d <= 2; ++d) {
+      ExprPtr j = Expr::binary(K::Add, m, c(d));
+      ExprPtr present = exprAnd(Expr::cmp("sge", j, c(2)), Expr::cmp("slt", j, trip));
+      walkIteration(s, at(j), exprAnd(guard, present), s.var + "=m+" + std::to_string(d));
+    }
+  }
+
+  void walkWhile(const Stmt& s, const ExprPtr& guard) {
+    std::string where = std::to_string(s.loc.line) + ":" + std::to_string(s.loc.col);
+    t_.approximations.push_back("while loop at " + where + " kept its first two iterations");
+    ExprPtr g = guard;
+    for (int k = 0; k < 2; ++k) {
+      auto savedContext = context_;
+      context_ += "#while" + where + "=" + std::to_string(k);
+      walk(*s.children[0], g);
+      ExprPtr more = Expr::unknown("while@" + where + context_);
+      walk(*s.children[1], exprAnd(g, more));
+      context_ = std::move(savedContext);
+      g = exprAnd(g, more);
+    }
+  }
+
+  Trace& t_;
+  std::map<std::string, ExprPtr> env_;
+  std::vector<std::pair<std::string, ExprPtr>> iteration_;
+  std::string context_;
+  ExprPtr alive_ = Expr::constant(1);
+};
+
+}  // namespace
+
+Trace unrollKernel(const Kernel& k) {
+  Trace t;
+  if (!k.body) return t;
+  Unroller(t).run(*k.body);
+  return t;
+}
+
+}  // namespace ptov

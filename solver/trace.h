@@ -1,0 +1,40 @@
+#pragma once
+// A kernel unrolled into one guarded straight-line trace: every op instance carries the
+// condition under which it executes, written as an Expr over the kernel's scalar parameters,
+// block index, symbolic loop iterations and values the front end could not express. The
+// Z3 encodings (solver.h) read this trace; nothing here depends on Z3.
+//
+// Loops: a constant trip count up to kExactTrip is unrolled exactly. Otherwise (a larger or a
+// symbolic trip count T) the trace keeps iterations 0 and 1 and the tail m, m+1, m+2 with
+// m = 2 * floor((T - 2) / 2), each guarded by "this iteration exists", so zero-trip
+// (PTOAS #533), short and long loops are all real cases and the last iteration is always
+// present. docs/solver.md lists what this misses.
+#include <string>
+#include <vector>
+
+#include "analyzer/model/model.h"
+
+namespace ptov {
+
+struct TraceOp {
+  const Op* op = nullptr;
+  ExprPtr guard;    // the instance executes iff guard != 0
+  ExprPtr eventId;  // SetFlag / WaitFlag: the id in this iteration (constant or symbolic)
+  // The loop iteration this instance belongs to: (loop variable, its value here), outermost first.
+  std::vector<std::pair<std::string, ExprPtr>> iteration;
+};
+
+struct Trace {
+  std::vector<TraceOp> ops;          // in issue (program) order
+  std::vector<ExprPtr> assumptions;  // facts about the symbolic values (e.g. step > 0)
+  std::vector<std::string> approximations;  // loops not unrolled exactly, for witnesses and docs
+  bool complete = true;              // false when a construct could not be unrolled
+  std::string incompleteReason;
+};
+
+constexpr int kExactTrip = 8;
+constexpr size_t kMaxTraceOps = 20000;
+
+Trace unrollKernel(const Kernel& k);
+
+}  // namespace ptov
