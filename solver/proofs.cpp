@@ -293,18 +293,18 @@ Verdict ProofContext::eventLeaksAtExit(const EventKey& key) {
   return v;
 }
 
-Verdict ProofContext::barrierArrivalDiffers(const Op& barrier) {
+Verdict ProofContext::barrierArrivalDiffers(const std::vector<const Op*>& barrier) {
   const Trace& t = trace();
   if (!t.complete) return unknownTrace();
   auto lane = [](const std::string& suffix) {
     return [suffix](const Expr& leaf) -> ExprPtr {
-      return leaf.kind == Expr::Kind::BlockIdx ? Expr::loopVar("block_idx#" + suffix) : nullptr;
+      return leaf.kind == Expr::Kind::BlockIdx ? Expr::loopVar("lane_" + suffix + ".block_idx") : nullptr;
     };
   };
   ExprPtr countA = Expr::constant(0), countB = Expr::constant(0);
   bool laneDependent = false;
   for (const auto& op : t.ops) {
-    if (op.op != &barrier) continue;
+    if (std::find(barrier.begin(), barrier.end(), op.op) == barrier.end()) continue;
     ExprPtr ga = substitute(op.guard, lane("a")), gb = substitute(op.guard, lane("b"));
     laneDependent |= ga != op.guard;
     countA = Expr::binary(Expr::Kind::Add, countA, selectFold(ga, Expr::constant(1), Expr::constant(0)));
@@ -320,18 +320,18 @@ Verdict ProofContext::barrierArrivalDiffers(const Op& barrier) {
   Verdict v;
   v.kind = Verdict::Kind::Violated;
   for (const auto& [name, value] : a.symbols)
-    if (kernel_.paramIndex(name) >= 0 || name.rfind("block_", 0) == 0) v.witness.values.emplace_back(name, value);
+    if (kernel_.paramIndex(name) >= 0 || name.find("block_") != std::string::npos) v.witness.values.emplace_back(name, value);
   int64_t counts[2] = {a.values[0].value_or(0), a.values[1].value_or(0)};
-  const char* lanes[2] = {"block_idx#a", "block_idx#b"};
+  const char* lanes[2] = {"lane_a.block_idx", "lane_b.block_idx"};
+  const Op& first = *barrier.front();
   for (int l = 0; l < 2; ++l) {
     auto idx = a.symbols.find(lanes[l]);
     std::string laneName = "block_idx = " + (idx == a.symbols.end() ? std::string("?") : std::to_string(idx->second));
-    v.witness.state.push_back(laneName + " reaches '" + barrier.name + "' at line " + std::to_string(barrier.loc.line) +
-                              " " + std::to_string(counts[l]) + " time(s)");
+    v.witness.state.push_back(laneName + " arrives " + std::to_string(counts[l]) + " time(s)");
     for (int64_t c = 0; c < counts[l] && c < 8; ++c)
-      v.witness.lanes.push_back({laneName, barrier.name + " arrival " + std::to_string(c + 1), barrier.loc, -1, false});
+      v.witness.lanes.push_back({laneName, first.name + " arrival " + std::to_string(c + 1), first.loc, -1, false});
     if (counts[l] < counts[1 - l])
-      v.witness.lanes.push_back({laneName, "never arrives again: the other lane waits here", barrier.loc, -1, true});
+      v.witness.lanes.push_back({laneName, "never arrives again: the other lane waits forever", first.loc, -1, true});
   }
   return v;
 }

@@ -36,8 +36,9 @@ class ProofContext {
   Verdict eventLeaksAtExit(const EventKey& key);
   // Every event key that some set_flag in the kernel can use.
   std::vector<EventKey> eventKeys();
-  // barrier-arrival: can two lanes (block indices) run this barrier op a different number of times?
-  Verdict barrierArrivalDiffers(const Op& barrier);
+  // barrier-arrival: can two lanes (block indices) arrive at this barrier (all the ops that
+  // arrive at the same barrier) a different number of times?
+  Verdict barrierArrivalDiffers(const std::vector<const Op*>& barrier);
   // comm rules: is there a path on which an instance of `from` runs, then an instance of `to`
   // (or the kernel ends, when `to` is null), without ops satisfying stages[0], then stages[1],
   // ... in that order in between?

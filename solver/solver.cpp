@@ -163,13 +163,17 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     z3::expr blockNum = bn != syms.end() ? bn->second : c.int_const("block_num");
     facts.push_back(blockNum >= 1);
     z3::expr shown = c.int_val(0);  // the witness values users read: kept small
+    bool usesLanes = bn != syms.end();
     for (const auto& [name, sym] : syms) {
       auto r = options_.paramRanges.find(stripPercent(name));
       if (r != options_.paramRanges.end())
         facts.push_back(sym >= c.int_val(r->second.first) && sym <= c.int_val(r->second.second));
       // The block index, and lane copies of it (block_idx#a), obey the launch bounds.
-      if (name == "block_idx" || name.rfind("block_idx#", 0) == 0) facts.push_back(sym >= 0 && sym < blockNum);
-      if (name[0] == '%' || name.rfind("block_", 0) == 0) shown = shown + z3::ite(sym >= 0, sym, -sym);
+      if (name.find("block_idx") != std::string::npos) {
+        facts.push_back(sym >= 0 && sym < blockNum);
+        usesLanes = true;
+      }
+      if (name[0] == '%' || name.find("block_") != std::string::npos) shown = shown + z3::ite(sym >= 0, sym, -sym);
     }
     s.add(facts);
     switch (s.check()) {
@@ -194,6 +198,8 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
           int64_t out = 0;
           if (m.eval(sym, true).is_numeral_i64(out)) answer.symbols[name] = out;
         }
+        int64_t lanes = 0;
+        if (usesLanes && m.eval(blockNum, true).is_numeral_i64(lanes)) answer.symbols["block_num"] = lanes;
         break;
       }
       case z3::unsat: answer.kind = SatAnswer::Kind::Unsat; break;

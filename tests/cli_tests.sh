@@ -50,7 +50,7 @@ case "$case_name" in
     run 2 check tests/inputs/syntax_errors.pto
     expect_output '^tests/inputs/syntax_errors\.pto:5:33: error: unexpected '"'"'\)'"'"'$'
     expect_output '^tests/inputs/syntax_errors\.pto:13:33: error: unexpected character'
-    expect_output '^tests/inputs/syntax_errors\.pto:9:5: error: .*\[sync-event-pairing\]$'
+    expect_output '^tests/inputs/syntax_errors\.pto:9:5: error: .*\[sync-deadlock\]$'
     # Other inputs are still checked and reported alongside.
     run 2 check tests/inputs/syntax_errors.pto corpus/comm-publish-fence/bad
     expect_output 'invalidate_before_store\.pto:[0-9]+:[0-9]+: error: .*\[comm-publish-fence\]'

@@ -133,37 +133,60 @@ TEST_CASE("comm-wait-batching") {
   CHECK(findingsOf("comm-wait-batching", comm(std::string(kWait) + invalAll + kWait + invalAll)).size() == 1);
 }
 
-TEST_CASE("sync-event-pairing") {
-  auto pairing = [](const std::string& body) {
-    return findingsOf("sync-event-pairing", kernelText("%n: index", "    %c0 = arith.constant 0 : index\n"
-                                                                   "    %c1 = arith.constant 1 : index\n" + body));
+TEST_CASE("sync-event-pairing, sync-deadlock, sync-exit-balance") {
+  auto run = [](const std::string& rule, const std::string& body) {
+    return findingsOf(rule, kernelText("%n: index", "    %c0 = arith.constant 0 : index\n"
+                                                    "    %c1 = arith.constant 1 : index\n" + body));
   };
+  auto deadlock = [&](const std::string& b) { return run("sync-deadlock", b); };
+  auto leak = [&](const std::string& b) { return run("sync-exit-balance", b); };
+  auto pairing = [&](const std::string& b) { return run("sync-event-pairing", b); };
   std::string set0 = "    pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n";
   std::string wait0 = "    pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n";
-  CHECK(pairing(set0 + wait0).empty());
-  auto lonelyWait = pairing(wait0);
+  CHECK(deadlock(set0 + wait0).empty());
+  CHECK(leak(set0 + wait0).empty());
+  auto lonelyWait = deadlock(wait0);
   REQUIRE(lonelyWait.size() == 1);
   CHECK(lonelyWait[0].severity == Severity::Error);
-  CHECK(pairing(set0 + set0 + wait0 + wait0).size() >= 1);
-  auto leak = pairing(set0);
-  REQUIRE(leak.size() == 1);
-  CHECK(leak[0].message.find("kernel ends") != std::string::npos);
+  REQUIRE(static_cast<bool>(lonelyWait[0].witness));
+  CHECK(lonelyWait[0].witness->state.back() == "events set at this point: none");
+  // Set twice: the second set is the cause (pairing), the second wait the symptom (deadlock).
+  CHECK(pairing(set0 + set0 + wait0 + wait0).size() == 1);
+  CHECK(deadlock(set0 + set0 + wait0 + wait0).size() == 1);
+  auto leaked = leak(set0);
+  REQUIRE(leaked.size() == 1);
+  CHECK(leaked[0].message.find("ends") != std::string::npos);
   // Loop-carried pattern: pre-set, wait/set in the body, drain after: balanced on every path.
   std::string pipelined = set0 + "    scf.for %i = %c0 to %n step %c1 {\n" + wait0 + set0 + "    }\n" + wait0;
+  CHECK(deadlock(pipelined).empty());
+  CHECK(leak(pipelined).empty());
   CHECK(pairing(pipelined).empty());
-  // Back-edge wait without a pre-loop set (PTOAS #428).
+  // Back-edge wait without a pre-loop set (PTOAS #428): the first iteration with n = 1, and
+  // the drain after the loop with n = 0.
   std::string noPreset = "    scf.for %i = %c0 to %n step %c1 {\n" + wait0 + set0 + "    }\n" + wait0;
-  CHECK_FALSE(pairing(noPreset).empty());
-  // Set hoisted out of an if while the wait stays inside (PTOAS #1149): leak on the else path.
+  auto backEdge = deadlock(noPreset);
+  REQUIRE(backEdge.size() == 2);
+  REQUIRE(static_cast<bool>(backEdge[0].witness));
+  CHECK(backEdge[0].witness->values == std::vector<std::pair<std::string, int64_t>>{{"%n", 1}, {"%i", 0}});
+  // Set hoisted out of an if while the wait stays inside (PTOAS #1149): leak when n != 0.
   std::string hoisted = set0 + "    %b = arith.cmpi eq, %n, %c0 : index\n    scf.if %b {\n" + wait0 + "    }\n";
-  CHECK(pairing(hoisted).size() == 1);
-  // Zero-trip loop that held the only set (PTOAS #533).
+  auto hoistedLeak = leak(hoisted);
+  REQUIRE(hoistedLeak.size() == 1);
+  CHECK(hoistedLeak[0].witness->values.front().second != 0);
+  // Zero-trip loop that held the only set (PTOAS #533): the wait starves with n = 0.
   std::string zeroTrip = "    scf.for %i = %c0 to %n step %c1 {\n" + set0 + "    }\n" + wait0;
-  CHECK_FALSE(pairing(zeroTrip).empty());
+  auto zero = deadlock(zeroTrip);
+  REQUIRE(zero.size() == 1);
+  CHECK(zero[0].witness->values == std::vector<std::pair<std::string, int64_t>>{{"%n", 0}});
   // Event id out of range through a dynamic id.
   CHECK(pairing("    %e = arith.constant 9 : index\n    pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %e]\n"
                 "    pto.wait_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %e]\n")
             .size() == 2);  // the set and the wait
+  // An id from a value ptoverify cannot compute: undecided, never a pass.
+  auto opaque = deadlock("    %e = pto.load_scalar %n[%c0] : !pto.ptr<i32> -> i32\n"
+                         "    pto.wait_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %e]\n");
+  REQUIRE(opaque.size() == 1);
+  CHECK(opaque[0].unknown);
 }
 
 TEST_CASE("sync-event-pairing: user MTE2->MTE3 event outstanding across a tput") {
