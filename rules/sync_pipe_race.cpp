@@ -1,4 +1,7 @@
-// sync-pipe-race: ops on different pipes touch overlapping memory with no set/wait or barrier between them
+// sync-pipe-race: two accesses on different pipes of one core that touch the same memory (a
+// UB tile by name or constant address range, a GM box of the same tensor view), at least one
+// writing, with no set_flag -> wait_flag chain or barrier between them on the paths where both
+// run: the pipes run concurrently, so the read may see the old or the new data.
 #include "rules/rule.h"
 
 namespace ptov {
@@ -7,15 +10,31 @@ namespace {
 class SyncPipeRace : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"sync-pipe-race", "sync", Severity::Error, "ops on different pipes touch overlapping memory with no set/wait or barrier between them", {"TODO: seed section / upstream issue"}};
+    static const RuleInfo i{"sync-pipe-race", "sync", Severity::Error,
+                            "ops on different pipes touch overlapping memory with no set/wait or barrier between them",
+                            {"seed 002 (auto-sync: RAW / WAR / WAW between pipes)", "pypto #2722 / PTOAS #1532",
+                             "simpler #831", "AscendNPU-IR GraphSolver happens-before model"}};
     return i;
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
+    // A kernel with no intra-core sync at all is input to the compiler's auto-sync
+    // (ptoas --enable-insert-sync, HIVM InjectSync): its races are the compiler's to fix.
+    bool synced = false;
     forEachOp(*k.body, [&](const Op& op) {
-      (void)op;
-      (void)ctx;  // TODO: ask the model, then ctx.report(op.loc, "...")
+      synced |= op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag || op.kind == OpKind::PipeBarrier;
     });
+    if (!synced) return;
+    for (const PipeRace& r : ctx.proofs().pipeRaces()) {
+      auto role = [](bool writes) { return writes ? "writes" : "reads"; };
+      std::string what = r.secondRef->space == "gm" ? "GM " + r.secondRef->value : "tile " + r.secondRef->value;
+      Finding* f = ctx.reportVerdict(
+          r.verdict, r.second->loc,
+          "'" + r.second->name + "' on " + pipeName(r.second->pipes.front()) + " " + role(r.secondWrites) + " " + what +
+              " while '" + r.first->name + "' on " + pipeName(r.first->pipes.front()) + " " + role(r.firstWrites) + " " +
+              r.firstRef->value + " with no set_flag/wait_flag chain or barrier ordering them");
+      if (f) f->notes.push_back({r.first->loc, "the other access"});
+    }
   }
 };
 

@@ -19,6 +19,16 @@ namespace ptov {
 using EventKey = std::tuple<Pipe, Pipe, int64_t>;
 std::string eventText(const EventKey& k);
 
+// Two memory accesses on different pipes that may touch the same memory with no ordering.
+struct PipeRace {
+  const Op* first = nullptr;   // earlier in issue order
+  const Op* second = nullptr;
+  const MemRef* firstRef = nullptr;
+  const MemRef* secondRef = nullptr;
+  bool firstWrites = false, secondWrites = false;
+  Verdict verdict;
+};
+
 class ProofContext {
  public:
   ProofContext(const Kernel& k, Solver& solver);
@@ -43,6 +53,9 @@ class ProofContext {
   // (or the kernel ends, when `to` is null), without ops satisfying stages[0], then stages[1],
   // ... in that order in between?
   Verdict pathAvoiding(const Op& from, const Op* to, const std::vector<std::function<bool(const Op&)>>& stages);
+  // sync-pipe-race (solver/races.cpp): pairs of accesses on different pipes, at least one a
+  // write, that overlap on some feasible path with no set->wait chain or barrier between them.
+  std::vector<PipeRace> pipeRaces();
 
  private:
   struct Levels;  // event level per key along the trace
@@ -52,6 +65,9 @@ class ProofContext {
   Witness buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
                        std::optional<size_t> stuck);
   std::vector<ExprPtr> witnessEvaluations();  // guards and ids of every trace op, in order
+  // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
+  bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);
+  bool ordered(size_t from, size_t to, Pipe first, Pipe second);
 
   const Kernel& kernel_;
   Solver& solver_;

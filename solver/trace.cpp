@@ -61,6 +61,15 @@ class Unroller {
       else if (op.event.idExpr) t.eventId = bind(op.event.idExpr);
     }
     t.iteration = iteration_;
+    for (int w = 0; w < 2; ++w)
+      for (const MemRef& m : w ? op.writes : op.reads) {
+        TraceAccess a;
+        a.ref = &m;
+        a.write = w == 1;
+        for (const auto& e : m.offsets) a.offsets.push_back(bind(e));
+        for (const auto& e : m.sizes) a.sizes.push_back(bind(e));
+        t.accesses.push_back(std::move(a));
+      }
     t_.ops.push_back(std::move(t));
     if (op.kind == OpKind::Return) alive_ = exprAnd(alive_, exprNot(guard));
   }

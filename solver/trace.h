@@ -16,12 +16,20 @@
 
 namespace ptov {
 
+// One memory access of an op instance, with its GM box bound to this iteration's values.
+struct TraceAccess {
+  const MemRef* ref = nullptr;
+  bool write = false;
+  std::vector<ExprPtr> offsets, sizes;
+};
+
 struct TraceOp {
   const Op* op = nullptr;
   ExprPtr guard;    // the instance executes iff guard != 0
   ExprPtr eventId;  // SetFlag / WaitFlag: the id in this iteration (constant or symbolic)
   // The loop iteration this instance belongs to: (loop variable, its value here), outermost first.
   std::vector<std::pair<std::string, ExprPtr>> iteration;
+  std::vector<TraceAccess> accesses;  // reads, then writes
 };
 
 struct Trace {

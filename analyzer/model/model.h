@@ -54,6 +54,11 @@ struct MemRef {
   int param = -1;
   bool peer = false;         // address offset to another rank's copy (CommRemoteOffset*)
   std::string value;         // the SSA value / expression that names it in the source
+  // GM region when known: a partition of tensor view `view` (the make_tensor_view value), with
+  // per-dimension offsets and sizes in elements. Two regions of one view overlap iff their
+  // boxes overlap in every dimension.
+  std::string view;
+  std::vector<ExprPtr> offsets, sizes;
   bool valid() const { return param >= 0 || !value.empty(); }
   // Same buffer: same parameter and same peer-ness (or the same named value if no param).
   bool sameBuffer(const MemRef& o) const;

@@ -1,6 +1,8 @@
 #include "analyzer/pto/lifter.h"
 
 #include <map>
+#include <cctype>
+#include <sstream>
 
 #include "analyzer/pto/op_table.h"
 
@@ -42,6 +44,9 @@ struct ValueInfo {
   bool peer = false;       // offset to a peer rank's copy
   bool peerOffset = false; // the value *is* a peer offset (CommRemoteOffset* result)
   std::string space;       // address space of a pointer/view/tile ("gm", "ub", ...)
+  // GM views: the base tensor view and, for partitions, the box inside it.
+  std::string view;
+  std::vector<ExprPtr> offsets, sizes;
   // Tiles:
   bool isTile = false;
   std::optional<int64_t> tileAddr;
@@ -239,6 +244,9 @@ class FunctionLifter {
       m.param = i->param;
       m.peer = i->peer;
       if (!i->space.empty()) m.space = i->space;
+      m.view = i->view;
+      m.offsets = i->offsets;
+      m.sizes = i->sizes;
     }
     return m;
   }
@@ -403,6 +411,17 @@ class FunctionLifter {
         ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
         v.expr = nullptr;
         v.isTile = false;
+        if (n == "pto.make_tensor_view" && !op.results.empty()) {
+          v.view = op.results[0];
+          v.offsets.clear();
+          v.sizes.clear();
+        } else if (n == "pto.partition_view") {
+          partitionBox(op, v);
+        } else if (n != "pto.castptr") {
+          v.offsets.clear();  // a reshaped or reinterpreted view: its box is not modelled
+          v.sizes.clear();
+          v.view.clear();
+        }
         defineResults(op, v);
       }
       return true;
@@ -539,6 +558,13 @@ class FunctionLifter {
           if (const ValueInfo* v = info(o); v && v->isTile) m.reads.push_back(tileRef(o));
         for (const auto& o : outs)
           if (const ValueInfo* v = info(o); v && v->isTile) m.writes.push_back(tileRef(o));
+        // tmov / textract run on the pipe of their direction: L1 -> L0A/L0B/bias/scaling on MTE1, L0C -> L1
+        // on FIX, UB -> UB on V (the reference notes' op -> pipe table).
+        if ((op.name == "pto.tmov" || op.name == "pto.textract") && !m.reads.empty()) {
+          const std::string& from = m.reads.front().space;
+          if (from == "l1") m.pipes = {Pipe::MTE1};
+          else if (from == "l0c") m.pipes = {Pipe::FIX};
+        }
         break;
       }
       default:
@@ -560,6 +586,31 @@ class FunctionLifter {
       return;  // views, arith, yields: nothing a rule needs as a statement
     }
     seq.children.push_back(Stmt::opStmt(std::move(m)));
+  }
+
+  // offsets = [...], sizes = [...] of a partition_view, added to the base partition's offsets.
+  void partitionBox(const mlir::Op& op, ValueInfo& v) const {
+    auto list = [&](const char* key) {
+      std::vector<ExprPtr> out;
+      std::istringstream in(op.attr(key));
+      std::string item;
+      while (in >> item) {
+        if (item[0] == '%') out.push_back(exprOf(item));
+        else if (std::isdigit(static_cast<unsigned char>(item[0]))) out.push_back(Expr::constant(std::stoll(item)));
+      }
+      return out;
+    };
+    std::vector<ExprPtr> offsets = list("offsets"), sizes = list("sizes");
+    if (offsets.empty() || offsets.size() != sizes.size() || v.view.empty()) {
+      v.view.clear();
+      v.offsets.clear();
+      v.sizes.clear();
+      return;
+    }
+    if (v.offsets.size() == offsets.size())
+      for (size_t d = 0; d < offsets.size(); ++d) offsets[d] = Expr::binary(Expr::Kind::Add, v.offsets[d], offsets[d]);
+    v.offsets = std::move(offsets);
+    v.sizes = std::move(sizes);
   }
 
   MemRef tileRef(const std::string& v) const {
