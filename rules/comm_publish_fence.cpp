@@ -64,6 +64,23 @@ class CommPublishFence : public Rule {
     return "'" + write.name + "' to " + target;
   }
 
+  // The dataflow above merges paths; this asks Z3 whether a feasible path (branch conditions
+  // and iteration values included) really runs the write, then the notify (or the end),
+  // without a covering cacheinvalid followed by a GM fence in between.
+  static Verdict confirm(const Op& write, const Op* notify, RuleContext& ctx) {
+    auto invalidates = [&write](const Op& op) { return op.kind == OpKind::CacheInvalidate && coversWrite(op, write); };
+    auto fences = [](const Op& op) {
+      return op.kind == OpKind::Fence && (op.fenceScope == "gm" || op.fenceScope == "all");
+    };
+    return ctx.proofs().pathAvoiding(write, notify, {invalidates, fences});
+  }
+
+  static void report(const Verdict& v, const SourceLoc& loc, const std::string& msg, RuleContext& ctx,
+                     const FindingNote& note) {
+    Finding* f = ctx.reportVerdict(v, loc, msg);
+    if (f) f->notes.insert(f->notes.begin(), note);
+  }
+
   void reportPending(const Kernel& k, const Op& write, unsigned bits, const Op* notify,
                      RuleContext& ctx) const {
     std::string msg;
@@ -75,8 +92,7 @@ class CommPublishFence : public Rule {
       msg = "publishing write " + what(k, write) +
             " is invalidated but no 'pto.fence.barrier_all #pto.fence_scope<gm>' follows the "
             "cacheinvalid before the notify";
-    Finding& f = ctx.report(write.loc, msg);
-    if (notify) f.notes.push_back({notify->loc, "the notify that can publish it on some path"});
+    report(confirm(write, notify, ctx), write.loc, msg, ctx, {notify->loc, "the notify that publishes it on the path below"});
   }
 
   // Writes the kernel itself releases (peer writes, writes it marks with an invalidate, scalar
@@ -102,8 +118,8 @@ class CommPublishFence : public Rule {
       } else {
         continue;
       }
-      Finding& f = ctx.report(write.loc, msg);
-      f.notes.push_back({k.loc, "kernel '" + k.name + "' can end with the write unreleased"});
+      report(confirm(write, nullptr, ctx), write.loc, msg, ctx,
+             {k.loc, "kernel '" + k.name + "' can end with the write unreleased"});
     }
   }
 

@@ -70,12 +70,16 @@ class CommWaitInvalidate : public Rule {
             continue;
           }
           if (reportNow) {
+            // Confirmed on a feasible path: the acquire, then this read, with no invalidate
+            // covering it in between.
             const Op& acq = *flow.nodes[it->first].op;
-            Finding& f = ctx.report(op.loc, "cacheable GM read '" + op.name + "' of " + describeBuffer(k, r) +
-                                                " after '" + acq.name +
-                                                "' with no 'pto.cmo.cacheinvalid all "
-                                                "#pto.address_space<gm>' before it on some path");
-            f.notes.push_back({acq.loc, "the signal acquire it follows"});
+            auto covers = [&r](const Op& o) { return o.kind == OpKind::CacheInvalidate && invalidateCovers(o, r); };
+            Finding* f = ctx.reportVerdict(ctx.proofs().pathAvoiding(acq, &op, {covers}), op.loc,
+                                           "cacheable GM read '" + op.name + "' of " + describeBuffer(k, r) + " after '" +
+                                               acq.name +
+                                               "' with no 'pto.cmo.cacheinvalid all #pto.address_space<gm>' before it "
+                                               "on some path");
+            if (f) f->notes.insert(f->notes.begin(), {acq.loc, "the signal acquire it follows"});
           }
           it = s.pending.erase(it);  // the first unprotected read per path is reported
         }
@@ -92,11 +96,13 @@ class CommWaitInvalidate : public Rule {
     for (const auto& [acq, lines] : s.pending) {
       const Op& wait = *flow.nodes[acq].op;
       if (wait.kind != OpKind::Wait || !lines.empty()) continue;
-      Finding& f = ctx.report(wait.loc, "'" + wait.name +
-                                            "' is not followed by 'pto.cmo.cacheinvalid all #pto.address_space<gm>' "
-                                            "before the kernel ends on some path: later reads on this core may see "
-                                            "stale lines");
-      f.notes.push_back({k.loc, "kernel '" + k.name + "'"});
+      auto invalidates = [](const Op& o) { return o.kind == OpKind::CacheInvalidate; };
+      Finding* f = ctx.reportVerdict(ctx.proofs().pathAvoiding(wait, nullptr, {invalidates}), wait.loc,
+                                     "'" + wait.name +
+                                         "' is not followed by 'pto.cmo.cacheinvalid all #pto.address_space<gm>' "
+                                         "before the kernel ends on some path: later reads on this core may see "
+                                         "stale lines");
+      if (f) f->notes.insert(f->notes.begin(), {k.loc, "kernel '" + k.name + "'"});
     }
   }
 

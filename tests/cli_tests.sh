@@ -37,7 +37,7 @@ case "$case_name" in
     run 0 check corpus/comm-publish-fence/good
     run 1 check corpus/comm-publish-fence/bad
     expect_output '^corpus/comm-publish-fence/bad/[a-z_]+\.pto:[0-9]+:[0-9]+: error: .* \[comm-publish-fence\]$'
-    expect_output ': note: the notify that can publish it on some path$'
+    expect_output ': note: the notify that publishes it on the path below$'
     run 1 check tests/inputs/warning_only.pto
     run 0 check --fail-on error tests/inputs/warning_only.pto
     run 0 check --rules 'sync-*' tests/inputs/warning_only.pto

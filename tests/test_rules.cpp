@@ -7,7 +7,7 @@ using namespace ptov;
 using namespace ptov::test;
 
 namespace {
-const char* kCommParams = "%payload: !pto.ptr<i32>, %signal: !pto.ptr<i32>";
+const char* kCommParams = "%payload: !pto.ptr<i32>, %signal: !pto.ptr<i32>, %n: index, %go: i1";
 const char* kSignalView = R"(
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -54,8 +54,21 @@ TEST_CASE("comm-publish-fence") {
   CHECK(f[0].loc.line == 10);
   CHECK(f[0].notes.size() == 1);
   // Notify before the write in a loop body: the next iteration's notify publishes it.
-  std::string loopBack = "    scf.for %i = %c0 to %c1 step %c1 {\n" + std::string(kNotify) + store + "    }\n";
-  CHECK(findingsOf("comm-publish-fence", comm(loopBack)).size() == 1);
+  std::string loopBack = "    scf.for %i = %c0 to %n step %c1 {\n" + std::string(kNotify) + store + "    }\n";
+  auto back = findingsOf("comm-publish-fence", comm(loopBack));
+  REQUIRE(back.size() == 1);
+  REQUIRE(static_cast<bool>(back[0].witness));
+  CHECK(back[0].witness->values.front() == std::pair<std::string, int64_t>{"%n", 2});
+  // With exactly one iteration there is no next notify: the path query proves it.
+  CHECK(findingsOf("comm-publish-fence", comm("    scf.for %i = %c0 to %c1 step %c1 {\n" + std::string(kNotify) +
+                                              store + "    }\n"))
+            .empty());
+  // The same condition guards the write and its release: the dataflow merges the two ifs,
+  // the path query does not.
+  std::string correlated = "    scf.if %go {\n" + store + "    }\n    scf.if %go {\n" + inval + fence + "    }\n" + kNotify;
+  CHECK(findingsOf("comm-publish-fence", comm(correlated)).empty());
+  std::string crossed = "    scf.if %go {\n" + store + "    } else {\n" + inval + fence + "    }\n" + kNotify;
+  CHECK(findingsOf("comm-publish-fence", comm(crossed)).size() == 1);
   CHECK(findingsOf("comm-publish-fence", comm("    scf.for %i = %c0 to %c1 step %c1 {\n" + std::string(kNotify) + store +
                                               inval + fence + "    }\n"))
             .empty());
