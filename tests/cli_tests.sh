@@ -32,6 +32,13 @@ expect_output() {
   fi
 }
 
+expect_no_output() {
+  if grep -qE -- "$1" <<<"$out"; then
+    fail "output unexpectedly matches /$1/"
+    echo "$out" | tail -20
+  fi
+}
+
 case "$case_name" in
   exit-codes)
     run 0 check corpus/comm-publish-fence/good
@@ -117,6 +124,37 @@ case "$case_name" in
     (cd "$tmp" && scripts/new-rule barrier-lane-skip >/dev/null 2>&1) && fail "new-rule overwrote an existing rule"
     (cd "$tmp" && scripts/new-rule NotAnId >/dev/null 2>&1) && fail "new-rule accepted a bad id"
     rm -rf "$tmp"
+    ;;
+  proofs)
+    # Witnesses print as notes with the values Z3 chose, the path and the stuck state.
+    run 1 check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto
+    expect_output ':32:7: note: witness: %n = 2, %i = 1$'
+    expect_output 'note: path: pto.wait_flag \[PIPE_MTE1, PIPE_MTE2, EVENT_ID0\] in iteration %i = 1$'
+    expect_output 'note: state: PIPE_MTE2: blocked at pto.wait_flag'
+    # A parameter range can rule the failing launches out: with n = 1 the proof holds.
+    run 1 check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto --param-range n=1:1 --rules sync-deadlock
+    expect_no_output ':32:7: error'
+    run 1 check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto --param-range %n=3:8 --rules sync-deadlock
+    expect_output ':32:7: note: witness: %n = 3, %i = 1$'
+    run 2 check corpus/sync-deadlock --param-range n=5:1
+    expect_output 'param-range expects NAME=LO:HI'
+    # An exhausted solver budget is "unknown": reported, never a pass; --strict makes it exit 3.
+    run 0 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival
+    expect_output 'unknown: could not prove: .*budget of 0 ms is spent.*\[barrier-arrival\]$'
+    expect_output ', 3 unknown$'
+    run 3 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival --strict
+    # Findings still win over unknowns.
+    run 1 check corpus/barrier-arrival/bad corpus/ub-range/bad --kernel-budget 0 --strict --rules barrier-arrival,ub-range
+    # --witness-dot: one lane per pipe, set -> wait arrows, the stuck wait in red.
+    dot="$(mktemp)"
+    run 1 check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto --witness-dot "$dot"
+    grep -q '^digraph ptoverify_witnesses {' "$dot" || fail "no digraph in $dot"
+    grep -q 'label="PIPE_MTE2"' "$dot" || fail "no MTE2 lane"
+    grep -q 'set->wait' "$dot" || fail "no set->wait arrow"
+    grep -q 'color=red' "$dot" || fail "the stuck op is not marked"
+    if command -v dot >/dev/null; then dot -Tsvg "$dot" -o /dev/null || fail "graphviz rejects the witness"; fi
+    rm -f "$dot"
+    run 2 check corpus/sync-deadlock --witness-dot /nonexistent/dir/w.dot
     ;;
   pto-path-without-clang)
     # A .pto-only check must not pay for Clang's start-up: the binary must not link it.

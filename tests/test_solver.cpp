@@ -1,0 +1,108 @@
+// The solver layer: Expr -> Z3 terms, the answer cache, budgets, and the unrolled trace.
+#include <doctest/doctest.h>
+
+#include "solver/solver.h"
+#include "solver/trace.h"
+#include "tests/helpers.h"
+
+using namespace ptov;
+using namespace ptov::test;
+
+namespace {
+ExprPtr c(int64_t v) { return Expr::constant(v); }
+ExprPtr p(const char* name) { return Expr::param(name, 0); }
+ExprPtr bin(Expr::Kind k, ExprPtr a, ExprPtr b) { return Expr::binary(k, std::move(a), std::move(b)); }
+}  // namespace
+
+TEST_CASE("solver: Expr arithmetic, selects and comparisons reach Z3 with their meaning") {
+  Solver s;
+  using K = Expr::Kind;
+  // x % 4 == 3 and min(x, 10) == x and x > 5  ->  x = 7 is the smallest model.
+  auto a = s.check({Expr::cmp("eq", bin(K::Rem, p("%x"), c(4)), c(3)), Expr::cmp("eq", bin(K::Min, p("%x"), c(10)), p("%x")),
+                    Expr::cmp("sgt", p("%x"), c(5))},
+                   {p("%x")});
+  REQUIRE(a.kind == SatAnswer::Kind::Sat);
+  CHECK(a.values[0] == 7);
+  CHECK(a.symbols.at("%x") == 7);
+  // select(x > 0, x, -x) < 0 has no model.
+  auto abs = Expr::select(Expr::cmp("sgt", p("%x"), c(0)), p("%x"), bin(K::Sub, c(0), p("%x")));
+  CHECK(s.check({Expr::cmp("slt", abs, c(0))}).kind == SatAnswer::Kind::Unsat);
+  // The block index stays inside the launch: block_idx >= block_num is impossible.
+  auto idx = std::make_shared<Expr>();
+  idx->kind = K::BlockIdx;
+  auto num = std::make_shared<Expr>();
+  num->kind = K::BlockNum;
+  CHECK(s.check({Expr::cmp("sge", idx, num)}).kind == SatAnswer::Kind::Unsat);
+  // Boolean connectives mix with 0/1 integers.
+  CHECK(s.check({exprAnd(Expr::cmp("eq", p("%x"), c(1)), exprNot(Expr::cmp("eq", p("%x"), c(1))))}).kind ==
+        SatAnswer::Kind::Unsat);
+}
+
+TEST_CASE("solver: answers are cached by the query; ranges and budgets apply") {
+  Solver s;
+  auto q = std::vector<ExprPtr>{Expr::cmp("sgt", p("%cache_probe"), c(41))};
+  auto first = s.check(q, {p("%cache_probe")});
+  size_t hits = s.stats().cacheHits;
+  auto again = s.check({Expr::cmp("sgt", p("%cache_probe"), c(41))}, {p("%cache_probe")});  // equal, not identical
+  CHECK(s.stats().cacheHits == hits + 1);
+  CHECK(again.values == first.values);
+  CHECK(first.values[0] == 42);
+
+  SolverOptions ranged;
+  ranged.paramRanges["num_tokens"] = {0, 128};
+  Solver r(ranged);
+  CHECK(r.check({Expr::cmp("sgt", p("%num_tokens"), c(128))}).kind == SatAnswer::Kind::Unsat);
+
+  SolverOptions broke;
+  broke.kernelBudgetMs = 0;
+  Solver b(broke);
+  auto u = b.check({Expr::cmp("sgt", p("%budget_probe"), c(0))});
+  CHECK(u.kind == SatAnswer::Kind::Unknown);
+  CHECK(u.reason.find("budget") != std::string::npos);
+}
+
+TEST_CASE("trace: exact unrolling, the kept tail of long loops, symbolic iterations") {
+  auto count = [](const Trace& t, OpKind k) {
+    size_t n = 0;
+    for (const auto& op : t.ops) n += op.op->kind == k;
+    return n;
+  };
+  std::string head = "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n";
+  std::string set = "      pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n";
+  auto trace = [&](const std::string& ub) {
+    auto ks = liftText(kernelText("%n: index", head + "    %c6 = arith.constant 6 : index\n"
+                                                      "    %c100 = arith.constant 100 : index\n"
+                                                      "    scf.for %i = %c0 to " + ub + " step %c1 {\n" + set + "    }\n"));
+    REQUIRE(ks.size() == 1);
+    static std::vector<Kernel> keep;  // the trace points into the kernel
+    keep.push_back(std::move(ks[0]));
+    return unrollKernel(keep.back());
+  };
+  Trace six = trace("%c6");
+  CHECK(count(six, OpKind::SetFlag) == 6);
+  CHECK(six.approximations.empty());
+  for (size_t k = 0; k < 6; ++k) CHECK(evalConst(six.ops[k].iteration[0].second) == static_cast<int64_t>(k));
+  // 100 iterations: 0, 1, then 98 and 99 (98 = 2 * floor(98 / 2)), with the parity kept.
+  Trace hundred = trace("%c100");
+  REQUIRE(count(hundred, OpKind::SetFlag) == 4);
+  CHECK(evalConst(hundred.ops[2].iteration[0].second) == 98);
+  CHECK(evalConst(hundred.ops[3].iteration[0].second) == 99);
+  CHECK(hundred.approximations.size() == 1);
+  // Symbolic: five guarded copies; zero trips is a real case (every guard false with n = 0).
+  Trace sym = trace("%n");
+  REQUIRE(count(sym, OpKind::SetFlag) == 5);
+  Solver s;
+  std::vector<ExprPtr> noneRuns{Expr::cmp("eq", Expr::param("%n", 0), c(0))};
+  for (size_t k = 0; k < 5; ++k) {
+    auto q = noneRuns;
+    q.push_back(sym.ops[k].guard);
+    CHECK(s.check(q).kind == SatAnswer::Kind::Unsat);
+  }
+  // With n = 3 exactly iterations 0, 1 and 2 run.
+  auto a = s.check({Expr::cmp("eq", Expr::param("%n", 0), c(3))},
+                   {sym.ops[0].guard, sym.ops[1].guard, sym.ops[2].guard, sym.ops[3].guard, sym.ops[4].guard});
+  REQUIRE(a.kind == SatAnswer::Kind::Sat);
+  int runs = 0;
+  for (auto v : a.values) runs += v.value_or(0) != 0;
+  CHECK(runs == 3);
+}
