@@ -28,6 +28,8 @@ test: build
 
 bench: build
 	@scripts/bench.sh $(BUILD_DIR)/ptoverify
+	@echo "== solver: Z3 time per query and per kernel (corpus-real, corpus, examples) =="
+	@$(BUILD_DIR)/ptoverify_solver_bench ../shared/corpus-real corpus examples
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

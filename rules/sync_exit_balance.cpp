@@ -24,6 +24,11 @@ class SyncExitBalance : public Rule {
                         "every event of '" + k.name + "' is clear when it ends");
       return;
     }
+    for (const auto& [src, dst] : ctx.proofs().opaqueEventPairs())
+      ctx.reportVerdict(Verdict::unknown("an event id on this pipe pair depends on a value ptoverify cannot compute"),
+                        k.loc, "every " + std::string(pipeName(src)) + " -> " + pipeName(dst) + " event of '" + k.name +
+                                   "' is clear when it ends");
+    if (ctx.proofs().anyEventLeaks().kind == Verdict::Kind::Proved) return;
     for (const EventKey& key : ctx.proofs().eventKeys()) {
       Verdict v = ctx.proofs().eventLeaksAtExit(key);
       SourceLoc at = k.loc;

@@ -233,6 +233,38 @@ Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::opt
   return w;
 }
 
+// Asks whether `any` can hold; Proved when it cannot.
+static Verdict anyOf(Solver& solver, const Trace& t, const ExprPtr& any) {
+  if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
+  std::vector<ExprPtr> asserts = t.assumptions;
+  asserts.push_back(any);
+  SatAnswer a = solver.check(asserts);
+  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
+  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
+  Verdict v;
+  v.kind = Verdict::Kind::Violated;
+  return v;
+}
+
+std::vector<std::pair<Pipe, Pipe>> ProofContext::opaqueEventPairs() {
+  return {levels().opaquePairs.begin(), levels().opaquePairs.end()};
+}
+
+Verdict ProofContext::anyWaitCanStarve() {
+  if (!trace().complete) return unknownTrace();
+  if (!levels().opaquePairs.empty()) return Verdict::unknown("some event ids cannot be computed");
+  ExprPtr any = Expr::constant(0);
+  for (const auto& [i, c] : levels().firstStuck) any = exprOr(any, c);
+  return anyOf(solver_, trace(), any);
+}
+
+Verdict ProofContext::anyEventLeaks() {
+  if (!trace().complete) return unknownTrace();
+  ExprPtr any = Expr::constant(0);
+  for (const auto& [key, level] : levels().atExit) any = exprOr(any, exprEq(level, Expr::constant(1)));
+  return anyOf(solver_, trace(), exprAnd(levels().reachesExit, any));
+}
+
 Verdict ProofContext::waitCanStarve(const Op& wait) { return eventQuery(wait, levels().firstStuck, true); }
 
 Verdict ProofContext::setCanOverwrite(const Op& set) { return eventQuery(set, levels().overwrite, false); }

@@ -39,6 +39,11 @@ class ProofContext {
 
   // sync-deadlock: can this wait_flag run with its event not set (by a set issued before it)?
   Verdict waitCanStarve(const Op& wait);
+  // One query for the whole kernel, so a correct kernel costs one proof: can any wait starve
+  // (sync-deadlock) / can any event be left set at the end (sync-exit-balance)? Proved means
+  // no per-op query is needed.
+  Verdict anyWaitCanStarve();
+  Verdict anyEventLeaks();
   // sync-event-pairing: can this set_flag run while its event is still set (the earlier set's
   // wait then has nothing left to consume)?
   Verdict setCanOverwrite(const Op& set);
@@ -46,6 +51,8 @@ class ProofContext {
   Verdict eventLeaksAtExit(const EventKey& key);
   // Every event key that some set_flag in the kernel can use.
   std::vector<EventKey> eventKeys();
+  // (src, dst) pipe pairs with an event id ptoverify cannot compute: not decided.
+  std::vector<std::pair<Pipe, Pipe>> opaqueEventPairs();
   // barrier-arrival: can two lanes (block indices) arrive at this barrier (all the ops that
   // arrive at the same barrier) a different number of times?
   Verdict barrierArrivalDiffers(const std::vector<const Op*>& barrier);
@@ -67,6 +74,9 @@ class ProofContext {
   std::vector<ExprPtr> witnessEvaluations();  // guards and ids of every trace op, in order
   // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
   bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);
+  const std::string& key(const ExprPtr& e);  // structural key, cached per node
+  std::map<const Expr*, std::string> keys_;
+  std::map<std::tuple<const Expr*, const Expr*, const Expr*>, bool> impliedCache_;
   bool ordered(size_t from, size_t to, Pipe first, Pipe second);
 
   const Kernel& kernel_;

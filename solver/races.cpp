@@ -29,9 +29,9 @@ Pipe accessPipe(const Op& op) {
   }
 }
 
-void conjuncts(const ExprPtr& g, std::set<const Expr*>& out) {
+void conjuncts(const ExprPtr& g, std::vector<ExprPtr>& out) {
   if (!g) return;
-  out.insert(g.get());
+  out.push_back(g);
   if (g->kind == Expr::Kind::And)
     for (const auto& a : g->args) conjuncts(a, out);
 }
@@ -48,17 +48,38 @@ struct TileRange {
 
 }  // namespace
 
+const std::string& ProofContext::key(const ExprPtr& e) {
+  auto it = keys_.find(e.get());
+  if (it != keys_.end()) return it->second;
+  return keys_[e.get()] = fingerprint({e});
+}
+
 bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b) {
   if (evalConst(g) == std::optional<int64_t>(1)) return true;
-  std::set<const Expr*> known;
+  auto cached = impliedCache_.find({g.get(), a.get(), b.get()});
+  if (cached != impliedCache_.end()) return cached->second;
+  // Syntactically: g (or each conjunct of g) is a conjunct of a or b. Guards of different
+  // loop copies are built separately, so compare structure, not pointers.
+  std::vector<ExprPtr> known, need;
   conjuncts(a, known);
   conjuncts(b, known);
-  if (known.count(g.get())) return true;
-  std::vector<ExprPtr> q = trace().assumptions;
-  q.push_back(a);
-  q.push_back(b);
-  q.push_back(exprNot(g));
-  return solver_.check(q).kind == SatAnswer::Kind::Unsat;
+  std::set<std::string> knownKeys;
+  for (const auto& k : known) knownKeys.insert(key(k));
+  bool syntactic = knownKeys.count(key(g)) > 0;
+  if (!syntactic && g->kind == Expr::Kind::And) {
+    syntactic = true;
+    for (const auto& c : g->args) syntactic &= evalConst(c) == std::optional<int64_t>(1) || knownKeys.count(key(c)) > 0;
+  }
+  bool result = syntactic;
+  if (!result) {
+    std::vector<ExprPtr> q = trace().assumptions;
+    q.push_back(a);
+    q.push_back(b);
+    q.push_back(exprNot(g));
+    result = solver_.check(q).kind == SatAnswer::Kind::Unsat;
+  }
+  impliedCache_[{g.get(), a.get(), b.get()}] = result;
+  return result;
 }
 
 bool ProofContext::ordered(size_t from, size_t to, Pipe first, Pipe second) {

@@ -64,5 +64,7 @@ class Solver {
 
 // Statistics of every Solver in this process (for the benchmark).
 SolverStats& globalSolverStats();
+// Forgets every cached answer (the benchmark measures cold queries).
+void clearSolverCache();
 
 }  // namespace ptov

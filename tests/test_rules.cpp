@@ -200,6 +200,10 @@ TEST_CASE("sync-event-pairing, sync-deadlock, sync-exit-balance") {
                          "    pto.wait_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %e]\n");
   REQUIRE(opaque.size() == 1);
   CHECK(opaque[0].unknown);
+  auto opaqueLeak = leak("    %e = pto.load_scalar %n[%c0] : !pto.ptr<i32> -> i32\n"
+                         "    pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %e]\n");
+  REQUIRE(opaqueLeak.size() == 1);
+  CHECK(opaqueLeak[0].unknown);
 }
 
 TEST_CASE("sync-event-pairing: user MTE2->MTE3 event outstanding across a tput") {
