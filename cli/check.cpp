@@ -1,5 +1,8 @@
 #include "cli/check.h"
 
+#include <map>
+#include <memory>
+
 namespace ptov {
 
 bool FileResult::hasInputErrors() const {
@@ -24,12 +27,23 @@ int CheckResult::exitCode() const {
 }
 
 namespace {
+// One solver (one Z3 context) per set of solver options for the whole run.
+Solver& solverFor(const SolverOptions& o) {
+  static std::map<std::string, std::unique_ptr<Solver>> solvers;
+  std::string key = std::to_string(o.queryTimeoutMs) + "/" + std::to_string(o.kernelBudgetMs);
+  for (const auto& [name, range] : o.paramRanges)
+    key += "/" + name + "=" + std::to_string(range.first) + ":" + std::to_string(range.second);
+  auto& s = solvers[key];
+  if (!s) s = std::make_unique<Solver>(o);
+  return *s;
+}
+
 FileResult checkLoaded(LoadedFile loaded, const CheckRequest& req) {
   FileResult r;
   r.path = loaded.path;
   r.inputDiagnostics = std::move(loaded.diagnostics);
   r.kernels = loaded.kernels.size();
-  Solver solver(req.solver);
+  Solver& solver = solverFor(req.solver);
   for (const auto& k : loaded.kernels) {
     auto f = runRules(k, req.ruleGlobs, &solver);
     r.findings.insert(r.findings.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));

@@ -124,7 +124,8 @@ struct Solver::Impl {
   z3::context ctx;
 };
 
-Solver::Solver(SolverOptions options) : impl_(std::make_unique<Impl>()), options_(std::move(options)) {}
+// The Z3 context is made on the first query that needs it: most kernels need none.
+Solver::Solver(SolverOptions options) : options_(std::move(options)) {}
 Solver::~Solver() = default;
 
 void Solver::startKernel() { kernelSpentMs_ = 0; }
@@ -151,6 +152,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   }
   auto start = std::chrono::steady_clock::now();
   try {
+    if (!impl_) impl_ = std::make_unique<Impl>();
     z3::context& c = impl_->ctx;
     Translator tr(c);
     // The plain "smt" tactic: the default solver's preprocessing costs ~15 ms per query on
