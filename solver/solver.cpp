@@ -183,7 +183,9 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
         facts.push_back(sym >= 0 && sym < blockNum);
         usesLanes = true;
       }
-      if (name[0] == '%' || name.find("block_") != std::string::npos) shown = shown + z3::ite(sym >= 0, sym, -sym);
+      // |x|, with ties broken towards the non-negative value (2|x| + [x < 0]).
+      if (name[0] == '%' || name.find("block_") != std::string::npos)
+        shown = shown + z3::ite(sym >= 0, 2 * sym, -2 * sym + 1);
     }
     s.add(facts);
     switch (s.check()) {

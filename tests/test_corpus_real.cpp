@@ -140,3 +140,26 @@ TEST_CASE("corpus-real: PTOAS lit inputs with known defects") {
   for (const auto& [k, r] : cache) offset |= r.count("cache-bypass-offset") > 0;
   CHECK(offset);
 }
+
+TEST_CASE("corpus-real: every proof verdict on the PTOAS files is the one docs/solver.md lists") {
+  // (file name relative to corpus-real, rule) for every proof finding; none may be unknown.
+  const std::set<std::pair<std::string, std::string>> expected = {
+      {"ptoas/_index_hw-native-sys_newer/test/lit/pto/Inputs/oracle_event_pair_guards.pto", "sync-deadlock"},
+      {"ptoas/_index_hw-native-sys_newer/test/lit/pto/Inputs/oracle_event_pair_guards.pto", "sync-exit-balance"},
+      {"ptoas/_index_hw-native-sys_newer/test/lit/pto/Inputs/oracle_event_pair_guards.pto", "sync-pipe-race"},
+      {"ptoas/main_e32488c9/test/lit/pto/eventid_array_get_set_get.pto", "sync-deadlock"},
+      {"ptoas/_v0.50_snapshot_1c903483/test/lit/pto/issue711_tnotify_mte_drain.pto", "sync-pipe-race"},
+  };
+  const std::set<std::string> proofRules = {"sync-deadlock", "sync-exit-balance", "sync-pipe-race", "barrier-arrival"};
+  std::set<std::pair<std::string, std::string>> got;
+  for (const auto& path : filesUnder("ptoas", ".pto")) {
+    LoadedFile f = loadFile(path, FrontendOptions{});
+    std::string rel = path.substr(kReal.size() + 1);
+    for (const auto& k : f.kernels)
+      for (const auto& finding : runRules(k, {})) {
+        CHECK_MESSAGE(!finding.unknown, rel << ": " << finding.message);
+        if (proofRules.count(finding.ruleId)) got.insert({rel, finding.ruleId});
+      }
+  }
+  CHECK(got == expected);
+}
