@@ -186,9 +186,9 @@ int run(int argc, char** argv) {
         for (size_t i = 0; i < op.intendedRules.size(); ++i) std::cout << (i ? ", " : "") << op.intendedRules[i];
         std::cout << (op.gated ? "" : " (not gated: no rule yet)") << '\n';
       }
-      std::cout << "not implemented yet (need the C++ front end or the barrier-arrival proof): replace "
-                   "get_block_idx(args) by get_block_idx(), swap two args[i] reads, insert an early return before a "
-                   "barrier, change a barrier participant count (docs/corpus.md)\n";
+      std::cout << "not implemented yet (they need the C++ front end): replace get_block_idx(args) by "
+                   "get_block_idx(), swap two args[i] reads, insert an early return before a barrier, change a "
+                   "barrier participant count (docs/corpus.md)\n";
       return 0;
     }
     if (mreq.paths.empty()) {
