@@ -278,31 +278,40 @@ Verdict ProofContext::eventQuery(const Op& op, const std::map<size_t, ExprPtr>& 
                             pipeName(op.event.dst) + " depends on a value ptoverify cannot compute");
   std::vector<size_t> instances;
   std::vector<ExprPtr> conds;
-  ExprPtr any = Expr::constant(0);
   for (const auto& [i, c] : conditions) {
     if (t.ops[i].op != &op) continue;
     instances.push_back(i);
     conds.push_back(c);
-    any = exprOr(any, c);
   }
+  size_t which = 0;
+  SatAnswer a;
+  Verdict v = askAny(conds, which, a);
+  if (v.kind != Verdict::Kind::Violated) return v;
+  size_t at = instances[which];
+  v.witness = buildWitness(a, conds.size(), std::nullopt, at, stuck ? std::optional<size_t>(at) : std::nullopt);
+  return v;
+}
+
+Verdict ProofContext::askAny(const std::vector<ExprPtr>& conds, size_t& which, SatAnswer& answer) {
+  ExprPtr any = Expr::constant(0);
+  for (const auto& c : conds) any = exprOr(any, c);
   if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
-  std::vector<ExprPtr> asserts = t.assumptions;
+  std::vector<ExprPtr> asserts = trace().assumptions;
   asserts.push_back(any);
   std::vector<ExprPtr> eval = conds;
   auto w = witnessEvaluations();
   eval.insert(eval.end(), w.begin(), w.end());
-  SatAnswer a = solver_.check(asserts, eval);
-  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
-  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
-  size_t at = instances.front();
-  for (size_t j = 0; j < instances.size(); ++j)
-    if (a.values[j].value_or(0)) {
-      at = instances[j];
+  answer = solver_.check(asserts, eval);
+  if (answer.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
+  if (answer.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(answer.reason);
+  which = 0;
+  for (size_t j = 0; j < conds.size(); ++j)
+    if (answer.values[j].value_or(0)) {
+      which = j;
       break;
     }
   Verdict v;
   v.kind = Verdict::Kind::Violated;
-  v.witness = buildWitness(a, conds.size(), std::nullopt, at, stuck ? std::optional<size_t>(at) : std::nullopt);
   return v;
 }
 
@@ -376,7 +385,6 @@ Verdict ProofContext::pathAvoiding(const Op& from, const Op* to, const std::vect
   const int64_t done = static_cast<int64_t>(stages.size());
   std::vector<std::pair<size_t, size_t>> pairs;
   std::vector<ExprPtr> conds;
-  ExprPtr any = Expr::constant(0);
   for (size_t i = 0; i < t.ops.size(); ++i) {
     if (t.ops[i].op != &from) continue;
     ExprPtr stage = Expr::constant(0);
@@ -388,7 +396,6 @@ Verdict ProofContext::pathAvoiding(const Op& from, const Op* to, const std::vect
         if (evalConst(c) != std::optional<int64_t>(0)) {
           pairs.emplace_back(i, end ? t.ops.size() - 1 : j);
           conds.push_back(c);
-          any = exprOr(any, c);
         }
       }
       if (end) break;
@@ -398,23 +405,11 @@ Verdict ProofContext::pathAvoiding(const Op& from, const Op* to, const std::vect
       if (++work > kMaxWork) return Verdict::unknown("the path query is too large (more than 200000 steps)");
     }
   }
-  if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
-  std::vector<ExprPtr> asserts = t.assumptions;
-  asserts.push_back(any);
-  std::vector<ExprPtr> eval = conds;
-  auto w = witnessEvaluations();
-  eval.insert(eval.end(), w.begin(), w.end());
-  SatAnswer a = solver_.check(asserts, eval);
-  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
-  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
-  std::pair<size_t, size_t> chosen = pairs.front();
-  for (size_t k = 0; k < pairs.size(); ++k)
-    if (a.values[k].value_or(0)) {
-      chosen = pairs[k];
-      break;
-    }
-  Verdict v;
-  v.kind = Verdict::Kind::Violated;
+  size_t which = 0;
+  SatAnswer a;
+  Verdict v = askAny(conds, which, a);
+  if (v.kind != Verdict::Kind::Violated) return v;
+  std::pair<size_t, size_t> chosen = pairs[which];
   v.witness = buildWitness(a, conds.size(), chosen.first, chosen.second, std::nullopt);
   return v;
 }

@@ -69,6 +69,9 @@ class ProofContext {
   const Levels& levels();
   Verdict unknownTrace();
   Verdict eventQuery(const Op& op, const std::map<size_t, ExprPtr>& conditions, bool stuck);
+  // Can one of `conds` hold? Violated (no witness yet): `which` is a condition the model makes
+  // true and `answer` holds the witness evaluations after the conditions.
+  Verdict askAny(const std::vector<ExprPtr>& conds, size_t& which, SatAnswer& answer);
   Witness buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
                        std::optional<size_t> stuck);
   std::vector<ExprPtr> witnessEvaluations();  // guards and ids of every trace op, in order
