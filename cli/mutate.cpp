@@ -409,7 +409,8 @@ class Generator {
   std::vector<Mutant>& out_;
 };
 
-// Findings at warning level and above, as (rule, message) multiset entries.
+// Findings at warning level and above, as (rule, message) multiset entries. An undecided proof
+// (unknown) kills nothing.
 std::multiset<std::pair<std::string, std::string>> findingsOf(const std::string& path, const std::string& text,
                                                               const std::string& arch, bool& inputError) {
   CheckRequest req;
@@ -418,7 +419,7 @@ std::multiset<std::pair<std::string, std::string>> findingsOf(const std::string&
   inputError = r.hasInputErrors();
   std::multiset<std::pair<std::string, std::string>> out;
   for (const auto& f : r.findings)
-    if (f.severity >= Severity::Warning) out.insert({f.ruleId, f.message});
+    if (f.severity >= Severity::Warning && !f.unknown) out.insert({f.ruleId, f.message});
   return out;
 }
 
