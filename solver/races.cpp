@@ -166,14 +166,14 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
           if (!xa.write && !xb.write) continue;
           ExprPtr touch = overlap(xa, xb);
           if (evalConst(touch) == std::optional<int64_t>(0)) continue;
-          bool always = implied(a.guard, t.ops[j].guard, Expr::constant(1));
           if (reported.count({a.op, t.ops[j].op})) {
             settled.insert(p);
             break;
           }
           if (ordered(i, j, p, q)) {
-            // In-order pipes: older accesses on p finish before this one did.
-            if (always) settled.insert(p);
+            // In-order pipes: older accesses on p finish before this one, so when this one runs
+            // whenever the later access does, the older ones are ordered too.
+            if (implied(a.guard, t.ops[j].guard, Expr::constant(1))) settled.insert(p);
             break;
           }
           std::vector<ExprPtr> asserts = t.assumptions;

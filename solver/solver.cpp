@@ -166,6 +166,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     z3::expr_vector facts(c);
     for (const auto& a : assertions) facts.push_back(tr.asBool(a));
     std::vector<z3::expr> evals;
+    evals.reserve(evaluate.size());
     for (const auto& e : evaluate) evals.push_back(tr.asInt(e));
     // Facts about the launch, and the configured parameter ranges.
     auto syms = tr.symbols();
