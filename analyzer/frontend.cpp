@@ -36,6 +36,28 @@ LoadedFile loadFile(const std::string& path, const FrontendOptions& opts) {
   return loadText(path, ss.str(), opts);
 }
 
+namespace {
+// `f_mix_aic` and `f_mix_aiv` are the cube and vector halves of one MIX function.
+std::string mixBase(const std::string& name) {
+  for (const char* suffix : {"_mix_aic", "_mix_aiv"}) {
+    std::string s = suffix;
+    if (name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0)
+      return name.substr(0, name.size() - s.size());
+  }
+  return "";
+}
+}  // namespace
+
+void linkMixPeers(std::vector<Kernel>& kernels) {
+  for (auto& k : kernels) {
+    k.mixPeers.clear();
+    std::string base = mixBase(k.name);
+    if (base.empty()) continue;
+    for (const auto& other : kernels)
+      if (&other != &k && mixBase(other.name) == base) k.mixPeers.push_back(&other);
+  }
+}
+
 LoadedFile loadText(const std::string& path, const std::string& text, const FrontendOptions& opts) {
   LoadedFile out;
   out.path = path;
@@ -47,15 +69,10 @@ LoadedFile loadText(const std::string& path, const std::string& text, const Fron
   }
   mlir::ParsedFile parsed = mlir::parseText(text, path);
   out.diagnostics = parsed.diagnostics;
-  if (text.find("hivm.hir.") != std::string::npos) {
-    out.diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{path, 1, 1},
-                               "HIVM input: read by the generic MLIR reader only; hivm.hir ops are not "
-                               "modelled yet, so no rule checked this file"});
-    return out;
-  }
   pto::LiftOptions lo;
   lo.defaultArch = opts.defaultArch;
   out.kernels = pto::lift(parsed, lo, out.diagnostics);
+  linkMixPeers(out.kernels);
   return out;
 }
 

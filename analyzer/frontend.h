@@ -19,6 +19,10 @@ struct LoadedFile {
 };
 
 // Reads and models one file, choosing the front end by extension and content.
+// Points each HIVM `f_mix_aic` / `f_mix_aiv` kernel at its other halves (Kernel::mixPeers).
+// The vector must not reallocate afterwards.
+void linkMixPeers(std::vector<Kernel>& kernels);
+
 LoadedFile loadFile(const std::string& path, const FrontendOptions& opts);
 // The same for text already in memory (`path` names it in diagnostics and picks the front end).
 LoadedFile loadText(const std::string& path, const std::string& text, const FrontendOptions& opts);

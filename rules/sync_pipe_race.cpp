@@ -19,10 +19,13 @@ class SyncPipeRace : public Rule {
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     // A kernel with no intra-core sync at all is input to the compiler's auto-sync
-    // (ptoas --enable-insert-sync, HIVM InjectSync): its races are the compiler's to fix.
+    // (ptoas --enable-insert-sync, HIVM InjectSync / GSS): its races are the compiler's to fix.
+    // A lone pipe_barrier(PIPE_ALL) does not count: the HIVM passes put one at every entry's
+    // end and the sync_block lowering adds them before any intra-core sync exists.
     bool synced = false;
     forEachOp(*k.body, [&](const Op& op) {
-      synced |= op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag || op.kind == OpKind::PipeBarrier;
+      synced |= op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag ||
+                (op.kind == OpKind::PipeBarrier && op.barrierPipe != Pipe::ALL);
     });
     if (!synced) return;
     for (const PipeRace& r : ctx.proofs().pipeRaces()) {

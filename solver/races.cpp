@@ -162,6 +162,8 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
         const TraceOp& a = t.ops[i];
         Pipe p = accessPipe(*a.op);
         if (p == Pipe::Unknown || p == q || settled.count(p)) continue;
+        // mmadL1 -> fixpipe with unit flags: the hardware handshake orders them.
+        if (a.op->unitFlag && t.ops[j].op->unitFlag) continue;
         for (const TraceAccess& xa : a.accesses) {
           if (!xa.write && !xb.write) continue;
           ExprPtr touch = overlap(xa, xb);

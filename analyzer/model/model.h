@@ -99,8 +99,13 @@ struct Op {
   std::optional<int64_t> tileAddr;
   std::vector<int64_t> tileAddrChoices;  // when the address is one of several constants (scf.if yield)
   int64_t tileBytes = 0;
-  // SyncAll: mode (soft/hard) and core type; participants when known.
+  // SyncAll: mode (soft/hard; HIVM sync_block: ALL_CUBE, ALL_SUB_VECTOR, ...) and core type.
+  // CrossCoreSet/Wait (HIVM sync_block_set/wait): coreType is the core that runs the op
+  // (CUBE/VECTOR), event.src/dst the [set pipe, wait pipe], event.id the flag, syncMode the
+  // instr mode (INTRA_BLOCK_SYNCHRONIZATION by default).
   std::string syncMode, coreType;
+  bool fftsBase = false;  // carries an ffts_base_addr operand
+  bool unitFlag = false;  // mmadL1/fixpipe with a unit-flag handshake (hardware M <-> FIX sync)
   // Call: callee symbol.
   std::string callee;
   // Branch: successor block labels.
@@ -152,6 +157,10 @@ struct Kernel {
   StmtPtr body;
   SourceLoc loc;
   std::string file;
+  // HIVM mix kernels: the other halves of the same MIX function in the same file
+  // (`f_mix_aic` <-> `f_mix_aiv`), whose cross-core flags pair with this one's. Set by the
+  // front end once the file's kernels are in place.
+  std::vector<const Kernel*> mixPeers;
 
   int paramIndex(const std::string& name) const;
 };

@@ -1,9 +1,11 @@
 #include "analyzer/pto/lifter.h"
 
 #include <map>
+#include <set>
 #include <cctype>
 #include <sstream>
 
+#include "analyzer/hivm/op_table.h"
 #include "analyzer/pto/op_table.h"
 
 namespace ptov::pto {
@@ -47,6 +49,7 @@ struct ValueInfo {
   // GM views: the base tensor view and, for partitions, the box inside it.
   std::string view;
   std::vector<ExprPtr> offsets, sizes;
+  std::string root;        // the buffer an alias (subview, cast, ...) views; "" = itself
   // Tiles:
   bool isTile = false;
   std::optional<int64_t> tileAddr;
@@ -149,6 +152,10 @@ class FunctionLifter {
       if (p.isPointer) {
         v.param = idx;
         v.space = pointerSpace(a.type);
+        if (a.type.rfind("memref", 0) == 0) {
+          std::string hs = hivm::addressSpace(a.type);
+          v.space = hs.empty() ? "gm" : hs;
+        }
       } else {
         v.expr = Expr::param(a.name, idx);
         v.param = idx;
@@ -244,6 +251,7 @@ class FunctionLifter {
       m.param = i->param;
       m.peer = i->peer;
       if (!i->space.empty()) m.space = i->space;
+      if (!i->root.empty()) m.value = i->root;
       m.view = i->view;
       m.offsets = i->offsets;
       m.sizes = i->sizes;
@@ -442,7 +450,7 @@ class FunctionLifter {
   }
 
   void liftOp(const mlir::Op& op, Stmt& seq) {
-    if (liftValueOp(op) || liftEventArrayOp(op)) return;
+    if (liftValueOp(op) || liftEventArrayOp(op) || liftHivmOp(op, seq)) return;
     const std::string& n = op.name;
     if (n == "scf.for") return liftFor(op, seq);
     if (n == "scf.if") return liftIf(op, seq);
@@ -620,6 +628,242 @@ class FunctionLifter {
     return m;
   }
 
+  // ---- HIVM (hivm.hir, memref) ------------------------------------------------------------
+  // The generic parts (arith, scf, func) are shared with .pto above; this section lifts what
+  // only AscendNPU IR has: memref buffers, pointer_cast placements, sync_block_* cross-core
+  // flags, and the library macros whose sync lives outside the IR (reference §1.5-§1.9).
+
+  static bool isMemrefAlias(const std::string& n) {
+    static const std::set<std::string> aliases = {
+        "memref.subview", "memref.view", "memref.reinterpret_cast", "memref.cast", "memref.collapse_shape",
+        "memref.expand_shape", "memref.reshape", "memref.transpose", "memref.memory_space_cast",
+        "hivm.hir.bitcast", "bufferization.to_tensor", "bufferization.to_memref", "tensor.extract_slice"};
+    return aliases.count(n) > 0;
+  }
+
+  // Bytes of a `memref<4x16xf32, ...>` type; 0 when a dimension is dynamic.
+  static int64_t memrefBytes(const std::string& type) {
+    auto lt = type.find('<');
+    if (type.rfind("memref<", 0) != 0 || lt == std::string::npos) return 0;
+    std::string body = type.substr(lt + 1);
+    body = body.substr(0, body.find_first_of(",>"));
+    int64_t count = 1;
+    size_t start = 0;
+    for (size_t x = body.find('x'); x != std::string::npos; x = body.find('x', start)) {
+      std::string dim = body.substr(start, x - start);
+      if (dim.empty() || !std::isdigit(static_cast<unsigned char>(dim[0]))) return 0;
+      count *= std::stoll(dim);
+      start = x + 1;
+    }
+    int bytes = elementBytes(body.substr(start));
+    return bytes > 0 ? count * bytes : 0;
+  }
+
+  static std::string firstMemrefType(const mlir::Op& op) {
+    for (const auto& t : typeTokens(op))
+      if (t.rfind("memref<", 0) == 0) return t;
+    return "";
+  }
+
+  void noteOnce(const mlir::Op& op, const std::string& key, const std::string& msg) {
+    if (noted_.insert(key).second) note(op, msg);
+  }
+
+  bool liftHivmOp(const mlir::Op& op, Stmt& seq) {
+    const std::string& n = op.name;
+    const auto& ops = op.operands;
+    if (n == "annotation.mark" || n == "hivm.hir.anchor" || n == "hivm.hir.set_ctrl" ||
+        n == "hivm.hir.set_mask_norm" || n == "hivm.hir.debug")
+      return true;
+    if (isMemrefAlias(n)) {
+      if (!ops.empty()) {
+        ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
+        if (v.root.empty()) v.root = ops[0];
+        v.expr = nullptr;
+        defineResults(op, v);
+      }
+      return true;
+    }
+    if (n == "hivm.hir.get_block_idx" || n == "hivm.hir.get_block_num") {
+      auto e = std::make_shared<Expr>();
+      e->kind = n == "hivm.hir.get_block_idx" ? Expr::Kind::BlockIdx : Expr::Kind::BlockNum;
+      ValueInfo v;
+      v.expr = e;
+      defineResults(op, v);
+      return true;
+    }
+    if (n == "memref.alloc" || n == "memref.alloca" || n == "hivm.hir.pointer_cast") {
+      std::string type = firstMemrefType(op);
+      ValueInfo v;
+      v.isTile = true;
+      v.space = hivm::addressSpace(type);
+      if (v.space.empty()) v.space = "ub";
+      v.tileBytes = memrefBytes(type);
+      Op m;
+      m.kind = OpKind::TileAlloc;
+      m.name = n;
+      m.loc = op.loc;
+      m.tileValue = op.results.empty() ? "" : op.results[0];
+      m.tileSpace = v.space;
+      m.tileBytes = v.tileBytes;
+      // pointer_cast(%off) places the buffer; pointer_cast(%off0, %off1) is a multi-buffer
+      // whose slot k is used in iteration k mod n.
+      std::vector<int64_t> offsets;
+      for (const auto& o : ops)
+        if (auto c = evalConst(exprOf(o))) offsets.push_back(*c);
+      if (n == "hivm.hir.pointer_cast" && offsets.size() == ops.size() && !offsets.empty()) {
+        if (offsets.size() == 1) m.tileAddr = v.tileAddr = offsets[0];
+        else m.tileAddrChoices = offsets;
+      }
+      defineResults(op, v);
+      if (m.tileAddr || !m.tileAddrChoices.empty()) seq.children.push_back(Stmt::opStmt(std::move(m)));
+      return true;
+    }
+    if (n == "memref.load" || n == "memref.store") {
+      Op m;
+      m.kind = n == "memref.load" ? OpKind::ScalarLoad : OpKind::ScalarStore;
+      m.name = n;
+      m.loc = op.loc;
+      m.pipes = {Pipe::S};
+      m.uses = ops;
+      m.defs = op.results;
+      if (n == "memref.load" && !ops.empty()) m.reads.push_back(memRefOf(ops[0]));
+      if (n == "memref.store" && ops.size() > 1) m.writes.push_back(memRefOf(ops[1]));
+      if (n == "memref.load") defineResults(op, ValueInfo{});
+      seq.children.push_back(Stmt::opStmt(std::move(m)));
+      return true;
+    }
+    if (n.rfind("hivm.hir.", 0) != 0) return false;
+    if (n == "hivm.hir.create_sync_block_lock" || n == "hivm.hir.sync_block_lock" ||
+        n == "hivm.hir.sync_block_unlock" || n == "hivm.hir.free_lock_var") {
+      noteOnce(op, "lock", "'" + n + "': GM spin-locks between blocks are not modelled; their pairing is not checked");
+      return true;
+    }
+    if (n == "hivm.hir.custom_macro" || n == "hivm.hir.custom") {
+      noteOnce(op, "custom", "'" + n + "': the sync inside custom macros (sync_event_slots) is not modelled");
+      return false;  // still lifted as an op with its ins/outs
+    }
+    pto::OpFacts facts = hivm::lookupOp(n);
+    if (!facts.known) return true;  // recognised as HIVM, irrelevant to every rule
+    Op m;
+    m.kind = facts.kind;
+    m.name = n;
+    m.loc = op.loc;
+    m.pipes = facts.pipes;
+    m.uses = ops;
+    m.defs = op.results;
+    m.unitFlag = op.hasWord("unit_flag_mode");
+    switch (m.kind) {
+      case OpKind::SetFlag:
+      case OpKind::WaitFlag:
+        liftEvent(op, m);
+        break;
+      case OpKind::PipeBarrier:
+        m.barrierPipe = firstPipe(op);
+        m.pipes = {m.barrierPipe};
+        break;
+      case OpKind::CrossCoreSet:
+      case OpKind::CrossCoreWait: {
+        std::vector<std::string> items = bracketList(op);  // [core type, set pipe, wait pipe]
+        if (items.size() >= 3) {
+          m.coreType = items[0];
+          m.event.src = pipeFromName(items[1]);
+          m.event.dst = pipeFromName(items[2]);
+        }
+        m.pipes = {m.kind == OpKind::CrossCoreSet ? m.event.src : m.event.dst};
+        std::string flag = op.attr("flag");
+        if (!flag.empty() && flag[0] == '%') {
+          m.event.idExpr = exprOf(flag);
+          m.event.id = evalConst(m.event.idExpr);
+        } else if (!flag.empty() && std::isdigit(static_cast<unsigned char>(flag[0]))) {
+          m.event.id = std::stoll(flag);
+        }
+        m.fftsBase = !op.attr("ffts_base_addr").empty();
+        std::string mode = op.attr("sync_instr_mode");
+        m.syncMode = mode.empty() ? "INTRA_BLOCK_SYNCHRONIZATION" : angleBody(mode);
+        break;
+      }
+      case OpKind::SyncAll: {
+        std::vector<std::string> items = bracketList(op);  // [mode(, flag : i16)]
+        m.syncMode = items.empty() ? "" : items[0];
+        int flag = hivm::defaultSyncBlockFlag(m.syncMode);
+        for (const auto& t : op.tokens)
+          if (t.kind == Tok::Integer) {
+            flag = static_cast<int>(std::stoll(t.text, nullptr, 0));
+            break;
+          }
+        if (flag >= 0) m.event.id = flag;
+        m.fftsBase = !op.attr("ffts_base_addr").empty();
+        break;
+      }
+      default: {
+        std::vector<std::string> ins = groupOperands(op, "ins"), outs = groupOperands(op, "outs");
+        for (const auto& o : ins)
+          if (info(o)) m.reads.push_back(memRefOf(o));
+        for (const auto& o : outs)
+          if (info(o)) m.writes.push_back(memRefOf(o));
+        choosePipeBySpaces(m);
+        break;
+      }
+    }
+    if (isCubeMacro(n)) return liftCubeMacro(op, std::move(m), seq), true;
+    seq.children.push_back(Stmt::opStmt(std::move(m)));
+    return true;
+  }
+
+  // copy and vbrc run on the pipe of their direction (GetPipe.cpp).
+  static void choosePipeBySpaces(Op& m) {
+    if (m.reads.empty() || m.writes.empty()) return;
+    const std::string& from = m.reads.front().space;
+    const std::string& to = m.writes.front().space;
+    if (m.name == "hivm.hir.copy") {
+      if (from == "l0c") m.pipes = {Pipe::FIX};
+      else if (from == "gm" && to == "l1") m.pipes = {Pipe::MTE2};
+      else if (from == "ub" && to == "l1") m.pipes = {Pipe::MTE3};
+    } else if (m.name == "hivm.hir.vbrc" && to == "l1") {
+      m.pipes = {Pipe::MTE2};
+    }
+  }
+
+  static bool isCubeMacro(const std::string& n) {
+    return n == "hivm.hir.mmadL1" || n == "hivm.hir.mmadmxL1" || n == "hivm.hir.batchMmadL1";
+  }
+
+  // mmadL1's library code waits and sets events the IR passes in sync_related_args (reference
+  // §1.9): [MTE2->MTE1 wait A, wait B, MTE1->MTE2 set A, set B, k-loop cond, backward M->MTE1
+  // event 0, event 1]; -1 means none. The waits come before the macro, the sets after it.
+  void liftCubeMacro(const mlir::Op& op, Op macro, Stmt& seq) {
+    std::vector<std::string> args = groupOperands(op, "sync_related_args");
+    auto event = [&](OpKind kind, Pipe src, Pipe dst, const std::string& arg) {
+      ExprPtr id = exprOf(arg);
+      if (evalConst(id) == std::optional<int64_t>(-1)) return;
+      Op e;
+      e.kind = kind;
+      e.name = macro.name + " (library " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + ")";
+      e.loc = op.loc;
+      e.event.src = src;
+      e.event.dst = dst;
+      e.event.idExpr = id;
+      e.event.id = evalConst(id);
+      e.pipes = {kind == OpKind::SetFlag ? src : dst};
+      seq.children.push_back(Stmt::opStmt(std::move(e)));
+    };
+    if (args.size() >= 4) {
+      event(OpKind::WaitFlag, Pipe::MTE2, Pipe::MTE1, args[0]);
+      event(OpKind::WaitFlag, Pipe::MTE2, Pipe::MTE1, args[1]);
+    }
+    seq.children.push_back(Stmt::opStmt(std::move(macro)));
+    if (args.size() >= 4) {
+      event(OpKind::SetFlag, Pipe::MTE1, Pipe::MTE2, args[2]);
+      event(OpKind::SetFlag, Pipe::MTE1, Pipe::MTE2, args[3]);
+    }
+    if (args.size() >= 7)
+      for (size_t i = 5; i < 7; ++i)
+        if (evalConst(exprOf(args[i])) != std::optional<int64_t>(-1))
+          noteOnce(op, "bwd", "'" + op.name + "': the backward M -> MTE1 events passed to the library (" + args[i] +
+                                  ") are paired inside the library; they are not modelled");
+  }
+
   void liftEvent(const mlir::Op& op, Op& m) {
     std::vector<std::string> items = bracketList(op);
     bool byOpType = op.name == "pto.record_event" || op.name == "pto.wait_event";
@@ -761,6 +1005,7 @@ class FunctionLifter {
   Kernel& k_;
   std::vector<InputDiagnostic>& diags_;
   std::map<std::string, ValueInfo> values_;
+  std::set<std::string> noted_;
 };
 
 void collectFunctions(const std::vector<mlir::Op>& ops, const std::string& arch,
@@ -770,6 +1015,7 @@ void collectFunctions(const std::vector<mlir::Op>& ops, const std::string& arch,
       out.push_back({&op, arch});
     } else if (op.name == "module" || op.name == "builtin.module") {
       std::string a = normalizeArch(op.attr("pto.target_arch"));
+      if (a.empty() && op.attrs.count("hacc.target")) a = hivm::archOfTarget(op.attr("hacc.target"));
       for (const auto& r : op.regions)
         for (const auto& b : r.blocks) collectFunctions(b.ops, a.empty() ? arch : a, out);
     }
@@ -778,7 +1024,11 @@ void collectFunctions(const std::vector<mlir::Op>& ops, const std::string& arch,
 
 std::string kernelKind(const mlir::Op& fn) {
   std::string k = fn.attr("pto.kernel_kind");
-  return k.empty() ? "" : angleBody(k);
+  if (!k.empty()) return angleBody(k);
+  // HIVM: hivm.func_core_type<AIC|AIV|MIX> -> aic, aiv, mix.
+  std::string core = angleBody(fn.attr("hivm.func_core_type"));
+  for (auto& c : core) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return core;
 }
 
 }  // namespace

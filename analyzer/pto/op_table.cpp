@@ -1,5 +1,7 @@
 #include "analyzer/pto/op_table.h"
 
+#include "analyzer/hivm/op_table.h"
+
 #include <map>
 
 namespace ptov::pto {
@@ -67,6 +69,7 @@ const std::map<std::string, OpFacts>& table() {
 OpFacts lookupOp(const std::string& name) {
   auto it = table().find(name);
   if (it != table().end()) return it->second;
+  if (name.rfind("hivm.hir.", 0) == 0) return hivm::lookupOp(name);
   // Remaining tile operations (pto.tadd, pto.texp, ...) are vector computations on local tiles.
   if (name.rfind("pto.t", 0) == 0 && name.find('.', 4) == std::string::npos)
     return {OpKind::Compute, {Pipe::V}, false};

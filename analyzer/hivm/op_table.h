@@ -1,0 +1,24 @@
+#pragma once
+// Facts about hivm.hir ops (AscendNPU IR): their model kind and pipes, from the reference
+// notes (hivm-dialect.md §1.9). The generic MLIR lifter asks here for every `hivm.hir.*` op.
+#include <string>
+
+#include "analyzer/pto/op_table.h"
+
+namespace ptov::hivm {
+
+pto::OpFacts lookupOp(const std::string& name);
+
+// `#hivm.address_space<ub>` anywhere in a type -> the model's space ("ub", "l1", "l0a", "l0b",
+// "l0c", "gm"); "" when the type names none.
+std::string addressSpace(const std::string& type);
+
+// Cross-core flag ids HIVMDecomposeOp hard-codes for sync_block (reference §1.6): the default
+// flag of each mode's barrier.
+int defaultSyncBlockFlag(const std::string& mode);
+
+// "Ascend950..." targets are RegBase (a5); everything else, and no target, is the memory-based
+// 910B family (a2a3).
+std::string archOfTarget(const std::string& haccTarget);
+
+}  // namespace ptov::hivm
