@@ -18,6 +18,9 @@ std::unique_ptr<Rule> makeSyncDeadlock();
 std::unique_ptr<Rule> makeSyncExitBalance();
 std::unique_ptr<Rule> makeBarrierArrival();
 std::unique_ptr<Rule> makeSyncPipeRace();
+std::unique_ptr<Rule> makeSyncReservedEvent();
+std::unique_ptr<Rule> makeSyncBlockPairing();
+std::unique_ptr<Rule> makeSyncFftsBase();
 
 const std::vector<std::unique_ptr<Rule>>& allRules() {
   static const std::vector<std::unique_ptr<Rule>> rules = [] {
@@ -35,6 +38,9 @@ const std::vector<std::unique_ptr<Rule>>& allRules() {
     r.push_back(makeSyncExitBalance());
     r.push_back(makeBarrierArrival());
     r.push_back(makeSyncPipeRace());
+    r.push_back(makeSyncReservedEvent());
+    r.push_back(makeSyncBlockPairing());
+    r.push_back(makeSyncFftsBase());
     return r;
   }();
   return rules;

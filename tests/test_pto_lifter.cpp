@@ -172,3 +172,63 @@ TEST_CASE("lifter: tile computations read their ins and write their outs") {
   CHECK(add->writes[0].value == "%c");
   CHECK_FALSE(add->writesGm());
 }
+
+TEST_CASE("lifter: HIVM sync ops, buffers and library events") {
+  const char* text = R"(module attributes {hacc.target = #hacc.target<"Ascend950PR_9589">} {
+  func.func @k_mix_aic(%a: memref<?xf16, #hivm.address_space<gm>>, %ffts: i64) attributes {hacc.entry, hivm.func_core_type = #hivm.func_core_type<AIC>} {
+    %c0_i64 = arith.constant 0 : i64
+    %c4096_i64 = arith.constant 4096 : i64
+    %c1_i64 = arith.constant 1 : i64
+    %cm1_i64 = arith.constant -1 : i64
+    %l1 = hivm.hir.pointer_cast(%c4096_i64) : memref<16x16xf16, #hivm.address_space<cbuf>>
+    %cc = hivm.hir.pointer_cast(%c0_i64, %c4096_i64) : memref<16x16xf32, #hivm.address_space<cc>>
+    %sub = memref.subview %l1[0, 0] [8, 16] [1, 1] : memref<16x16xf16, #hivm.address_space<cbuf>> to memref<8x16xf16, #hivm.address_space<cbuf>>
+    hivm.hir.set_ffts_base_addr %ffts
+    hivm.hir.nd2nz ins(%a : memref<?xf16, #hivm.address_space<gm>>) outs(%sub : memref<8x16xf16, #hivm.address_space<cbuf>>)
+    hivm.hir.set_flag[#hivm.pipe<PIPE_MTE2>, #hivm.pipe<PIPE_MTE1>, #hivm.event<EVENT_ID1>]
+    hivm.hir.mmadL1 ins(%l1, %l1 : memref<16x16xf16, #hivm.address_space<cbuf>>, memref<16x16xf16, #hivm.address_space<cbuf>>) outs(%cc : memref<16x16xf32, #hivm.address_space<cc>>) sync_related_args(%c1_i64, %cm1_i64, %cm1_i64, %cm1_i64, %cm1_i64, %cm1_i64, %cm1_i64 : i64, i64, i64, i64, i64, i64, i64)
+    hivm.hir.sync_block_set[<CUBE>, <PIPE_FIX>, <PIPE_S>] flag = 3 ffts_base_addr = %ffts
+    return
+  }
+})";
+  std::vector<InputDiagnostic> diags;
+  auto ks = test::liftText(text, &diags);
+  REQUIRE(ks.size() == 1);
+  const Kernel& k = ks[0];
+  CHECK(k.arch == "a5");
+  CHECK(k.kind == "aic");
+  CHECK(k.params[0].isPointer);
+  std::vector<const Op*> ops;
+  forEachOp(*k.body, [&](const Op& op) { ops.push_back(&op); });
+  // pointer_cast placements: one constant address, and a two-slot multi-buffer.
+  REQUIRE(ops.size() >= 7);
+  CHECK(ops[0]->kind == OpKind::TileAlloc);
+  CHECK(ops[0]->tileSpace == "l1");
+  CHECK(ops[0]->tileAddr == 4096);
+  CHECK(ops[0]->tileBytes == 512);
+  CHECK(ops[1]->tileAddrChoices == std::vector<int64_t>{0, 4096});
+  CHECK(ops[2]->kind == OpKind::SetFfts);
+  // nd2nz writes the subview's root buffer on MTE2.
+  CHECK(ops[3]->kind == OpKind::Load);
+  REQUIRE(ops[3]->writes.size() == 1);
+  CHECK(ops[3]->writes[0].value == "%l1");
+  CHECK(ops[3]->writes[0].space == "l1");
+  CHECK(ops[3]->reads[0].space == "gm");
+  CHECK(ops[4]->kind == OpKind::SetFlag);
+  CHECK(ops[4]->event.id == 1);
+  // mmadL1's library waits on the MTE2 -> MTE1 event it is given, then computes on M.
+  CHECK(ops[5]->kind == OpKind::WaitFlag);
+  CHECK(ops[5]->event.src == Pipe::MTE2);
+  CHECK(ops[5]->event.dst == Pipe::MTE1);
+  CHECK(ops[5]->event.id == 1);
+  CHECK(ops[6]->name == "hivm.hir.mmadL1");
+  CHECK(ops[6]->pipes == std::vector<Pipe>{Pipe::M});
+  const Op* set = ops.back()->kind == OpKind::Return ? ops[ops.size() - 2] : ops.back();
+  CHECK(set->kind == OpKind::CrossCoreSet);
+  CHECK(set->coreType == "CUBE");
+  CHECK(set->event.src == Pipe::FIX);
+  CHECK(set->event.dst == Pipe::S);
+  CHECK(set->event.id == 3);
+  CHECK(set->fftsBase);
+  CHECK(set->syncMode == "INTRA_BLOCK_SYNCHRONIZATION");
+}

@@ -161,6 +161,9 @@ struct Kernel {
   // (`f_mix_aic` <-> `f_mix_aiv`), whose cross-core flags pair with this one's. Set by the
   // front end once the file's kernels are in place.
   std::vector<const Kernel*> mixPeers;
+  // HIVM: an argument marked hacc.arg_type<ffts_base_address> (the pipeline sets the FFTS base
+  // from it: InjectBlockSync / hivm-add-ffts-to-syncblocksetop).
+  bool fftsArg = false;
 
   int paramIndex(const std::string& name) const;
 };

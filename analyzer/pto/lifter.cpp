@@ -1049,6 +1049,7 @@ std::vector<Kernel> lift(const mlir::ParsedFile& file, const LiftOptions& opts,
                   fn->attrs.count("hacc.entry") || fn->attrs.count("pto.aicore");
       k.loc = fn->loc;
       k.file = file.path;
+      for (const auto& t : fn->tokens) k.fftsArg |= t.text.find("ffts_base_address") != std::string::npos;
       FunctionLifter fl(k, diags);
       fl.liftSignature(*fn);
       k.body = fl.liftRegion(fn->regions[0]);

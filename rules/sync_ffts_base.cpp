@@ -1,0 +1,54 @@
+// sync-ffts-base: on the memory-based architectures (910B, A2/A3) cross-core sync goes through
+// FFTS, whose base address the kernel must set first: `hivm.hir.set_ffts_base_addr` (or an
+// `ffts_base_addr =` operand on the sync_block_set / sync_block), `pto.set_ffts` in .pto.
+// RegBase (A5 / Ascend950) needs none.
+#include "rules/rule.h"
+
+namespace ptov {
+namespace {
+
+class SyncFftsBase : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"sync-ffts-base", "sync", Severity::Error,
+                            "cross-core sync on a memory-based arch without the FFTS base address",
+                            {"seed 002 (sync_block_set: ffts_base_addr is needed on Ascend910B)",
+                             "AscendNPU-IR InjectBlockSync / CrossCoreGSS insert set_ffts_base_addr on mem-based arch",
+                             "PTOAS: A3 requires pto.set_ffts in the function that uses pto.sync.set/wait"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    // The FFTS base argument is where the pipeline takes the base from; a kernel with one
+    // gets its set_ffts_base_addr from InjectBlockSync / CrossCoreGSS.
+    if (k.arch == "a5" || k.fftsArg) return;
+    bool setsBase = false;
+    const Op* firstUnbased = nullptr;
+    forEachOp(*k.body, [&](const Op& op) {
+      if (op.kind == OpKind::SetFfts) setsBase = true;
+      bool crossCore = op.kind == OpKind::CrossCoreSet || op.kind == OpKind::CrossCoreWait ||
+                       (op.kind == OpKind::SyncAll && op.name == "hivm.hir.sync_block");
+      if (crossCore && !op.fftsBase && !firstUnbased) firstUnbased = &op;
+    });
+    if (setsBase || !firstUnbased) return;
+    // A kernel whose every cross-core set carries the base still needs nothing more.
+    bool anySetCarries = false, anySetLacks = false;
+    forEachOp(*k.body, [&](const Op& op) {
+      if (op.kind == OpKind::CrossCoreSet || (op.kind == OpKind::SyncAll && op.name == "hivm.hir.sync_block"))
+        (op.fftsBase ? anySetCarries : anySetLacks) = true;
+    });
+    if (anySetCarries && !anySetLacks) return;
+    Finding& f = ctx.report(firstUnbased->loc,
+                            "'" + firstUnbased->name + "' is cross-core sync on " + k.arch +
+                                " (memory-based FFTS), but '" + k.name +
+                                "' never sets the FFTS base address (set_ffts_base_addr / pto.set_ffts) and has no "
+                                "ffts_base_address argument to set it from: the flag goes to an undefined address");
+    f.notes.push_back({k.loc, "kernel '" + k.name + "' (arch " + k.arch + ")"});
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeSyncFftsBase() { return std::make_unique<SyncFftsBase>(); }
+
+}  // namespace ptov
