@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
                                                "-barrier-arrival"};
   std::vector<double> kernelSolverMs, kernelAllMs, kernelStructuralMs, recheckMs;
   size_t queries = 0, hits = 0, kernels = 0;
+  std::string slowest;
+  double slowestMs = -1;
   for (const auto& f : files) {
     for (const auto& k : f.kernels) {
       ++kernels;
@@ -57,6 +59,10 @@ int main(int argc, char** argv) {
       double sum = 0;
       for (double q : s.stats().queryMs) sum += q;
       kernelSolverMs.push_back(sum);
+      if (sum > slowestMs) {
+        slowestMs = sum;
+        slowest = f.path + " @" + k.name;
+      }
       queries += s.stats().queries;
       // The same kernel again: every answer comes from the cache.
       Solver again;
@@ -74,6 +80,7 @@ int main(int argc, char** argv) {
   row("check per kernel, no proof rules", kernelStructuralMs);
   row("check per kernel, all rules", kernelAllMs);
   row("re-check per kernel (cached)", recheckMs);
+  std::printf("slowest kernel for Z3: %s (%.1f ms)\n", slowest.c_str(), slowestMs);
   double s = 0, a = 0;
   for (double x : kernelStructuralMs) s += x;
   for (double x : kernelAllMs) a += x;
