@@ -404,9 +404,10 @@ class FunctionLifter {
       }
       return true;
     }
-    if (n == "pto.get_block_idx" || n == "pto.get_block_num") {
+    if (n == "pto.get_block_idx" || n == "pto.get_block_num" || n == "hivm.hir.get_block_idx" ||
+        n == "hivm.hir.get_block_num") {
       auto e = std::make_shared<Expr>();
-      e->kind = n == "pto.get_block_idx" ? Expr::Kind::BlockIdx : Expr::Kind::BlockNum;
+      e->kind = n.find("block_idx") != std::string::npos ? Expr::Kind::BlockIdx : Expr::Kind::BlockNum;
       ValueInfo v;
       v.expr = e;
       defineResults(op, v);
@@ -499,11 +500,8 @@ class FunctionLifter {
         break;
       case OpKind::SetFlag:
       case OpKind::WaitFlag:
-        liftEvent(op, m);
-        break;
       case OpKind::PipeBarrier:
-        m.barrierPipe = firstPipe(op);
-        m.pipes = {m.barrierPipe};
+        liftIntraCoreSync(op, m);
         break;
       case OpKind::Fence:
         for (const auto& t : op.tokens)
@@ -684,14 +682,6 @@ class FunctionLifter {
       }
       return true;
     }
-    if (n == "hivm.hir.get_block_idx" || n == "hivm.hir.get_block_num") {
-      auto e = std::make_shared<Expr>();
-      e->kind = n == "hivm.hir.get_block_idx" ? Expr::Kind::BlockIdx : Expr::Kind::BlockNum;
-      ValueInfo v;
-      v.expr = e;
-      defineResults(op, v);
-      return true;
-    }
     if (n == "memref.alloc" || n == "memref.alloca" || n == "hivm.hir.pointer_cast") {
       std::string type = firstMemrefType(op);
       ValueInfo v;
@@ -756,11 +746,8 @@ class FunctionLifter {
     switch (m.kind) {
       case OpKind::SetFlag:
       case OpKind::WaitFlag:
-        liftEvent(op, m);
-        break;
       case OpKind::PipeBarrier:
-        m.barrierPipe = firstPipe(op);
-        m.pipes = {m.barrierPipe};
+        liftIntraCoreSync(op, m);
         break;
       case OpKind::CrossCoreSet:
       case OpKind::CrossCoreWait: {
@@ -862,6 +849,13 @@ class FunctionLifter {
         if (evalConst(exprOf(args[i])) != std::optional<int64_t>(-1))
           noteOnce(op, "bwd", "'" + op.name + "': the backward M -> MTE1 events passed to the library (" + args[i] +
                                   ") are paired inside the library; they are not modelled");
+  }
+
+  // set_flag / wait_flag (.pto and hivm.hir spell them alike) and pipe_barrier.
+  void liftIntraCoreSync(const mlir::Op& op, Op& m) {
+    if (m.kind != OpKind::PipeBarrier) return liftEvent(op, m);
+    m.barrierPipe = firstPipe(op);
+    m.pipes = {m.barrierPipe};
   }
 
   void liftEvent(const mlir::Op& op, Op& m) {
