@@ -1,5 +1,7 @@
 #include "cli/check.h"
 
+#include "cli/report/fingerprint.h"
+
 #include <map>
 #include <memory>
 
@@ -43,6 +45,7 @@ FileResult checkLoaded(LoadedFile loaded, const CheckRequest& req) {
   r.path = loaded.path;
   r.inputDiagnostics = std::move(loaded.diagnostics);
   r.kernels = loaded.kernels.size();
+  for (const auto& k : loaded.kernels) r.kernelNames.push_back(k.name);
   Solver& solver = solverFor(req.solver);
   for (const auto& k : loaded.kernels) {
     auto f = runRules(k, req.ruleGlobs, &solver);
@@ -71,6 +74,7 @@ CheckResult runCheck(const CheckRequest& req) {
   result.failOn = req.failOn;
   result.strict = req.strict;
   for (const auto& path : collectInputs(req.paths, result.problems)) result.files.push_back(checkFile(path, req));
+  assignFingerprints(result);
   return result;
 }
 

@@ -23,6 +23,7 @@ struct FileResult {
   std::vector<InputDiagnostic> inputDiagnostics;
   std::vector<Finding> findings;
   size_t kernels = 0;
+  std::vector<std::string> kernelNames;
   bool hasInputErrors() const;
 };
 

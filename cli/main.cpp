@@ -2,11 +2,15 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "cli/check.h"
 #include "cli/corpus.h"
 #include "cli/mutate.h"
+#include "cli/report/formats.h"
 #include "cli/text_reporter.h"
 #include "cli/witness_dot.h"
 #include "rules/rule.h"
@@ -26,6 +30,11 @@ std::vector<std::string> splitGlobs(const std::vector<std::string>& raw) {
     }
   }
   return out;
+}
+
+std::string currentDirectory() {
+  std::error_code ec;
+  return std::filesystem::current_path(ec).string();
 }
 
 // "num_tokens=0:128" -> name, lo, hi.
@@ -75,6 +84,13 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   std::string color = "auto";
   check->add_option("--color", color, "colour the output")->check(CLI::IsMember({"auto", "always", "never"}));
+  std::vector<std::string> formats;
+  std::string outputFile;
+  check->add_option("--format", formats,
+                    "output format, repeatable: text json sarif rdjson rdjsonl junit github markdown; FORMAT:FILE "
+                    "writes that format to FILE")
+      ->allow_extra_args(false);
+  check->add_option("--output,-o", outputFile, "write the (single) --format given without a file to FILE");
   check->add_flag("--strict", req.strict, "exit 3 when no finding fails the run but a proof was undecided (unknown)");
   std::string witnessDot;
   check->add_option("--witness-dot", witnessDot, "write the witnesses of proof findings as a Graphviz DOT lane diagram");
@@ -147,9 +163,49 @@ int run(int argc, char** argv) {
   }
 
   if (*check) {
+    // FORMAT or FORMAT:FILE; one FORMAT without a file may go to --output.
+    std::vector<std::pair<std::string, std::string>> outputs;
+    for (const auto& f : splitGlobs(formats)) {
+      auto colon = f.find(':');
+      std::string name = f.substr(0, colon), file = colon == std::string::npos ? "" : f.substr(colon + 1);
+      if (std::find(reportFormats().begin(), reportFormats().end(), name) == reportFormats().end()) {
+        std::cerr << "ptoverify: error: unknown --format '" << name << "'\n";
+        return kExitInputError;
+      }
+      outputs.emplace_back(name, file);
+    }
+    if (outputs.empty()) outputs.emplace_back("text", "");
+    if (!outputFile.empty()) {
+      size_t toStdout = 0;
+      for (auto& o : outputs) toStdout += o.second.empty();
+      if (toStdout != 1) {
+        std::cerr << "ptoverify: error: --output needs exactly one --format without its own file\n";
+        return kExitInputError;
+      }
+      for (auto& o : outputs)
+        if (o.second.empty()) o.second = outputFile;
+    }
     CheckResult result = runCheck(req);
-    bool useColor = color == "always" || (color == "auto" && isatty(STDOUT_FILENO));
-    printText(result, std::cout, useColor);
+    ReportOptions ro;
+    ro.baseDir = currentDirectory();
+    ro.ruleGlobs = req.ruleGlobs;
+    for (const auto& [name, file] : outputs) {
+      std::ofstream fileOut;
+      if (!file.empty() && file != "-") {
+        fileOut.open(file);
+        if (!fileOut) {
+          std::cerr << "ptoverify: error: cannot write '" << file << "'\n";
+          return kExitInputError;
+        }
+      }
+      std::ostream& out = fileOut.is_open() ? static_cast<std::ostream&>(fileOut) : std::cout;
+      if (name == "text") {
+        bool useColor = !fileOut.is_open() && (color == "always" || (color == "auto" && isatty(STDOUT_FILENO)));
+        printText(result, out, useColor);
+      } else {
+        writeReport(name, result, out, ro);
+      }
+    }
     if (!witnessDot.empty() && !writeWitnessDot(result, witnessDot)) {
       std::cerr << "ptoverify: error: cannot write '" << witnessDot << "'\n";
       return kExitInputError;

@@ -97,6 +97,7 @@ std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::strin
     RuleContext ctx(rule->info(), kernel, findings, proofs);
     rule->check(kernel, ctx);
   }
+  for (auto& f : findings) f.kernel = kernel.name;
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
     return a.loc.col < b.loc.col;

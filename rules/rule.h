@@ -38,6 +38,8 @@ struct Finding {
   // decide" (unknown = true: shown as `unknown:`, never counted as a pass; exit 3 under --strict).
   std::shared_ptr<const Witness> witness;
   bool unknown = false;
+  std::string kernel;       // the kernel (function) it was found in
+  std::string fingerprint;  // stable identity of the fact, independent of line numbers (cli/fingerprint)
 };
 // "error", "warning", "note", or "unknown" for an undecided proof.
 const char* findingLevel(const Finding& f);

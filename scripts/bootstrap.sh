@@ -7,7 +7,11 @@ packages=(
   cmake make g++ lld
   "clang-${LLVM_VERSION}" "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev"
   libz3-dev libcli11-dev doctest-dev libyaml-cpp-dev nlohmann-json3-dev
+  libxml2-utils  # xmllint: the tests validate JUnit output against its XSD
 )
+# The tests validate SARIF with the Microsoft SARIF multitool from npm; use the machine's
+# Node.js when it has one, Debian's otherwise.
+if ! command -v npm >/dev/null 2>&1; then packages+=(nodejs npm); fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -1,0 +1,34 @@
+#pragma once
+// Machine-readable outputs of `ptoverify check` (docs/formats.md): json, sarif, rdjson, rdjsonl,
+// junit, github, markdown. Text is cli/text_reporter.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "cli/check.h"
+
+namespace ptov {
+
+struct ReportOptions {
+  std::string toolVersion = "0.1.0";
+  std::string baseDir;                 // absolute directory that relative paths are under (SARIF SRCROOT)
+  std::vector<std::string> ruleGlobs;  // the rules that ran (JUnit lists one testcase per kernel x rule)
+};
+
+// Every format name `--format` accepts, text included.
+const std::vector<std::string>& reportFormats();
+// Writes `result` in `format`; false for an unknown format.
+bool writeReport(const std::string& format, const CheckResult& result, std::ostream& out, const ReportOptions& o);
+
+void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions& o);
+void writeSarif(const CheckResult& result, std::ostream& out, const ReportOptions& o);
+void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosticPerLine);
+void writeJunit(const CheckResult& result, std::ostream& out, const ReportOptions& o);
+void writeGithub(const CheckResult& result, std::ostream& out);
+void writeMarkdown(const CheckResult& result, std::ostream& out);
+
+// GitHub's code-scanning limits; the SARIF writer caps results and says so in the run.
+constexpr size_t kSarifMaxResults = 25000;
+constexpr size_t kSarifMaxBytes = 10 * 1000 * 1000;
+
+}  // namespace ptov

@@ -1,0 +1,55 @@
+// --format json: the whole result as one JSON document (schema in docs/formats.md).
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/report/formats.h"
+
+namespace ptov {
+
+namespace {
+nlohmann::json locJson(const SourceLoc& l) { return {{"file", l.file}, {"line", l.line}, {"col", l.col}}; }
+
+const char* inputLevel(InputDiagnostic::Level l) {
+  return l == InputDiagnostic::Level::Error ? "error" : l == InputDiagnostic::Level::Warning ? "warning" : "note";
+}
+}  // namespace
+
+void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions& o) {
+  using nlohmann::json;
+  json doc;
+  doc["schemaVersion"] = 1;
+  doc["tool"] = {{"name", "ptoverify"}, {"version", o.toolVersion}};
+  json files = json::array(), findings = json::array(), inputs = json::array();
+  size_t counts[4] = {0, 0, 0, 0};  // note, warning, error, unknown
+  for (const auto& p : result.problems) inputs.push_back({{"level", "error"}, {"message", p}});
+  for (const auto& f : result.files) {
+    files.push_back({{"path", f.path}, {"kernels", f.kernels}, {"findings", f.findings.size()}});
+    for (const auto& d : f.inputDiagnostics)
+      inputs.push_back({{"level", inputLevel(d.level)}, {"location", locJson(d.loc)}, {"message", d.message}});
+    for (const auto& x : f.findings) {
+      json j = {{"ruleId", x.ruleId},         {"level", findingLevel(x)}, {"severity", severityName(x.severity)},
+                {"location", locJson(x.loc)}, {"kernel", x.kernel},       {"message", x.message},
+                {"fingerprint", x.fingerprint}};
+      json notes = json::array();
+      for (const auto& n : x.notes) notes.push_back({{"location", locJson(n.loc)}, {"message", n.message}});
+      j["notes"] = notes;
+      if (x.witness) {
+        json values = json::object(), path = json::array();
+        for (const auto& [name, value] : x.witness->values) values[name] = value;
+        for (const auto& step : x.witness->path) path.push_back({{"location", locJson(step.loc)}, {"what", step.what}});
+        j["witness"] = {{"values", values}, {"path", path}, {"omittedSteps", x.witness->omittedSteps},
+                        {"state", x.witness->state}};
+      }
+      findings.push_back(j);
+      ++counts[x.unknown ? 3 : static_cast<int>(x.severity)];
+    }
+  }
+  doc["files"] = files;
+  doc["inputDiagnostics"] = inputs;
+  doc["findings"] = findings;
+  doc["summary"] = {{"files", result.files.size()}, {"errors", counts[2]}, {"warnings", counts[1]},
+                    {"notes", counts[0]},           {"unknown", counts[3]}, {"exitCode", result.exitCode()}};
+  out << doc.dump(2) << '\n';
+}
+
+}  // namespace ptov

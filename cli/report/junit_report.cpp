@@ -1,0 +1,142 @@
+// --format junit: one <testsuite> per input file and one <testcase> per kernel x rule that ran.
+// A case fails when the rule has findings at or above --fail-on in that kernel (the findings
+// are the failure's text); findings below it go to <system-out>; an undecided proof with no
+// failure makes the case <skipped> with the reason. An unreadable or unparsable input is an
+// <error> case named "input". docs/formats.md.
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "cli/report/formats.h"
+
+namespace ptov {
+
+namespace {
+std::string xml(const std::string& s) {
+  std::string o;
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&apos;"; break;
+      default:
+        if (c < 0x20 && c != '\n' && c != '\t') o += ' ';
+        else o += static_cast<char>(c);
+    }
+  }
+  return o;
+}
+
+std::string line(const Finding& f) {
+  return f.loc.file + ":" + std::to_string(f.loc.line) + ":" + std::to_string(f.loc.col) + ": " + findingLevel(f) +
+         ": " + f.message;
+}
+
+struct Case {
+  std::string kernel, rule;
+  std::vector<const Finding*> failing, other, unknown;
+};
+}  // namespace
+
+void writeJunit(const CheckResult& result, std::ostream& out, const ReportOptions& o) {
+  std::vector<std::string> rules;
+  for (const auto& r : allRules())
+    if (ruleEnabled(r->info().id, o.ruleGlobs)) rules.push_back(r->info().id);
+  std::ostringstream suites;
+  size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+  for (const auto& file : result.files) {
+    // kernel -> rule -> case, in the order kernels appear in the findings and the file.
+    std::map<std::string, std::map<std::string, Case>> cases;
+    std::vector<std::string> kernels = file.kernelNames;
+    for (const auto& k : kernels)
+      for (const auto& r : rules) cases[k][r] = Case{k, r, {}, {}, {}};
+    for (const auto& f : file.findings) {
+      if (!cases.count(f.kernel)) kernels.push_back(f.kernel);
+      Case& c = cases[f.kernel][f.ruleId];
+      c.kernel = f.kernel;
+      c.rule = f.ruleId;
+      if (f.unknown) c.unknown.push_back(&f);
+      else if (f.severity >= result.failOn) c.failing.push_back(&f);
+      else c.other.push_back(&f);
+    }
+    std::vector<std::string> inputErrors;
+    for (const auto& d : file.inputDiagnostics)
+      if (d.level == InputDiagnostic::Level::Error)
+        inputErrors.push_back(d.loc.file + ":" + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.col) +
+                              ": error: " + d.message);
+    size_t t = 0, fl = 0, er = inputErrors.empty() ? 0 : 1, sk = 0;
+    std::ostringstream body;
+    if (!inputErrors.empty()) {
+      ++t;
+      std::string text;
+      for (const auto& e : inputErrors) text += e + "\n";
+      body << "    <testcase classname=\"" << xml(file.path) << "\" name=\"input\">\n      <error message=\""
+           << xml(inputErrors.front()) << "\" type=\"input\">" << xml(text) << "</error>\n    </testcase>\n";
+    }
+    for (const auto& k : kernels) {
+      for (const auto& [rule, c] : cases[k]) {
+        ++t;
+        body << "    <testcase classname=\"" << xml(file.path + "." + k) << "\" name=\"" << xml(rule) << "\"";
+        if (c.failing.empty() && c.unknown.empty() && c.other.empty()) {
+          body << "/>\n";
+          continue;
+        }
+        body << ">\n";
+        if (!c.failing.empty()) {
+          ++fl;
+          std::string text;
+          for (const Finding* f : c.failing) text += line(*f) + "\n";
+          body << "      <failure message=\"" << xml(c.failing.front()->message) << "\" type=\""
+               << severityName(c.failing.front()->severity) << "\">" << xml(text) << "</failure>\n";
+        } else if (!c.unknown.empty()) {
+          ++sk;
+          body << "      <skipped message=\"" << xml(c.unknown.front()->message) << "\"/>\n";
+        }
+        std::string other;
+        for (const Finding* f : c.other) other += line(*f) + "\n";
+        if (!c.failing.empty())
+          for (const Finding* f : c.unknown) other += line(*f) + "\n";
+        if (!other.empty()) body << "      <system-out>" << xml(other) << "</system-out>\n";
+        body << "    </testcase>\n";
+      }
+    }
+    suites << "  <testsuite name=\"" << xml(file.path) << "\" tests=\"" << t << "\" failures=\"" << fl
+           << "\" errors=\"" << er << "\" skipped=\"" << sk << "\">\n"
+           << body.str() << "  </testsuite>\n";
+    tests += t;
+    failures += fl;
+    errors += er;
+    skipped += sk;
+  }
+  for (const auto& p : result.problems) {
+    ++tests;
+    ++errors;
+    suites << "  <testsuite name=\"inputs\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
+           << "    <testcase classname=\"inputs\" name=\"input\">\n      <error message=\"" << xml(p)
+           << "\" type=\"input\"/>\n    </testcase>\n  </testsuite>\n";
+  }
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"ptoverify\" tests=\"" << tests
+      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\">\n"
+      << suites.str() << "</testsuites>\n";
+}
+
+const std::vector<std::string>& reportFormats() {
+  static const std::vector<std::string> f = {"text", "json", "sarif", "rdjson", "rdjsonl", "junit", "github", "markdown"};
+  return f;
+}
+
+bool writeReport(const std::string& format, const CheckResult& result, std::ostream& out, const ReportOptions& o) {
+  if (format == "json") writeJson(result, out, o);
+  else if (format == "sarif") writeSarif(result, out, o);
+  else if (format == "rdjson") writeRdjson(result, out, false);
+  else if (format == "rdjsonl") writeRdjson(result, out, true);
+  else if (format == "junit") writeJunit(result, out, o);
+  else if (format == "github") writeGithub(result, out);
+  else if (format == "markdown") writeMarkdown(result, out);
+  else return false;
+  return true;
+}
+
+}  // namespace ptov

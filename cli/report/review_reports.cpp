@@ -1,0 +1,165 @@
+// The review-bot formats: rdjson / rdjsonl (reviewdog's Diagnostic format), GitHub workflow
+// commands (annotations), and a markdown PR comment.
+#include <nlohmann/json.hpp>
+#include <map>
+#include <ostream>
+
+#include "cli/report/formats.h"
+
+namespace ptov {
+
+namespace {
+using nlohmann::json;
+
+const char* rdSeverity(const Finding& f) {
+  if (f.unknown) return "WARNING";
+  return f.severity == Severity::Error ? "ERROR" : f.severity == Severity::Warning ? "WARNING" : "INFO";
+}
+
+json rdLocation(const SourceLoc& l) {
+  return {{"path", l.file}, {"range", {{"start", {{"line", std::max(1, l.line)}, {"column", std::max(1, l.col)}}}}}};
+}
+
+// The finding with its fix hint and witness, as one review comment body.
+std::string commentBody(const Finding& f) {
+  std::string body = (f.unknown ? "unknown: " : "") + f.message;
+  if (f.witness && !f.witness->values.empty()) {
+    std::string v;
+    for (const auto& [name, value] : f.witness->values) v += (v.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+    body += "\nwitness: " + v;
+  }
+  body += "\n(`ptoverify explain " + f.ruleId + "` shows the bad and good form)";
+  return body;
+}
+
+json rdDiagnostic(const Finding& f) {
+  json d = {{"message", commentBody(f)},
+            {"location", rdLocation(f.loc)},
+            {"severity", rdSeverity(f)},
+            {"code", {{"value", f.ruleId}}},
+            {"original_output", f.loc.file + ":" + std::to_string(f.loc.line) + ":" + std::to_string(f.loc.col) + ": " +
+                                    findingLevel(f) + ": " + f.message + " [" + f.ruleId + "]"}};
+  json related = json::array();
+  for (const auto& n : f.notes) related.push_back({{"message", n.message}, {"location", rdLocation(n.loc)}});
+  if (f.witness)
+    for (const auto& s : f.witness->path) related.push_back({{"message", "path: " + s.what}, {"location", rdLocation(s.loc)}});
+  if (!related.empty()) d["related_locations"] = related;
+  return d;
+}
+
+// GitHub workflow commands escape %, CR and LF in data, and also : and , in properties.
+std::string ghData(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '%') o += "%25";
+    else if (c == '\r') o += "%0D";
+    else if (c == '\n') o += "%0A";
+    else o += c;
+  }
+  return o;
+}
+std::string ghProperty(const std::string& s) {
+  std::string o;
+  for (char c : ghData(s)) {
+    if (c == ':') o += "%3A";
+    else if (c == ',') o += "%2C";
+    else o += c;
+  }
+  return o;
+}
+
+std::string mdEscape(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '|' || c == '<' || c == '>') o += '\\';
+    o += c;
+  }
+  return o;
+}
+}  // namespace
+
+void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosticPerLine) {
+  json diagnostics = json::array();
+  for (const auto& file : result.files) {
+    for (const auto& d : file.inputDiagnostics)
+      if (d.level == InputDiagnostic::Level::Error)
+        diagnostics.push_back({{"message", d.message}, {"location", rdLocation(d.loc)}, {"severity", "ERROR"},
+                               {"code", {{"value", "input"}}}});
+    for (const auto& f : file.findings) diagnostics.push_back(rdDiagnostic(f));
+  }
+  if (oneDiagnosticPerLine) {
+    for (const auto& d : diagnostics) out << d.dump() << '\n';
+    return;
+  }
+  json doc = {{"source", {{"name", "ptoverify"}}}, {"diagnostics", diagnostics}};
+  out << doc.dump(2) << '\n';
+}
+
+void writeGithub(const CheckResult& result, std::ostream& out) {
+  for (const auto& p : result.problems) out << "::error::" << ghData(p) << '\n';
+  for (const auto& file : result.files) {
+    for (const auto& d : file.inputDiagnostics)
+      if (d.level == InputDiagnostic::Level::Error)
+        out << "::error file=" << ghProperty(d.loc.file) << ",line=" << d.loc.line << ",col=" << d.loc.col
+            << ",title=input error::" << ghData(d.message) << '\n';
+    for (const auto& f : file.findings) {
+      const char* cmd = f.unknown ? "warning" : f.severity == Severity::Error ? "error"
+                                            : f.severity == Severity::Warning ? "warning"
+                                                                              : "notice";
+      out << "::" << cmd << " file=" << ghProperty(f.loc.file) << ",line=" << f.loc.line << ",col=" << f.loc.col
+          << ",title=" << ghProperty("ptoverify " + f.ruleId + (f.unknown ? " (unknown)" : "")) << "::" << ghData(commentBody(f))
+          << '\n';
+    }
+  }
+}
+
+void writeMarkdown(const CheckResult& result, std::ostream& out) {
+  // rule -> errors, warnings, notes, unknown
+  std::map<std::string, std::array<size_t, 4>> perRule;
+  size_t kernels = 0, total = 0, inputErrors = result.problems.size();
+  for (const auto& file : result.files) {
+    kernels += file.kernels;
+    for (const auto& d : file.inputDiagnostics) inputErrors += d.level == InputDiagnostic::Level::Error;
+    for (const auto& f : file.findings) {
+      auto& c = perRule[f.ruleId];
+      ++c[f.unknown ? 3 : 2 - static_cast<int>(f.severity)];
+      ++total;
+    }
+  }
+  out << "## ptoverify: " << total << " finding(s) in " << result.files.size() << " file(s), " << kernels
+      << " kernel(s)\n\n";
+  if (inputErrors) out << "**" << inputErrors << " input error(s)**: some inputs could not be read or parsed.\n\n";
+  if (perRule.empty()) {
+    out << "No findings.\n";
+    return;
+  }
+  out << "| rule | errors | warnings | notes | unknown |\n| --- | ---: | ---: | ---: | ---: |\n";
+  for (const auto& [rule, c] : perRule)
+    out << "| `" << rule << "` | " << c[0] << " | " << c[1] << " | " << c[2] << " | " << c[3] << " |\n";
+  out << '\n';
+  for (const auto& file : result.files) {
+    for (const auto& f : file.findings) {
+      out << "- **" << findingLevel(f) << "** `" << f.ruleId << "` at `" << f.loc.file << ":" << f.loc.line << ":"
+          << f.loc.col << "` (kernel `" << f.kernel << "`): " << mdEscape(f.message) << '\n';
+      std::vector<std::string> lines;
+      for (const auto& n : f.notes)
+        lines.push_back("`" + n.loc.file + ":" + std::to_string(n.loc.line) + "` " + mdEscape(n.message));
+      if (f.witness) {
+        std::string v;
+        for (const auto& [name, value] : f.witness->values) v += (v.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+        if (!v.empty()) lines.push_back("witness: `" + v + "`");
+        for (const auto& s : f.witness->path)
+          lines.push_back("path `" + s.loc.file + ":" + std::to_string(s.loc.line) + "` " + mdEscape(s.what));
+        for (const auto& s : f.witness->state) lines.push_back("state: " + mdEscape(s));
+      }
+      if (lines.empty()) continue;
+      // Long witnesses fold away so the comment stays readable.
+      bool fold = lines.size() > 4;
+      if (fold) out << "  <details><summary>witness and notes (" << lines.size() << " lines)</summary>\n\n";
+      for (const auto& l : lines) out << "  - " << l << '\n';
+      if (fold) out << "\n  </details>\n";
+    }
+  }
+}
+
+}  // namespace ptov

@@ -1,0 +1,172 @@
+// --format sarif: SARIF 2.1.0 for GitHub code scanning and other viewers. Stable ruleIds with
+// the rule pages as help, partialFingerprints from cli/report/fingerprint, witness paths as
+// codeFlows, URIs relative to %SRCROOT%; input errors are tool notifications. GitHub's limits
+// (25,000 results, 10 MB) are enforced by dropping the trailing results and saying so.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "cli/report/formats.h"
+
+namespace ptov {
+
+namespace {
+using nlohmann::json;
+
+std::string relativeUri(const std::string& path, const std::string& base) {
+  std::string p = path;
+  if (!base.empty() && p.rfind(base + "/", 0) == 0) p = p.substr(base.size() + 1);
+  std::string out;
+  for (unsigned char c : p) {
+    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", c);
+      out += buf;
+    }
+  }
+  return out;
+}
+
+json physical(const SourceLoc& l, const ReportOptions& o) {
+  json region = {{"startLine", std::max(1, l.line)}};
+  if (l.col > 0) region["startColumn"] = l.col;
+  return {{"physicalLocation",
+           {{"artifactLocation", {{"uri", relativeUri(l.file, o.baseDir)}, {"uriBaseId", "SRCROOT"}}},
+            {"region", region}}}};
+}
+
+const char* sarifLevel(const Finding& f) {
+  if (f.unknown) return "warning";
+  switch (f.severity) {
+    case Severity::Error: return "error";
+    case Severity::Warning: return "warning";
+    case Severity::Note: return "note";
+  }
+  return "warning";
+}
+
+std::string firstParagraph(const std::string& doc, const std::string& heading) {
+  auto at = doc.find(heading);
+  if (at == std::string::npos) return "";
+  at = doc.find('\n', at);
+  auto end = doc.find("\n## ", at);
+  std::string body = doc.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+  while (!body.empty() && (body.front() == '\n' || body.front() == ' ')) body.erase(body.begin());
+  auto para = body.find("\n\n");
+  return body.substr(0, para);
+}
+
+// sync-deadlock -> SyncDeadlock (SARIF wants a name distinct from the id).
+std::string camel(const std::string& id) {
+  std::string out;
+  bool up = true;
+  for (char c : id) {
+    if (c == '-') {
+      up = true;
+      continue;
+    }
+    out += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    up = false;
+  }
+  return out;
+}
+
+json ruleDescriptor(const Rule& r) {
+  const RuleInfo& i = r.info();
+  std::string doc = ruleDoc(i.id);
+  std::string full = firstParagraph(doc, "## What it checks");
+  json d = {{"id", i.id},
+            {"name", camel(i.id)},
+            {"shortDescription", {{"text", i.summary}}},
+            {"fullDescription", {{"text", full.empty() ? i.summary : full}}},
+            {"defaultConfiguration", {{"level", i.severity == Severity::Error     ? "error"
+                                                : i.severity == Severity::Warning ? "warning"
+                                                                                  : "note"}}},
+            {"properties", {{"tags", json::array({i.family})}}}};
+  if (!doc.empty()) d["help"] = {{"text", "ptoverify explain " + i.id}, {"markdown", doc}};
+  return d;
+}
+}  // namespace
+
+void writeSarif(const CheckResult& result, std::ostream& out, const ReportOptions& o) {
+  json rules = json::array();
+  std::map<std::string, int> ruleIndex;
+  for (const auto& r : allRules()) {
+    ruleIndex[r->info().id] = static_cast<int>(rules.size());
+    rules.push_back(ruleDescriptor(*r));
+  }
+  json results = json::array(), notifications = json::array();
+  for (const auto& p : result.problems) notifications.push_back({{"level", "error"}, {"message", {{"text", p}}}});
+  size_t total = 0, bytes = 0;
+  bool capped = false;
+  for (const auto& file : result.files) {
+    for (const auto& d : file.inputDiagnostics) {
+      if (d.level != InputDiagnostic::Level::Error) continue;
+      notifications.push_back({{"level", "error"}, {"message", {{"text", d.message}}}, {"locations", json::array({physical(d.loc, o)})}});
+    }
+    for (const auto& f : file.findings) {
+      ++total;
+      json r = {{"ruleId", f.ruleId},
+                {"ruleIndex", ruleIndex.count(f.ruleId) ? ruleIndex[f.ruleId] : -1},
+                {"level", sarifLevel(f)},
+                {"message", {{"text", f.message}}},
+                {"locations", json::array({physical(f.loc, o)})},
+                {"partialFingerprints", {{"ptoverifyFact/v1", f.fingerprint}}},
+                {"properties", {{"kernel", f.kernel}, {"verdict", f.unknown ? "unknown" : "violated"}}}};
+      json related = json::array();
+      for (size_t i = 0; i < f.notes.size(); ++i) {
+        json loc = physical(f.notes[i].loc, o);
+        loc["id"] = static_cast<int>(i);
+        loc["message"] = {{"text", f.notes[i].message}};
+        related.push_back(loc);
+      }
+      if (!related.empty()) r["relatedLocations"] = related;
+      if (f.witness && !f.witness->path.empty()) {
+        json steps = json::array();
+        for (const auto& step : f.witness->path) {
+          json loc = physical(step.loc, o);
+          loc["message"] = {{"text", step.what}};
+          steps.push_back({{"location", loc}});
+        }
+        std::string values;
+        for (const auto& [name, value] : f.witness->values)
+          values += (values.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+        json flow = {{"threadFlows", json::array({{{"locations", steps}}})}};
+        if (!values.empty()) flow["message"] = {{"text", "witness: " + values}};
+        r["codeFlows"] = json::array({flow});
+        r["properties"]["witnessValues"] = f.witness->values;
+        if (!f.witness->state.empty()) r["properties"]["witnessState"] = f.witness->state;
+      }
+      size_t size = r.dump().size();
+      if (results.size() >= kSarifMaxResults || bytes + size > kSarifMaxBytes) {
+        capped = true;
+        continue;
+      }
+      bytes += size;
+      results.push_back(std::move(r));
+    }
+  }
+  if (capped)
+    notifications.push_back(
+        {{"level", "warning"},
+         {"message", {{"text", "results capped at " + std::to_string(results.size()) + " of " + std::to_string(total) +
+                                   " to stay within GitHub's limits (25,000 results, 10 MB); use --format json for all"}}}});
+  json invocation = {{"executionSuccessful", result.exitCode() != kExitInputError},
+                     {"exitCode", result.exitCode()}};
+  if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
+  json run = {{"tool",
+               {{"driver",
+                 {{"name", "ptoverify"},
+                  {"version", o.toolVersion},
+                  {"semanticVersion", o.toolVersion},
+                  {"rules", rules}}}}},
+              {"originalUriBaseIds", {{"SRCROOT", {{"uri", "file://" + relativeUri(o.baseDir, "") + "/"}}}}},
+              {"invocations", json::array({invocation})},
+              {"results", results},
+              {"columnKind", "unicodeCodePoints"}};
+  json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  out << doc.dump(2) << '\n';
+}
+
+}  // namespace ptov
