@@ -1,9 +1,13 @@
 #include "cli/check.h"
 
 #include "cli/report/fingerprint.h"
+#include "cli/suppressions.h"
 
+#include <algorithm>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 namespace ptov {
 
@@ -62,11 +66,20 @@ FrontendOptions frontendOptions(const CheckRequest& req) {
 }  // namespace
 
 FileResult checkFile(const std::string& path, const CheckRequest& req) {
-  return checkLoaded(loadFile(path, frontendOptions(req)), req);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return checkLoaded(loadFile(path, frontendOptions(req)), req);  // reports the read error
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return checkText(path, ss.str(), req);
 }
 
 FileResult checkText(const std::string& path, const std::string& text, const CheckRequest& req) {
-  return checkLoaded(loadText(path, text, frontendOptions(req)), req);
+  FileResult r = checkLoaded(loadText(path, text, frontendOptions(req)), req);
+  applySuppressions(text, r);
+  std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) {
+    return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+  });
+  return r;
 }
 
 CheckResult runCheck(const CheckRequest& req) {

@@ -24,6 +24,8 @@ struct FileResult {
   std::vector<Finding> findings;
   size_t kernels = 0;
   std::vector<std::string> kernelNames;
+  size_t suppressed = 0;  // findings removed by inline suppressions
+  size_t baselined = 0;   // findings removed because the baseline has them
   bool hasInputErrors() const;
 };
 

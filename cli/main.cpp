@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/baseline.h"
 #include "cli/check.h"
 #include "cli/corpus.h"
 #include "cli/mutate.h"
@@ -91,6 +92,8 @@ int run(int argc, char** argv) {
                     "writes that format to FILE")
       ->allow_extra_args(false);
   check->add_option("--output,-o", outputFile, "write the (single) --format given without a file to FILE");
+  std::string baselinePath;
+  check->add_option("--baseline", baselinePath, "report only findings that this baseline (baseline create) lacks");
   check->add_flag("--strict", req.strict, "exit 3 when no finding fails the run but a proof was undecided (unknown)");
   std::string witnessDot;
   check->add_option("--witness-dot", witnessDot, "write the witnesses of proof findings as a Graphviz DOT lane diagram");
@@ -104,6 +107,14 @@ int run(int argc, char** argv) {
         ->allow_extra_args(false);
   };
   addSolverOptions(check);
+
+  CLI::App* baseline = app.add_subcommand("baseline", "record today's findings so later checks report only new ones");
+  CLI::App* baselineCreate = baseline->add_subcommand("create", "write a baseline of the findings in PATH...");
+  std::string baselineOut;
+  baselineCreate->add_option("-o,--output", baselineOut, "the baseline file to write")->required();
+  baselineCreate->add_option("paths", req.paths, "files or directories")->required();
+  addCommon(baselineCreate);
+  baseline->require_subcommand(1);
 
   CLI::App* rules = app.add_subcommand("rules", "list every rule: id, severity, summary");
 
@@ -186,6 +197,13 @@ int run(int argc, char** argv) {
         if (o.second.empty()) o.second = outputFile;
     }
     CheckResult result = runCheck(req);
+    if (!baselinePath.empty()) {
+      std::string error;
+      if (!applyBaseline(baselinePath, result, error)) {
+        std::cerr << error << '\n';
+        return kExitInputError;
+      }
+    }
     ReportOptions ro;
     ro.baseDir = currentDirectory();
     ro.ruleGlobs = req.ruleGlobs;
@@ -211,6 +229,17 @@ int run(int argc, char** argv) {
       return kExitInputError;
     }
     return result.exitCode();
+  }
+  if (*baseline) {
+    CheckResult result = runCheck(req);
+    if (!writeBaseline(result, baselineOut)) {
+      std::cerr << "ptoverify: error: cannot write '" << baselineOut << "'\n";
+      return kExitInputError;
+    }
+    size_t n = 0;
+    for (const auto& f : result.files) n += f.findings.size();
+    std::cout << "ptoverify: baseline of " << n << " finding(s) written to " << baselineOut << '\n';
+    return result.exitCode() == kExitInputError ? kExitInputError : kExitClean;
   }
   if (*rules) {
     for (const auto& r : allRules()) {

@@ -49,13 +49,15 @@ std::string formatLoc(const SourceLoc& loc) {
 
 void printText(const CheckResult& result, std::ostream& out, bool color) {
   size_t counts[3] = {0, 0, 0};
-  size_t kernels = 0, inputErrors = 0, unknowns = 0;
+  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0;
   for (const auto& p : result.problems) {
     out << p << '\n';
     ++inputErrors;
   }
   for (const auto& f : result.files) {
     kernels += f.kernels;
+    suppressed += f.suppressed;
+    baselined += f.baselined;
     for (const auto& d : f.inputDiagnostics) {
       line(out, color, d.loc, levelName(d.level), d.message, "");
       if (d.level == InputDiagnostic::Level::Error) ++inputErrors;
@@ -71,6 +73,8 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
   out << "ptoverify: " << result.files.size() << " file(s), " << kernels << " kernel(s): " << counts[2]
       << " error(s), " << counts[1] << " warning(s), " << counts[0] << " note(s)";
   if (unknowns) out << ", " << unknowns << " unknown";
+  if (suppressed) out << ", " << suppressed << " suppressed";
+  if (baselined) out << ", " << baselined << " in the baseline";
   if (inputErrors) out << ", " << inputErrors << " input error(s)";
   out << '\n';
 }

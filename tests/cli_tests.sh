@@ -166,6 +166,36 @@ case "$case_name" in
     rm -f "$dot"
     run 2 check corpus/sync-deadlock --witness-dot /nonexistent/dir/w.dot
     ;;
+  ci-gate)
+    # Inline suppressions: the corpus file states what each form hides and what it reports.
+    run 0 corpus tests/inputs/suppressions.pto
+    run 1 check tests/inputs/suppressions.pto
+    expect_output ', 6 suppressed$'
+    # Baselines: only new findings count, and moving lines does not make old ones new.
+    tmp="$(mktemp -d)"
+    run 0 baseline create -o "$tmp/base.json" corpus/sync-deadlock/bad
+    expect_output 'baseline of [0-9]+ finding'
+    run 0 check corpus/sync-deadlock/bad --baseline "$tmp/base.json"
+    expect_output ' in the baseline$'
+    mkdir "$tmp/moved"
+    for f in corpus/sync-deadlock/bad/*; do { printf '// moved\n// down\n\n'; cat "$f"; } >"$tmp/moved/$(basename "$f")"; done
+    run 0 baseline create -o "$tmp/moved-base.json" "$tmp/moved"
+    diff <(grep -o '"fingerprint": "[0-9a-f]*"' "$tmp/base.json" | sort) \
+         <(grep -o '"fingerprint": "[0-9a-f]*"' "$tmp/moved-base.json" | sort) >/dev/null ||
+      fail "fingerprints changed when lines moved"
+    cp corpus/sync-exit-balance/bad/leaks_on_some_path.pto "$tmp/moved/"
+    run 1 check "$tmp/moved" --baseline "$tmp/base.json"
+    expect_output 'leaks_on_some_path\.pto:[0-9]+:[0-9]+: error: .*\[sync-exit-balance\]$'
+    echo '{"not": "a baseline"}' >"$tmp/bad.json"
+    run 2 check corpus/sync-deadlock/bad --baseline "$tmp/bad.json"
+    expect_output 'not a ptoverify baseline'
+    # Formats: --output takes the single format without a file; unknown formats are usage errors.
+    run 1 check corpus/sync-deadlock/bad --format sarif --output "$tmp/out.sarif"
+    grep -q '"version": "2.1.0"' "$tmp/out.sarif" || fail "--output did not get the SARIF"
+    run 2 check corpus/sync-deadlock/bad --format yaml
+    expect_output "unknown --format 'yaml'"
+    rm -rf "$tmp"
+    ;;
   pto-path-without-clang)
     # A .pto-only check must not pay for Clang's start-up: the binary must not link it.
     if ldd "$tool" | grep -E 'libclang|libLLVM'; then fail "ptoverify links Clang/LLVM"; fi

@@ -876,9 +876,7 @@ class FunctionLifter {
       }
     } else if (!id.empty() && id[0] == '%') {
       m.event.idExpr = exprOf(id);
-      m.event.id = evalConst(m.event.idExpr);
-      if (!m.event.id)
-        note(op, "event id " + id + " of '" + op.name + "' is not a constant; its set/wait pairing is not checked");
+      m.event.id = evalConst(m.event.idExpr);  // else symbolic: the proofs reason per iteration
     }
     if (m.event.src == Pipe::Unknown || m.event.dst == Pipe::Unknown)
       note(op, "'" + op.name + "': unknown pipe in [" + items[0] + ", " + items[1] + "]");
