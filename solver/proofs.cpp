@@ -355,6 +355,8 @@ Verdict ProofContext::barrierArrivalDiffers(const std::vector<const Op*>& barrie
   if (!laneDependent) return Verdict::proved();
   std::vector<ExprPtr> asserts = t.assumptions;
   asserts.push_back(Expr::cmp("ne", countA, countB));
+  // The two lanes are interchangeable: order them, so the witness is the same on every run.
+  asserts.push_back(Expr::cmp("slt", Expr::loopVar("lane_a.block_idx"), Expr::loopVar("lane_b.block_idx")));
   SatAnswer a = solver_.check(asserts, {countA, countB});
   if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
   if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
