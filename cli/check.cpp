@@ -1,5 +1,6 @@
 #include "cli/check.h"
 
+#include "cli/config.h"
 #include "cli/report/fingerprint.h"
 #include "cli/suppressions.h"
 
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace ptov {
@@ -53,6 +55,10 @@ FileResult checkLoaded(LoadedFile loaded, const CheckRequest& req) {
   Solver& solver = solverFor(req.solver);
   for (const auto& k : loaded.kernels) {
     auto f = runRules(k, req.ruleGlobs, &solver);
+    for (auto& x : f) {
+      auto o = req.severityOverrides.find(x.ruleId);
+      if (o != req.severityOverrides.end() && !x.unknown) x.severity = o->second;
+    }
     r.findings.insert(r.findings.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
   }
   return r;
@@ -82,11 +88,53 @@ FileResult checkText(const std::string& path, const std::string& text, const Che
   return r;
 }
 
+// The request for one input: the configuration's values where the command line gave none.
+static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
+  CheckRequest r = req;
+  auto cli = [&](const char* name) { return req.fromCli.count(name) > 0; };
+  if (c.rules && !cli("rules")) r.ruleGlobs = *c.rules;
+  if (c.arch && !cli("arch")) r.arch = *c.arch;
+  if (c.failOn && !cli("fail-on")) r.failOn = *c.failOn;
+  if (c.timeoutMs && !cli("solver-timeout")) r.solver.queryTimeoutMs = *c.timeoutMs;
+  if (c.kernelBudgetMs && !cli("kernel-budget")) r.solver.kernelBudgetMs = *c.kernelBudgetMs;
+  if (!cli("param-range"))
+    for (const auto& [name, range] : c.paramRanges) r.solver.paramRanges[name] = range;
+  r.severityOverrides = c.severity;
+  return r;
+}
+
 CheckResult runCheck(const CheckRequest& req) {
   CheckResult result;
   result.failOn = req.failOn;
   result.strict = req.strict;
-  for (const auto& path : collectInputs(req.paths, result.problems)) result.files.push_back(checkFile(path, req));
+  std::map<std::string, std::optional<Config>> configs;  // path -> parsed (nullopt: broken)
+  bool failOnSet = req.fromCli.count("fail-on") > 0;
+  for (const auto& path : collectInputs(req.paths, result.problems)) {
+    std::string cfgPath = !req.configPath.empty() ? req.configPath : req.useConfigFiles ? findConfig(path) : "";
+    CheckRequest fileReq = req;
+    if (!cfgPath.empty()) {
+      auto it = configs.find(cfgPath);
+      if (it == configs.end()) {
+        Config c;
+        std::string error;
+        if (loadConfig(cfgPath, c, error)) {
+          it = configs.emplace(cfgPath, c).first;
+        } else {
+          result.problems.push_back(error);
+          it = configs.emplace(cfgPath, std::nullopt).first;
+        }
+      }
+      if (it->second) {
+        fileReq = withConfig(req, *it->second);
+        // The run has one --fail-on: the command line's, else the first configuration's.
+        if (!failOnSet && it->second->failOn) {
+          result.failOn = *it->second->failOn;
+          failOnSet = true;
+        }
+      }
+    }
+    result.files.push_back(checkFile(path, fileReq));
+  }
   assignFingerprints(result);
   return result;
 }

@@ -1,6 +1,8 @@
 #pragma once
 // `ptoverify check`: inputs -> model -> rules -> findings, and the exit code.
 #include <iosfwd>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,12 @@ struct CheckRequest {
   Severity failOn = Severity::Warning;
   bool strict = false;          // an undecided proof (unknown) makes the exit code 3
   SolverOptions solver;         // per-query / per-kernel budgets, parameter ranges
+  std::map<std::string, Severity> severityOverrides;  // rule id -> severity (from the config)
+  // Configuration: --config FILE, else .ptoverify.yaml above each input (cli/config.h).
+  // Options named in `fromCli` were given on the command line and win over the file.
+  std::string configPath;
+  bool useConfigFiles = true;
+  std::set<std::string> fromCli;  // "rules", "arch", "fail-on", "solver-timeout", "kernel-budget", "param-range"
 };
 
 struct FileResult {

@@ -9,6 +9,7 @@
 
 #include "cli/baseline.h"
 #include "cli/check.h"
+#include "cli/config.h"
 #include "cli/corpus.h"
 #include "cli/mutate.h"
 #include "cli/report/formats.h"
@@ -69,20 +70,24 @@ int run(int argc, char** argv) {
   CheckRequest req;
   std::vector<std::string> rawGlobs;
   std::string failOn = "warning";
+  std::vector<CLI::Option*> trackedOptions;
   auto addCommon = [&](CLI::App* sub) {
-    sub->add_option("--rules", rawGlobs, "rule globs, comma separated; a leading '-' removes (e.g. 'comm-*,-comm-wait-batching')")
-        ->allow_extra_args(false);
-    sub->add_option("--arch", req.arch, "target arch for files without pto.target_arch")
-        ->check(CLI::IsMember({"a2a3", "a5"}))
-        ->capture_default_str();
+    trackedOptions.push_back(
+        sub->add_option("--rules", rawGlobs,
+                        "rule globs, comma separated; a leading '-' removes (e.g. 'comm-*,-comm-wait-batching')")
+            ->allow_extra_args(false));
+    trackedOptions.push_back(sub->add_option("--arch", req.arch, "target arch for files without pto.target_arch")
+                                 ->check(CLI::IsMember({"a2a3", "a5"}))
+                                 ->capture_default_str());
+    sub->add_option("--config", req.configPath, "configuration file (default: .ptoverify.yaml above each input)");
   };
 
   CLI::App* check = app.add_subcommand("check", "check kernels and print findings");
   check->add_option("paths", req.paths, "files or directories (searched recursively for .pto and .mlir)")->required();
   addCommon(check);
-  check->add_option("--fail-on", failOn, "lowest severity that makes the exit code 1")
+  trackedOptions.push_back(check->add_option("--fail-on", failOn, "lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "note"}))
-      ->capture_default_str();
+      ->capture_default_str());
   std::string color = "auto";
   check->add_option("--color", color, "colour the output")->check(CLI::IsMember({"auto", "always", "never"}));
   std::vector<std::string> formats;
@@ -99,12 +104,15 @@ int run(int argc, char** argv) {
   check->add_option("--witness-dot", witnessDot, "write the witnesses of proof findings as a Graphviz DOT lane diagram");
   std::vector<std::string> rawRanges;
   auto addSolverOptions = [&](CLI::App* sub) {
-    sub->add_option("--solver-timeout", req.solver.queryTimeoutMs, "Z3 time limit per query, in ms")
-        ->capture_default_str();
-    sub->add_option("--kernel-budget", req.solver.kernelBudgetMs, "Z3 time limit for all queries of one kernel, in ms")
-        ->capture_default_str();
-    sub->add_option("--param-range", rawRanges, "range of a scalar parameter for the proofs, NAME=LO:HI (repeatable)")
-        ->allow_extra_args(false);
+    trackedOptions.push_back(
+        sub->add_option("--solver-timeout", req.solver.queryTimeoutMs, "Z3 time limit per query, in ms")
+            ->capture_default_str());
+    trackedOptions.push_back(
+        sub->add_option("--kernel-budget", req.solver.kernelBudgetMs, "Z3 time limit for all queries of one kernel, in ms")
+            ->capture_default_str());
+    trackedOptions.push_back(
+        sub->add_option("--param-range", rawRanges, "range of a scalar parameter for the proofs, NAME=LO:HI (repeatable)")
+            ->allow_extra_args(false));
   };
   addSolverOptions(check);
 
@@ -115,6 +123,13 @@ int run(int argc, char** argv) {
   baselineCreate->add_option("paths", req.paths, "files or directories")->required();
   addCommon(baselineCreate);
   baseline->require_subcommand(1);
+
+  CLI::App* config = app.add_subcommand("config", "show the configuration that applies to a path");
+  bool dump = false;
+  std::string configFor = ".";
+  config->add_flag("--dump", dump, "print the effective configuration as YAML")->required();
+  config->add_option("path", configFor, "the input whose .ptoverify.yaml to use")->capture_default_str();
+  config->add_option("--config", req.configPath, "configuration file instead of the one found above the path");
 
   CLI::App* rules = app.add_subcommand("rules", "list every rule: id, severity, summary");
 
@@ -152,6 +167,12 @@ int run(int argc, char** argv) {
     return code == 0 ? 0 : kExitInputError;
   }
 
+  for (CLI::Option* o : trackedOptions)
+    if (o->count() > 0) {
+      std::string name = o->get_name();
+      while (!name.empty() && name[0] == '-') name.erase(name.begin());
+      req.fromCli.insert(name);
+    }
   for (const auto& r : rawRanges) {
     std::string name;
     int64_t lo = 0, hi = 0;
@@ -229,6 +250,17 @@ int run(int argc, char** argv) {
       return kExitInputError;
     }
     return result.exitCode();
+  }
+  if (*config) {
+    std::string path = !req.configPath.empty() ? req.configPath : findConfig(configFor);
+    Config c;
+    std::string error;
+    if (!path.empty() && !loadConfig(path, c, error)) {
+      std::cerr << error << '\n';
+      return kExitInputError;
+    }
+    std::cout << dumpConfig(c);
+    return 0;
   }
   if (*baseline) {
     CheckResult result = runCheck(req);

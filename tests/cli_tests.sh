@@ -194,6 +194,21 @@ case "$case_name" in
     grep -q '"version": "2.1.0"' "$tmp/out.sarif" || fail "--output did not get the SARIF"
     run 2 check corpus/sync-deadlock/bad --format yaml
     expect_output "unknown --format 'yaml'"
+    # Configuration: found above the input, command line wins, errors carry the YAML line.
+    run 0 check tests/inputs/config/good
+    expect_output 'warning: .*\[sync-exit-balance\]$'
+    expect_no_output '\[sync-deadlock\]'
+    run 1 check tests/inputs/config/good --fail-on warning
+    run 1 check tests/inputs/config/good --param-range n=0:9
+    expect_output 'error: .*\[sync-deadlock\]$'
+    run 2 check tests/inputs/config/bad
+    expect_output 'config/bad/\.ptoverify\.yaml:3:18: error: severity of sync-deadlock must be error, warning or note'
+    run 0 config --dump tests/inputs/config/good/kernels.pto
+    expect_output '^  sync-exit-balance: warning$'
+    expect_output '^    n: \[1, 1\]$'
+    printf 'rulez: ["*"]\n' >"$tmp/typo.yaml"
+    run 2 check corpus/sync-deadlock/good --config "$tmp/typo.yaml"
+    expect_output "typo\.yaml:1:1: error: unknown key 'rulez'"
     rm -rf "$tmp"
     ;;
   pto-path-without-clang)

@@ -1,0 +1,37 @@
+#pragma once
+// .ptoverify.yaml (yaml-cpp), found by walking up from each input like .clang-tidy, or given
+// with --config. Command-line options win over the file. Keys (docs/config.md):
+//   rules: [glob, -glob, ...]          which rules run
+//   severity: {rule-id: error|warning|note}
+//   arch: a2a3 | a5                    for inputs that do not name one
+//   fail-on: error | warning | note
+//   solver: {timeout-ms: N, kernel-budget-ms: N, param-ranges: {name: [lo, hi]}}
+// An unknown key or a bad value is an error with the YAML line and column.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/rule.h"
+#include "solver/solver.h"
+
+namespace ptov {
+
+struct Config {
+  std::string path;  // "" = no file
+  std::optional<std::vector<std::string>> rules;
+  std::map<std::string, Severity> severity;
+  std::optional<std::string> arch;
+  std::optional<Severity> failOn;
+  std::optional<unsigned> timeoutMs, kernelBudgetMs;
+  std::map<std::string, std::pair<int64_t, int64_t>> paramRanges;
+};
+
+// Parses `path`; false with "FILE:line:col: error: ..." in `error` on a bad file.
+bool loadConfig(const std::string& path, Config& out, std::string& error);
+// The .ptoverify.yaml governing `input` (its directory and every parent), or "" if none.
+std::string findConfig(const std::string& input);
+// The effective configuration as YAML, for `ptoverify config --dump`.
+std::string dumpConfig(const Config& c);
+
+}  // namespace ptov
