@@ -4,10 +4,17 @@
 #include "cli/report/fingerprint.h"
 #include "cli/suppressions.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <iostream>
+#include <thread>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <sstream>
 
@@ -37,7 +44,7 @@ int CheckResult::exitCode() const {
 namespace {
 // One solver (one Z3 context) per set of solver options for the whole run.
 Solver& solverFor(const SolverOptions& o) {
-  static std::map<std::string, std::unique_ptr<Solver>> solvers;
+  thread_local std::map<std::string, std::unique_ptr<Solver>> solvers;  // Z3 contexts are per thread
   std::string key = std::to_string(o.queryTimeoutMs) + "/" + std::to_string(o.kernelBudgetMs);
   for (const auto& [name, range] : o.paramRanges)
     key += "/" + name + "=" + std::to_string(range.first) + ":" + std::to_string(range.second);
@@ -103,13 +110,24 @@ static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
   return r;
 }
 
+bool inShard(const std::string& path, int shard, int shards) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : path) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return static_cast<int>(h % static_cast<uint64_t>(shards)) == shard - 1;
+}
+
 CheckResult runCheck(const CheckRequest& req) {
   CheckResult result;
   result.failOn = req.failOn;
   result.strict = req.strict;
   std::map<std::string, std::optional<Config>> configs;  // path -> parsed (nullopt: broken)
   bool failOnSet = req.fromCli.count("fail-on") > 0;
+  std::vector<std::pair<std::string, CheckRequest>> work;
   for (const auto& path : collectInputs(req.paths, result.problems)) {
+    if (req.shards > 1 && !inShard(path, req.shard, req.shards)) continue;
     std::string cfgPath = !req.configPath.empty() ? req.configPath : req.useConfigFiles ? findConfig(path) : "";
     CheckRequest fileReq = req;
     if (!cfgPath.empty()) {
@@ -133,8 +151,30 @@ CheckResult runCheck(const CheckRequest& req) {
         }
       }
     }
-    result.files.push_back(checkFile(path, fileReq));
+    work.emplace_back(path, std::move(fileReq));
   }
+  // -j N: files on N threads; results land in input order, so the output does not depend on N.
+  result.files.resize(work.size());
+  std::atomic<size_t> next{0}, done{0};
+  std::mutex progressMutex;
+  auto start = std::chrono::steady_clock::now();
+  bool showProgress = req.progress && isatty(STDERR_FILENO);
+  auto worker = [&] {
+    for (size_t i = next++; i < work.size(); i = next++) {
+      result.files[i] = checkFile(work[i].first, work[i].second);
+      size_t finished = ++done;
+      if (!showProgress) continue;
+      std::lock_guard<std::mutex> lock(progressMutex);
+      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (s > 2.0) std::cerr << "\rptoverify: " << finished << "/" << work.size() << " files" << std::flush;
+    }
+  };
+  unsigned threads = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(work.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (showProgress && std::chrono::steady_clock::now() - start > std::chrono::seconds(2)) std::cerr << "\r\033[K";
   assignFingerprints(result);
   return result;
 }

@@ -23,7 +23,10 @@ struct CheckRequest {
   // Options named in `fromCli` were given on the command line and win over the file.
   std::string configPath;
   bool useConfigFiles = true;
-  std::set<std::string> fromCli;  // "rules", "arch", "fail-on", "solver-timeout", "kernel-budget", "param-range"
+  std::set<std::string> fromCli;
+  unsigned jobs = 1;          // -j N: files checked in parallel (output order stays the input order)
+  int shard = 1, shards = 1;  // --shard K/N: check only the stable K-th of N parts of the inputs
+  bool progress = true;       // a progress line on stderr for long runs when it is a TTY  // "rules", "arch", "fail-on", "solver-timeout", "kernel-budget", "param-range"
 };
 
 struct FileResult {

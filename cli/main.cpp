@@ -6,10 +6,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
+#include "cli/audit.h"
 #include "cli/baseline.h"
 #include "cli/check.h"
 #include "cli/config.h"
+#include "cli/merge.h"
 #include "cli/corpus.h"
 #include "cli/mutate.h"
 #include "cli/report/formats.h"
@@ -97,6 +100,10 @@ int run(int argc, char** argv) {
                     "writes that format to FILE")
       ->allow_extra_args(false);
   check->add_option("--output,-o", outputFile, "write the (single) --format given without a file to FILE");
+  std::string shardSpec;
+  check->add_option("-j,--jobs", req.jobs, "check N files in parallel (output order is the input order)")
+      ->check(CLI::Range(1u, 256u));
+  check->add_option("--shard", shardSpec, "check only part K of N (K/N) of the inputs, stably split by path");
   std::string baselinePath;
   check->add_option("--baseline", baselinePath, "report only findings that this baseline (baseline create) lacks");
   check->add_flag("--strict", req.strict, "exit 3 when no finding fails the run but a proof was undecided (unknown)");
@@ -123,6 +130,24 @@ int run(int argc, char** argv) {
   baselineCreate->add_option("paths", req.paths, "files or directories")->required();
   addCommon(baselineCreate);
   baseline->require_subcommand(1);
+
+  CLI::App* audit = app.add_subcommand("audit", "kernel x rule table: Proved / Violated / Unknown / N/A");
+  std::vector<std::string> auditRules;
+  std::string auditFormat = "text";
+  audit->add_option("--rule", auditRules, "a rule (or glob) to audit; repeatable (default: every rule)")
+      ->allow_extra_args(false);
+  audit->add_option("--format", auditFormat, "text, json or markdown")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->capture_default_str();
+  audit->add_option("paths", req.paths, "files or directories")->required();
+  audit->add_option("--arch", req.arch, "target arch for files without one")->check(CLI::IsMember({"a2a3", "a5"}));
+  audit->add_option("--config", req.configPath, "configuration file");
+
+  CLI::App* merge = app.add_subcommand("merge", "join the SARIF of --shard runs into one log");
+  std::vector<std::string> mergeInputs;
+  std::string mergeOutput;
+  merge->add_option("inputs", mergeInputs, "SARIF files written by ptoverify check --format sarif")->required();
+  merge->add_option("-o,--output", mergeOutput, "the merged SARIF file")->required();
 
   CLI::App* config = app.add_subcommand("config", "show the configuration that applies to a path");
   bool dump = false;
@@ -173,6 +198,17 @@ int run(int argc, char** argv) {
       while (!name.empty() && name[0] == '-') name.erase(name.begin());
       req.fromCli.insert(name);
     }
+  if (!shardSpec.empty()) {
+    int k = 0, n = 0;
+    char slash = 0;
+    std::istringstream in(shardSpec);
+    if (!(in >> k >> slash >> n) || slash != '/' || n < 1 || k < 1 || k > n || !in.eof()) {
+      std::cerr << "ptoverify: error: --shard expects K/N with 1 <= K <= N, got '" << shardSpec << "'\n";
+      return kExitInputError;
+    }
+    req.shard = k;
+    req.shards = n;
+  }
   for (const auto& r : rawRanges) {
     std::string name;
     int64_t lo = 0, hi = 0;
@@ -250,6 +286,12 @@ int run(int argc, char** argv) {
       return kExitInputError;
     }
     return result.exitCode();
+  }
+  if (*merge) return mergeSarif(mergeInputs, mergeOutput);
+  if (*audit) {
+    req.ruleGlobs = splitGlobs(auditRules);
+    if (!req.ruleGlobs.empty()) req.fromCli.insert("rules");
+    return runAudit(req, auditFormat, std::cout);
   }
   if (*config) {
     std::string path = !req.configPath.empty() ? req.configPath : findConfig(configFor);

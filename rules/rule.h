@@ -87,6 +87,9 @@ std::string ruleDoc(const std::string& id);
 // True when `id` matches one of the globs (`*` wildcard; a leading '-' removes).
 bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
 
+// Does the rule have anything to check in this kernel (the ops it reads are there)?
+bool ruleApplies(const std::string& id, const Kernel& k);
+
 // Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
 // `solver` (a default one when null).
 std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver = nullptr);

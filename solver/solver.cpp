@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <unordered_map>
 
 namespace ptov {
@@ -23,7 +24,17 @@ std::unordered_map<std::string, SatAnswer>& answerCache() {
 
 }  // namespace
 
-void clearSolverCache() { answerCache().clear(); }
+// Guards the answer cache and the global statistics: -j checks files on several threads, each
+// with its own Solver and Z3 context.
+std::mutex& sharedStateMutex() {
+  static std::mutex m;
+  return m;
+}
+
+void clearSolverCache() {
+  std::lock_guard<std::mutex> lock(sharedStateMutex());
+  answerCache().clear();
+}
 
 namespace {
 
@@ -135,18 +146,20 @@ void Solver::startKernel() { kernelSpentMs_ = 0; }
 
 SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate) {
   ++stats_.queries;
-  ++globalSolverStats().queries;
   std::vector<ExprPtr> all = assertions;
   all.insert(all.end(), evaluate.begin(), evaluate.end());
   std::string key = std::to_string(assertions.size()) + "|" + fingerprint(all);
   for (const auto& [name, range] : options_.paramRanges)
     key += "|" + name + "=" + std::to_string(range.first) + ":" + std::to_string(range.second);
-  auto& cache = answerCache();
-  auto hit = cache.find(key);
-  if (hit != cache.end()) {
-    ++stats_.cacheHits;
-    ++globalSolverStats().cacheHits;
-    return hit->second;
+  {
+    std::lock_guard<std::mutex> lock(sharedStateMutex());
+    ++globalSolverStats().queries;
+    auto hit = answerCache().find(key);
+    if (hit != answerCache().end()) {
+      ++stats_.cacheHits;
+      ++globalSolverStats().cacheHits;
+      return hit->second;
+    }
   }
   SatAnswer answer;
   if (kernelSpentMs_ >= options_.kernelBudgetMs) {
@@ -236,8 +249,9 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   kernelSpentMs_ += ms;
   stats_.queryMs.push_back(ms);
+  std::lock_guard<std::mutex> lock(sharedStateMutex());
   globalSolverStats().queryMs.push_back(ms);
-  if (answer.kind != SatAnswer::Kind::Unknown) cache.emplace(std::move(key), answer);
+  if (answer.kind != SatAnswer::Kind::Unknown) answerCache().emplace(std::move(key), answer);
   return answer;
 }
 

@@ -1,0 +1,95 @@
+#include "cli/audit.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "analyzer/frontend.h"
+
+namespace ptov {
+
+namespace {
+struct Row {
+  std::string file, kernel;
+  std::vector<std::string> verdicts;  // per audited rule
+};
+
+std::string pad(std::string s, size_t n) {
+  s.resize(std::max(n, s.size()), ' ');
+  return s;
+}
+}  // namespace
+
+int runAudit(const CheckRequest& req, const std::string& format, std::ostream& out) {
+  std::vector<std::string> rules;
+  for (const auto& r : allRules())
+    if (ruleEnabled(r->info().id, req.ruleGlobs)) rules.push_back(r->info().id);
+  CheckResult result = runCheck(req);
+  std::vector<Row> rows;
+  std::map<std::string, std::map<std::string, size_t>> counts;  // rule -> verdict -> n
+  FrontendOptions fo;
+  fo.defaultArch = req.arch;
+  for (const auto& file : result.files) {
+    LoadedFile loaded = loadFile(file.path, fo);  // the kernels, for applicability
+    for (const auto& k : loaded.kernels) {
+      Row row{file.path, k.name, {}};
+      for (const auto& rule : rules) {
+        bool violated = false, unknown = false;
+        for (const auto& f : file.findings)
+          if (f.kernel == k.name && f.ruleId == rule) (f.unknown ? unknown : violated) = true;
+        std::string v = violated ? "Violated" : unknown ? "Unknown" : ruleApplies(rule, k) ? "Proved" : "N/A";
+        row.verdicts.push_back(v);
+        ++counts[rule][v];
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  const char* kinds[] = {"Proved", "Violated", "Unknown", "N/A"};
+  if (format == "json") {
+    nlohmann::json j = {{"rules", rules}, {"kernels", nlohmann::json::array()}, {"counts", nlohmann::json::object()}};
+    for (const auto& r : rows) {
+      nlohmann::json v = nlohmann::json::object();
+      for (size_t i = 0; i < rules.size(); ++i) v[rules[i]] = r.verdicts[i];
+      j["kernels"].push_back({{"file", r.file}, {"kernel", r.kernel}, {"verdicts", v}});
+    }
+    for (const auto& rule : rules)
+      for (const char* k : kinds) j["counts"][rule][k] = counts[rule][k];
+    out << j.dump(2) << '\n';
+  } else if (format == "markdown") {
+    out << "| file | kernel |";
+    for (const auto& r : rules) out << " `" << r << "` |";
+    out << "\n| --- | --- |";
+    for (size_t i = 0; i < rules.size(); ++i) out << " --- |";
+    out << '\n';
+    for (const auto& r : rows) {
+      out << "| `" << r.file << "` | `" << r.kernel << "` |";
+      for (const auto& v : r.verdicts) out << " " << v << " |";
+      out << '\n';
+    }
+    for (const char* k : kinds) {
+      out << "| **" << k << "** | |";
+      for (const auto& rule : rules) out << " " << counts[rule][k] << " |";
+      out << '\n';
+    }
+  } else {
+    size_t w = 6;
+    for (const auto& r : rows) w = std::max(w, r.file.size() + r.kernel.size() + 3);
+    out << pad("kernel", w);
+    for (const auto& r : rules) out << "  " << pad(r, 10);
+    out << '\n';
+    for (const auto& r : rows) {
+      out << pad(r.file + " @" + r.kernel, w);
+      for (size_t i = 0; i < rules.size(); ++i) out << "  " << pad(r.verdicts[i], std::max<size_t>(10, rules[i].size()));
+      out << '\n';
+    }
+    for (const char* k : kinds) {
+      out << pad(std::string("total ") + k, w);
+      for (const auto& rule : rules) out << "  " << pad(std::to_string(counts[rule][k]), std::max<size_t>(10, rule.size()));
+      out << '\n';
+    }
+  }
+  for (const auto& p : result.problems) out << p << '\n';
+  return result.exitCode();
+}
+
+}  // namespace ptov

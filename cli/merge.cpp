@@ -1,0 +1,49 @@
+#include "cli/merge.h"
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/check.h"
+
+namespace ptov {
+
+int mergeSarif(const std::vector<std::string>& inputs, const std::string& output) {
+  using nlohmann::json;
+  json merged;
+  for (const auto& path : inputs) {
+    std::ifstream in(path);
+    json doc;
+    try {
+      if (!in) throw std::runtime_error("cannot read it");
+      doc = json::parse(in);
+      if (doc.value("version", "") != "2.1.0" || !doc["runs"].is_array() || doc["runs"].size() != 1)
+        throw std::runtime_error("not a single-run SARIF 2.1.0 log");
+    } catch (const std::exception& e) {
+      std::cerr << path << ": error: " << e.what() << '\n';
+      return kExitInputError;
+    }
+    json& run = doc["runs"][0];
+    if (merged.is_null()) {
+      merged = doc;
+      continue;
+    }
+    json& into = merged["runs"][0];
+    for (auto& r : run["results"]) into["results"].push_back(r);
+    auto& from = run["invocations"][0];
+    auto& to = into["invocations"][0];
+    if (from.contains("toolExecutionNotifications"))
+      for (auto& n : from["toolExecutionNotifications"]) to["toolExecutionNotifications"].push_back(n);
+    to["executionSuccessful"] = to.value("executionSuccessful", true) && from.value("executionSuccessful", true);
+    to["exitCode"] = std::max(to.value("exitCode", 0), from.value("exitCode", 0));
+  }
+  std::ofstream out(output);
+  if (!out) {
+    std::cerr << "ptoverify: error: cannot write '" << output << "'\n";
+    return kExitInputError;
+  }
+  out << merged.dump(2) << '\n';
+  return 0;
+}
+
+}  // namespace ptov

@@ -1,0 +1,47 @@
+// Which rules have something to check in a kernel (for `ptoverify audit`'s Not-applicable).
+#include "rules/rule.h"
+
+namespace ptov {
+
+namespace {
+bool hasKind(const Kernel& k, std::initializer_list<OpKind> kinds) {
+  bool found = false;
+  forEachOp(*k.body, [&](const Op& op) {
+    for (OpKind kind : kinds) found |= op.kind == kind;
+  });
+  return found;
+}
+
+bool hasHivmCrossCore(const Kernel& k) {
+  bool found = false;
+  forEachOp(*k.body, [&](const Op& op) {
+    found |= op.name.rfind("hivm.hir.", 0) == 0 &&
+             (op.kind == OpKind::CrossCoreSet || op.kind == OpKind::CrossCoreWait || op.kind == OpKind::SyncAll);
+  });
+  return found;
+}
+}  // namespace
+
+bool ruleApplies(const std::string& id, const Kernel& k) {
+  using K = OpKind;
+  if (id == "sync-event-pairing" || id == "sync-deadlock" || id == "sync-exit-balance")
+    return hasKind(k, {K::SetFlag, K::WaitFlag});
+  if (id == "sync-pipe-race") return hasKind(k, {K::SetFlag, K::WaitFlag, K::PipeBarrier});
+  if (id == "barrier-arrival") return hasKind(k, {K::SyncAll});
+  if (id == "sync-reserved-event") return hasHivmCrossCore(k) || hasKind(k, {K::SetFlag, K::WaitFlag});
+  if (id == "sync-block-pairing") return hasHivmCrossCore(k);
+  if (id == "sync-ffts-base") return hasKind(k, {K::CrossCoreSet, K::CrossCoreWait}) || hasHivmCrossCore(k);
+  if (id == "comm-publish-fence") return hasKind(k, {K::Notify, K::Put, K::CacheInvalidate, K::Fence});
+  if (id == "comm-wait-invalidate" || id == "comm-wait-batching") return hasKind(k, {K::Wait, K::Test});
+  if (id == "comm-put-drain") return hasKind(k, {K::Put, K::Get, K::Collective});
+  if (id == "ub-range") return hasKind(k, {K::TileAlloc, K::TileAssign});
+  if (id.rfind("cache-", 0) == 0) {
+    bool policy = false;
+    forEachOp(*k.body, [&](const Op& op) { policy |= !op.cachePolicy.empty(); });
+    for (const auto& p : k.params) policy |= p.synthetic;
+    return policy;
+  }
+  return true;
+}
+
+}  // namespace ptov
