@@ -157,6 +157,8 @@ int run(int argc, char** argv) {
   config->add_option("--config", req.configPath, "configuration file instead of the one found above the path");
 
   CLI::App* rules = app.add_subcommand("rules", "list every rule: id, severity, summary");
+  std::string rulesFormat = "text";
+  rules->add_option("--format", rulesFormat, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
 
   std::string explainId;
   CLI::App* explain = app.add_subcommand("explain", "print a rule's documentation");
@@ -316,6 +318,10 @@ int run(int argc, char** argv) {
     return result.exitCode() == kExitInputError ? kExitInputError : kExitClean;
   }
   if (*rules) {
+    if (rulesFormat == "json") {
+      printRulesJson(std::cout);
+      return 0;
+    }
     for (const auto& r : allRules()) {
       const RuleInfo& i = r->info();
       std::string id = i.id;

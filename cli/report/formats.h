@@ -26,6 +26,8 @@ void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosti
 void writeJunit(const CheckResult& result, std::ostream& out, const ReportOptions& o);
 void writeGithub(const CheckResult& result, std::ostream& out);
 void writeMarkdown(const CheckResult& result, std::ostream& out);
+// `ptoverify rules --format json`: id, family, severity, summary, references, doc page.
+void printRulesJson(std::ostream& out);
 
 // GitHub's code-scanning limits; the SARIF writer caps results and says so in the run.
 constexpr size_t kSarifMaxResults = 25000;

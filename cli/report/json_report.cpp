@@ -52,4 +52,18 @@ void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions
   out << doc.dump(2) << '\n';
 }
 
+void printRulesJson(std::ostream& out) {
+  nlohmann::json rules = nlohmann::json::array();
+  for (const auto& r : allRules()) {
+    const RuleInfo& i = r->info();
+    rules.push_back({{"id", i.id},
+                     {"family", i.family},
+                     {"severity", severityName(i.severity)},
+                     {"summary", i.summary},
+                     {"references", i.references},
+                     {"doc", "docs/rules/" + i.id + ".md"}});
+  }
+  out << nlohmann::json{{"rules", rules}}.dump(2) << '\n';
+}
+
 }  // namespace ptov
