@@ -100,6 +100,9 @@ int run(int argc, char** argv) {
                     "writes that format to FILE")
       ->allow_extra_args(false);
   check->add_option("--output,-o", outputFile, "write the (single) --format given without a file to FILE");
+  std::string helpUriBase;
+  check->add_option("--help-uri-base", helpUriBase,
+                    "URL of a ptoverify checkout (ending in /): SARIF rules get helpUri = URL + docs/rules/ID.md");
   std::string shardSpec;
   check->add_option("-j,--jobs", req.jobs, "check N files in parallel (output order is the input order)")
       ->check(CLI::Range(1u, 256u));
@@ -266,6 +269,7 @@ int run(int argc, char** argv) {
     ReportOptions ro;
     ro.baseDir = currentDirectory();
     ro.ruleGlobs = req.ruleGlobs;
+    ro.helpUriBase = helpUriBase;
     for (const auto& [name, file] : outputs) {
       std::ofstream fileOut;
       if (!file.empty() && file != "-") {

@@ -13,6 +13,7 @@ struct ReportOptions {
   std::string toolVersion = "0.1.0";
   std::string baseDir;                 // absolute directory that relative paths are under (SARIF SRCROOT)
   std::vector<std::string> ruleGlobs;  // the rules that ran (JUnit lists one testcase per kernel x rule)
+  std::string helpUriBase;             // SARIF rule helpUri = base + "docs/rules/<id>.md" ("" = none)
 };
 
 // Every format name `--format` accepts, text included.

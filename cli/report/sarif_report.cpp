@@ -72,7 +72,7 @@ std::string camel(const std::string& id) {
   return out;
 }
 
-json ruleDescriptor(const Rule& r) {
+json ruleDescriptor(const Rule& r, const ReportOptions& o) {
   const RuleInfo& i = r.info();
   std::string doc = ruleDoc(i.id);
   std::string full = firstParagraph(doc, "## What it checks");
@@ -85,6 +85,7 @@ json ruleDescriptor(const Rule& r) {
                                                                                   : "note"}}},
             {"properties", {{"tags", json::array({i.family})}}}};
   if (!doc.empty()) d["help"] = {{"text", "ptoverify explain " + i.id}, {"markdown", doc}};
+  if (!o.helpUriBase.empty()) d["helpUri"] = o.helpUriBase + "docs/rules/" + i.id + ".md";
   return d;
 }
 }  // namespace
@@ -94,7 +95,7 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
   std::map<std::string, int> ruleIndex;
   for (const auto& r : allRules()) {
     ruleIndex[r->info().id] = static_cast<int>(rules.size());
-    rules.push_back(ruleDescriptor(*r));
+    rules.push_back(ruleDescriptor(*r, o));
   }
   json results = json::array(), notifications = json::array();
   for (const auto& p : result.problems) notifications.push_back({{"level", "error"}, {"message", {{"text", p}}}});
