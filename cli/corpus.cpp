@@ -1,5 +1,7 @@
 #include "cli/corpus.h"
 
+#include "cli/comments.h"
+
 #include <fstream>
 #include <array>
 #include <map>
@@ -13,14 +15,7 @@ ExpectationSet parseExpectations(const std::string& text) {
   ExpectationSet set;
   static const std::regex kExpect(R"(expect-(error|warning|note|unknown)(@([+-]?)(\d+))?\s*\{\{\s*([A-Za-z0-9_-]+)\s*\}\}(\s*witness\s*\{\{([^}]*)\}\})?)");
   static const std::regex kValue(R"(\s*([%A-Za-z0-9_#.]+)\s*=\s*(-?\d+)\s*)");
-  std::istringstream in(text);
-  std::string line;
-  int lineNo = 0;
-  while (std::getline(in, line)) {
-    ++lineNo;
-    auto comment = line.find("//");
-    if (comment == std::string::npos) continue;
-    std::string c = line.substr(comment);
+  forEachLineComment(text, [&](int lineNo, const std::string& c, bool) {
     if (c.find("expect-no-findings") != std::string::npos) set.noFindings = true;
     bool any = false;
     for (std::sregex_iterator it(c.begin(), c.end(), kExpect), end; it != end; ++it) {
@@ -56,7 +51,7 @@ ExpectationSet parseExpectations(const std::string& text) {
     }
     if (!any && c.find("expect-") != std::string::npos && c.find("expect-no-findings") == std::string::npos)
       set.syntaxProblems.push_back(std::to_string(lineNo));
-  }
+  });
   return set;
 }
 

@@ -1,7 +1,7 @@
 #include "cli/suppressions.h"
 
 #include <regex>
-#include <sstream>
+#include "cli/comments.h"
 
 namespace ptov {
 
@@ -42,15 +42,8 @@ void applySuppressions(const std::string& text, FileResult& r) {
   static const std::regex kNolint(R"(\bNOLINT(NEXTLINE)?\b(\(([^)]*)\))?(.*))");
   std::vector<Suppression> sups;
   std::vector<size_t> open;  // indices of ignore-begin without an end yet
-  std::istringstream in(text);
-  std::string line;
-  int lineNo = 0;
-  while (std::getline(in, line)) {
-    ++lineNo;
-    auto comment = line.find("//");
-    if (comment == std::string::npos) continue;
-    std::string c = line.substr(comment + 2);
-    bool alone = line.find_first_not_of(" \t") == comment;  // a comment line of its own
+  forEachLineComment(text, [&](int lineNo, const std::string& comment, bool alone) {
+    const std::string c = comment.substr(2);
     std::smatch m;
     if (std::regex_search(c, m, kIgnore)) {
       std::string kind = m[1];
@@ -59,7 +52,7 @@ void applySuppressions(const std::string& text, FileResult& r) {
           sups[open.back()].lastLine = lineNo;
           open.pop_back();
         }
-        continue;
+        return;
       }
       Suppression s;
       s.writtenAt = lineNo;
@@ -84,7 +77,7 @@ void applySuppressions(const std::string& text, FileResult& r) {
       s.firstLine = s.lastLine = next ? lineNo + 1 : lineNo;
       sups.push_back(s);
     }
-  }
+  });
   std::vector<Finding> kept;
   for (auto& f : r.findings) {
     bool suppressed = false;
