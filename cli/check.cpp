@@ -61,7 +61,7 @@ FileResult checkLoaded(LoadedFile loaded, const CheckRequest& req) {
   for (const auto& k : loaded.kernels) r.kernelNames.push_back(k.name);
   Solver& solver = solverFor(req.solver);
   for (const auto& k : loaded.kernels) {
-    auto f = runRules(k, req.ruleGlobs, &solver);
+    auto f = runRules(k, req.ruleGlobs, &solver, &req.ruleOptions);
     for (auto& x : f) {
       auto o = req.severityOverrides.find(x.ruleId);
       if (o != req.severityOverrides.end() && !x.unknown) x.severity = o->second;
@@ -107,6 +107,7 @@ static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
   if (!cli("param-range"))
     for (const auto& [name, range] : c.paramRanges) r.solver.paramRanges[name] = range;
   r.severityOverrides = c.severity;
+  r.ruleOptions = c.ruleOptions;
   return r;
 }
 

@@ -19,6 +19,7 @@ struct CheckRequest {
   bool strict = false;          // an undecided proof (unknown) makes the exit code 3
   SolverOptions solver;         // per-query / per-kernel budgets, parameter ranges
   std::map<std::string, Severity> severityOverrides;  // rule id -> severity (from the config)
+  RuleOptions ruleOptions;                            // from the config
   // Configuration: --config FILE, else .ptoverify.yaml above each input (cli/config.h).
   // Options named in `fromCli` were given on the command line and win over the file.
   std::string configPath;

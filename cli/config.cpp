@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 
 namespace ptov {
@@ -91,8 +92,26 @@ void parse(const YAML::Node& root, Config& c) {
           fail(s.first, "unknown key 'solver." + k + "' (timeout-ms, kernel-budget-ms, param-ranges)");
         }
       }
+    } else if (key == "options") {
+      if (!v.IsMap()) fail(v, "options: must map rule ids to their options");
+      for (const auto& r : v) {
+        std::string id = r.first.Scalar();
+        const Rule* rule = findRule(id);
+        if (!rule) fail(r.first, "unknown rule '" + id + "'");
+        if (!r.second.IsMap()) fail(r.second, "the options of " + id + " must be a mapping");
+        for (const auto& o : r.second) {
+          std::string name = o.first.Scalar();
+          const auto known = rule->options();
+          if (std::find(known.begin(), known.end(), name) == known.end()) {
+            std::string list;
+            for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+            fail(o.first, "rule " + id + " has no option '" + name + "'" + (list.empty() ? "" : " (" + list + ")"));
+          }
+          c.ruleOptions[id][name] = integer(o.second, id + "." + name);
+        }
+      }
     } else {
-      fail(kv.first, "unknown key '" + key + "' (rules, severity, arch, fail-on, solver)");
+      fail(kv.first, "unknown key '" + key + "' (rules, severity, arch, fail-on, solver, options)");
     }
   }
 }
@@ -148,7 +167,14 @@ std::string dumpConfig(const Config& c) {
   e << YAML::Key << "param-ranges" << YAML::Value << YAML::BeginMap;
   for (const auto& [name, r] : c.paramRanges)
     e << YAML::Key << name << YAML::Value << YAML::Flow << std::vector<int64_t>{r.first, r.second};
-  e << YAML::EndMap << YAML::EndMap << YAML::EndMap;
+  e << YAML::EndMap << YAML::EndMap;
+  e << YAML::Key << "options" << YAML::Value << YAML::BeginMap;
+  for (const auto& [rule, opts] : c.ruleOptions) {
+    e << YAML::Key << rule << YAML::Value << YAML::BeginMap;
+    for (const auto& [name, value] : opts) e << YAML::Key << name << YAML::Value << value;
+    e << YAML::EndMap;
+  }
+  e << YAML::EndMap << YAML::EndMap;
   return std::string(e.c_str()) + "\n";
 }
 

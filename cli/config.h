@@ -6,6 +6,7 @@
 //   arch: a2a3 | a5                    for inputs that do not name one
 //   fail-on: error | warning | note
 //   solver: {timeout-ms: N, kernel-budget-ms: N, param-ranges: {name: [lo, hi]}}
+//   options: {rule-id: {option: N}}    e.g. ub-range: {ub-bytes: 131072}
 // An unknown key or a bad value is an error with the YAML line and column.
 #include <map>
 #include <optional>
@@ -25,6 +26,7 @@ struct Config {
   std::optional<Severity> failOn;
   std::optional<unsigned> timeoutMs, kernelBudgetMs;
   std::map<std::string, std::pair<int64_t, int64_t>> paramRanges;
+  RuleOptions ruleOptions;
 };
 
 // Parses `path`; false with "FILE:line:col: error: ..." in `error` on a bad file.

@@ -86,7 +86,16 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs) {
   return enabled;
 }
 
-std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver) {
+std::optional<int64_t> RuleContext::option(const std::string& name) const {
+  if (!options_) return std::nullopt;
+  auto rule = options_->find(info_.id);
+  if (rule == options_->end()) return std::nullopt;
+  auto it = rule->second.find(name);
+  return it == rule->second.end() ? std::nullopt : std::optional<int64_t>(it->second);
+}
+
+std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver,
+                              const RuleOptions* options) {
   static Solver defaultSolver;
   Solver& s = solver ? *solver : defaultSolver;
   s.startKernel();
@@ -94,7 +103,7 @@ std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::strin
   std::vector<Finding> findings;
   for (const auto& rule : allRules()) {
     if (!ruleEnabled(rule->info().id, globs)) continue;
-    RuleContext ctx(rule->info(), kernel, findings, proofs);
+    RuleContext ctx(rule->info(), kernel, findings, proofs, options);
     rule->check(kernel, ctx);
   }
   for (auto& f : findings) f.kernel = kernel.name;

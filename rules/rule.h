@@ -2,6 +2,7 @@
 // The rule interface. A rule reads only the kernel model and reports findings.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct RuleInfo {
   std::string summary;  // one line
   std::vector<std::string> references;  // seed sections, upstream issues
 };
+
+// Per-rule integer options: rule id -> option -> value.
+using RuleOptions = std::map<std::string, std::map<std::string, int64_t>>;
 
 struct FindingNote {
   SourceLoc loc;
@@ -50,13 +54,16 @@ struct CheckOptions {
 
 class RuleContext {
  public:
-  RuleContext(const RuleInfo& info, const Kernel& kernel, std::vector<Finding>& sink, ProofContext& proofs)
-      : info_(info), kernel_(kernel), sink_(sink), proofs_(proofs) {}
+  RuleContext(const RuleInfo& info, const Kernel& kernel, std::vector<Finding>& sink, ProofContext& proofs,
+              const RuleOptions* options = nullptr)
+      : info_(info), kernel_(kernel), sink_(sink), proofs_(proofs), options_(options) {}
 
   const Kernel& kernel() const { return kernel_; }
   const std::string& arch() const { return kernel_.arch; }
   // The kernel's unrolled trace and the solver, shared by every rule of this kernel.
   ProofContext& proofs() { return proofs_; }
+  // The configured value of one of the rule's options, if set.
+  std::optional<int64_t> option(const std::string& name) const;
 
   // Reports a finding with the rule's default severity (or `sev` when given).
   Finding& report(const SourceLoc& loc, const std::string& message);
@@ -70,12 +77,15 @@ class RuleContext {
   const Kernel& kernel_;
   std::vector<Finding>& sink_;
   ProofContext& proofs_;
+  const RuleOptions* options_;
 };
 
 class Rule {
  public:
   virtual ~Rule() = default;
   virtual const RuleInfo& info() const = 0;
+  // The integer options the rule reads (`options:` in .ptoverify.yaml); none by default.
+  virtual std::vector<std::string> options() const { return {}; }
   virtual void check(const Kernel& kernel, RuleContext& ctx) const = 0;
 };
 
@@ -92,6 +102,7 @@ bool ruleApplies(const std::string& id, const Kernel& k);
 
 // Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
 // `solver` (a default one when null).
-std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver = nullptr);
+std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver = nullptr,
+                              const RuleOptions* options = nullptr);
 
 }  // namespace ptov

@@ -42,6 +42,11 @@ class UbRange : public Rule {
     return i;
   }
 
+  // Capacity overrides per address space, in bytes.
+  std::vector<std::string> options() const override {
+    return {"ub-bytes", "l1-bytes", "l0a-bytes", "l0b-bytes", "l0c-bytes", "bias-bytes"};
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     OpNumbering num(*k.body);
     std::vector<PlacedTile> tiles;
@@ -52,6 +57,9 @@ class UbRange : public Rule {
       if (op->name.rfind("pto.", 0) != 0) continue;
       auto lim = limitsFor(op->tileSpace, k.arch);
       if (!lim) continue;
+      // A configured capacity (rule options, .ptoverify.yaml) replaces the arch default.
+      std::string space = op->tileSpace == "scaling" ? "ub" : op->tileSpace;
+      if (auto bytes = ctx.option(space + "-bytes")) lim->capacity = *bytes;
       // A constant address, or each of the constants it can be (an scf.if yielding addresses).
       std::vector<int64_t> addrs = op->tileAddr ? std::vector<int64_t>{*op->tileAddr} : op->tileAddrChoices;
       const int def = num.index(op);

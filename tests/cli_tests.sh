@@ -222,6 +222,13 @@ case "$case_name" in
     expect_output '@wait_before_any_set +Violated +N/A'
     expect_output '@prime_and_drain|@symbolic_trip +Proved'
     expect_output '^total Violated +8 +3'
+    # Rule options: a configured UB capacity replaces the arch default; unknown options are errors.
+    printf 'options:\n  ub-range:\n    ub-bytes: 4096\n' >"$tmp/ub.yaml"
+    run 1 check corpus/ub-range/good --config "$tmp/ub.yaml" --rules ub-range
+    expect_output 'beyond the 4096-byte capacity of ub'
+    printf 'options:\n  ub-range:\n    ub-kb: 4\n' >"$tmp/ubbad.yaml"
+    run 2 check corpus/ub-range/good --config "$tmp/ubbad.yaml"
+    expect_output "ubbad\.yaml:3:5: error: rule ub-range has no option 'ub-kb'"
     printf 'rulez: ["*"]\n' >"$tmp/typo.yaml"
     run 2 check corpus/sync-deadlock/good --config "$tmp/typo.yaml"
     expect_output "typo\.yaml:1:1: error: unknown key 'rulez'"
