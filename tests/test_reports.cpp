@@ -1,0 +1,82 @@
+// Report writers: GitHub's SARIF caps, fingerprints that ignore line numbers, JUnit verdicts.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/report/fingerprint.h"
+#include "cli/report/formats.h"
+
+using namespace ptov;
+
+namespace {
+Finding finding(int line, const std::string& message, const std::string& kernel = "k") {
+  Finding f;
+  f.ruleId = "sync-deadlock";
+  f.loc = SourceLoc{"k.pto", line, 3};
+  f.message = message;
+  f.kernel = kernel;
+  return f;
+}
+}  // namespace
+
+TEST_CASE("reports: SARIF keeps at most 25,000 results and says so") {
+  CheckResult r;
+  FileResult file;
+  file.path = "k.pto";
+  for (int i = 0; i < 25010; ++i) file.findings.push_back(finding(i + 1, "wait " + std::to_string(i)));
+  r.files.push_back(file);
+  assignFingerprints(r);
+  std::ostringstream out;
+  writeSarif(r, out, ReportOptions{});
+  auto doc = nlohmann::json::parse(out.str());
+  const auto& run = doc["runs"][0];
+  CHECK(run["results"].size() == kSarifMaxResults);
+  const auto& notes = run["invocations"][0]["toolExecutionNotifications"];
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0]["message"]["text"].get<std::string>().find("capped at 25000 of 25010") != std::string::npos);
+}
+
+TEST_CASE("reports: fingerprints follow the fact, not the line") {
+  CHECK(factOf("blocked at pto.wait_flag (line 14) and :12:3") == "blocked at pto.wait_flag (line ) and ::");
+  auto fp = [](std::vector<Finding> fs) {
+    CheckResult r;
+    FileResult f;
+    f.findings = std::move(fs);
+    r.files.push_back(f);
+    assignFingerprints(r);
+    std::vector<std::string> out;
+    for (const auto& x : r.files[0].findings) out.push_back(x.fingerprint);
+    return out;
+  };
+  auto a = fp({finding(10, "wait [PIPE_MTE2, PIPE_V] (line 9)"), finding(20, "wait [PIPE_MTE2, PIPE_V] (line 9)")});
+  auto moved = fp({finding(30, "wait [PIPE_MTE2, PIPE_V] (line 29)"), finding(40, "wait [PIPE_MTE2, PIPE_V] (line 29)")});
+  CHECK(a == moved);        // lines moved: same identity
+  CHECK(a[0] != a[1]);      // two identical facts in one kernel stay distinct
+  auto other = fp({finding(10, "wait [PIPE_MTE3, PIPE_V] (line 9)")});
+  CHECK(other[0] != a[0]);  // another fact: another identity
+  auto otherKernel = fp({finding(10, "wait [PIPE_MTE2, PIPE_V] (line 9)", "k2")});
+  CHECK(otherKernel[0] != a[0]);
+}
+
+TEST_CASE("reports: JUnit fails, passes and skips per kernel x rule") {
+  CheckResult r;
+  r.failOn = Severity::Warning;
+  FileResult file;
+  file.path = "k.pto";
+  file.kernelNames = {"k"};
+  Finding unknown = finding(5, "could not prove: x (timeout)");
+  unknown.ruleId = "barrier-arrival";
+  unknown.unknown = true;
+  file.findings = {finding(3, "blocks <forever> & more"), unknown};
+  r.files.push_back(file);
+  std::ostringstream out;
+  ReportOptions o;
+  o.ruleGlobs = {"sync-deadlock", "barrier-arrival", "ub-range"};
+  writeJunit(r, out, o);
+  std::string xml = out.str();
+  CHECK(xml.find("tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\"") != std::string::npos);
+  CHECK(xml.find("blocks &lt;forever&gt; &amp; more") != std::string::npos);
+  CHECK(xml.find("<skipped message=\"could not prove: x (timeout)\"/>") != std::string::npos);
+  CHECK(xml.find("name=\"ub-range\"/>") != std::string::npos);
+}
