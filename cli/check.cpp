@@ -45,7 +45,7 @@ namespace {
 // One solver (one Z3 context) per set of solver options for the whole run.
 Solver& solverFor(const SolverOptions& o) {
   thread_local std::map<std::string, std::unique_ptr<Solver>> solvers;  // Z3 contexts are per thread
-  std::string key = std::to_string(o.queryTimeoutMs) + "/" + std::to_string(o.kernelBudgetMs);
+  std::string key = std::to_string(o.queryTimeoutMs) + "/" + std::to_string(o.kernelBudgetMs) + "/" + o.cacheDir;
   for (const auto& [name, range] : o.paramRanges)
     key += "/" + name + "=" + std::to_string(range.first) + ":" + std::to_string(range.second);
   auto& s = solvers[key];
@@ -104,6 +104,7 @@ static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
   if (c.failOn && !cli("fail-on")) r.failOn = *c.failOn;
   if (c.timeoutMs && !cli("solver-timeout")) r.solver.queryTimeoutMs = *c.timeoutMs;
   if (c.kernelBudgetMs && !cli("kernel-budget")) r.solver.kernelBudgetMs = *c.kernelBudgetMs;
+  if (c.cacheDir && !cli("cache-dir")) r.solver.cacheDir = *c.cacheDir;
   if (!cli("param-range"))
     for (const auto& [name, range] : c.paramRanges) r.solver.paramRanges[name] = range;
   r.severityOverrides = c.severity;

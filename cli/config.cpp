@@ -78,6 +78,7 @@ void parse(const YAML::Node& root, Config& c) {
         std::string k = s.first.Scalar();
         if (k == "timeout-ms") c.timeoutMs = static_cast<unsigned>(integer(s.second, k));
         else if (k == "kernel-budget-ms") c.kernelBudgetMs = static_cast<unsigned>(integer(s.second, k));
+        else if (k == "cache-dir") c.cacheDir = scalar(s.second, k);
         else if (k == "param-ranges") {
           if (!s.second.IsMap()) fail(s.second, "param-ranges: must map parameter names to [lo, hi]");
           for (const auto& p : s.second) {
@@ -89,7 +90,7 @@ void parse(const YAML::Node& root, Config& c) {
             c.paramRanges[name] = {lo, hi};
           }
         } else {
-          fail(s.first, "unknown key 'solver." + k + "' (timeout-ms, kernel-budget-ms, param-ranges)");
+          fail(s.first, "unknown key 'solver." + k + "' (timeout-ms, kernel-budget-ms, cache-dir, param-ranges)");
         }
       }
     } else if (key == "options") {
@@ -164,6 +165,7 @@ std::string dumpConfig(const Config& c) {
   e << YAML::Key << "solver" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "timeout-ms" << YAML::Value << c.timeoutMs.value_or(defaults.queryTimeoutMs);
   e << YAML::Key << "kernel-budget-ms" << YAML::Value << c.kernelBudgetMs.value_or(defaults.kernelBudgetMs);
+  e << YAML::Key << "cache-dir" << YAML::Value << c.cacheDir.value_or("");
   e << YAML::Key << "param-ranges" << YAML::Value << YAML::BeginMap;
   for (const auto& [name, r] : c.paramRanges)
     e << YAML::Key << name << YAML::Value << YAML::Flow << std::vector<int64_t>{r.first, r.second};

@@ -5,7 +5,7 @@
 //   severity: {rule-id: error|warning|note}
 //   arch: a2a3 | a5                    for inputs that do not name one
 //   fail-on: error | warning | note
-//   solver: {timeout-ms: N, kernel-budget-ms: N, param-ranges: {name: [lo, hi]}}
+//   solver: {timeout-ms: N, kernel-budget-ms: N, cache-dir: DIR, param-ranges: {name: [lo, hi]}}
 //   options: {rule-id: {option: N}}    e.g. ub-range: {ub-bytes: 131072}
 // An unknown key or a bad value is an error with the YAML line and column.
 #include <map>
@@ -25,6 +25,7 @@ struct Config {
   std::optional<std::string> arch;
   std::optional<Severity> failOn;
   std::optional<unsigned> timeoutMs, kernelBudgetMs;
+  std::optional<std::string> cacheDir;
   std::map<std::string, std::pair<int64_t, int64_t>> paramRanges;
   RuleOptions ruleOptions;
 };

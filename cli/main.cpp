@@ -123,6 +123,8 @@ int run(int argc, char** argv) {
     trackedOptions.push_back(
         sub->add_option("--param-range", rawRanges, "range of a scalar parameter for the proofs, NAME=LO:HI (repeatable)")
             ->allow_extra_args(false));
+    trackedOptions.push_back(sub->add_option(
+        "--cache-dir", req.solver.cacheDir, "keep solver answers in DIR across runs (re-checks of unchanged kernels ask Z3 nothing)"));
   };
   addSolverOptions(check);
 

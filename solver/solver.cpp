@@ -1,5 +1,7 @@
 #include "solver/solver.h"
 
+#include "solver/disk_cache.h"
+
 #include <z3++.h>
 
 #include <chrono>
@@ -161,6 +163,14 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
       return hit->second;
     }
   }
+  if (!options_.cacheDir.empty())
+    if (auto stored = readCachedAnswer(options_.cacheDir, key)) {
+      std::lock_guard<std::mutex> lock(sharedStateMutex());
+      ++stats_.cacheHits;
+      ++globalSolverStats().cacheHits;
+      answerCache().emplace(key, *stored);
+      return *stored;
+    }
   SatAnswer answer;
   if (kernelSpentMs_ >= options_.kernelBudgetMs) {
     answer.reason = "the kernel's solver budget of " + std::to_string(options_.kernelBudgetMs) + " ms is spent";
@@ -249,6 +259,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   kernelSpentMs_ += ms;
   stats_.queryMs.push_back(ms);
+  if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, answer);
   std::lock_guard<std::mutex> lock(sharedStateMutex());
   globalSolverStats().queryMs.push_back(ms);
   if (answer.kind != SatAnswer::Kind::Unknown) answerCache().emplace(std::move(key), answer);

@@ -21,6 +21,8 @@ struct SolverOptions {
   unsigned kernelBudgetMs = 20000;    // all queries of one kernel together
   // Inclusive ranges for scalar parameters, by name with or without the leading '%'.
   std::map<std::string, std::pair<int64_t, int64_t>> paramRanges;
+  // Directory for answers kept across runs ("" = in this process only; solver/disk_cache.h).
+  std::string cacheDir;
 };
 
 struct SatAnswer {

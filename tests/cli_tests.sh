@@ -155,6 +155,14 @@ case "$case_name" in
     run 3 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival --strict
     # Findings still win over unknowns.
     run 1 check corpus/barrier-arrival/bad corpus/ub-range/bad --kernel-budget 0 --strict --rules barrier-arrival,ub-range
+    # --cache-dir: a second process answers from the disk cache, even with no solver budget left,
+    # and prints the same witnesses.
+    cache="$(mktemp -d)"
+    run 1 check corpus/barrier-arrival/bad corpus/sync-deadlock/bad --cache-dir "$cache"
+    first="$out"
+    run 1 check corpus/barrier-arrival/bad corpus/sync-deadlock/bad --cache-dir "$cache" --kernel-budget 0
+    [ "$out" = "$first" ] || fail "answers from the disk cache differ from the first run"
+    rm -rf "$cache"
     # --witness-dot: one lane per pipe, set -> wait arrows, the stuck wait in red.
     dot="$(mktemp)"
     run 1 check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto --witness-dot "$dot"
