@@ -76,9 +76,10 @@ void parse(const YAML::Node& root, Config& c) {
       if (!v.IsMap()) fail(v, "solver: must be a mapping");
       for (const auto& s : v) {
         std::string k = s.first.Scalar();
-        if (k == "timeout-ms") c.timeoutMs = static_cast<unsigned>(integer(s.second, k));
-        else if (k == "kernel-budget-ms") c.kernelBudgetMs = static_cast<unsigned>(integer(s.second, k));
-        else if (k == "cache-dir") c.cacheDir = scalar(s.second, k);
+        const std::string what = "solver." + k;
+        if (k == "timeout-ms") c.timeoutMs = static_cast<unsigned>(integer(s.second, what));
+        else if (k == "kernel-budget-ms") c.kernelBudgetMs = static_cast<unsigned>(integer(s.second, what));
+        else if (k == "cache-dir") c.cacheDir = scalar(s.second, what);
         else if (k == "param-ranges") {
           if (!s.second.IsMap()) fail(s.second, "param-ranges: must map parameter names to [lo, hi]");
           for (const auto& p : s.second) {

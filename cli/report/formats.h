@@ -32,6 +32,6 @@ void printRulesJson(std::ostream& out);
 
 // GitHub's code-scanning limits; the SARIF writer caps results and says so in the run.
 constexpr size_t kSarifMaxResults = 25000;
-constexpr size_t kSarifMaxBytes = 10 * 1000 * 1000;
+constexpr size_t kSarifMaxBytes = 10000000;
 
 }  // namespace ptov
