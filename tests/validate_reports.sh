@@ -21,8 +21,10 @@ if [ ! -x "$multitool" ]; then
   chmod u+x "$multitool"  # npm does not run the package's install script that does this
 fi
 
-# Inputs: every bad corpus case (findings with witnesses, notes, unknowns) plus an input error.
-"$tool" check corpus/*/bad corpus/regressions tests/inputs/syntax_errors.pto --format sarif:"$work/out.sarif" \
+# Inputs: every bad corpus case (findings with witnesses, notes, unknowns), an input error and
+# the suppression notes.
+"$tool" check corpus/*/bad corpus/regressions tests/inputs/syntax_errors.pto tests/inputs/suppressions.pto \
+  --format sarif:"$work/out.sarif" \
   --format junit:"$work/out.xml" --format json:"$work/out.json" >/dev/null
 "$tool" check corpus/barrier-arrival/bad --kernel-budget 0 --format sarif:"$work/unknown.sarif" \
   --format junit:"$work/unknown.xml" >/dev/null

@@ -97,6 +97,14 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
     ruleIndex[r->info().id] = static_cast<int>(rules.size());
     rules.push_back(ruleDescriptor(*r, o));
   }
+  // The notes about inline suppressions (cli/suppressions.h) come from a pseudo-rule.
+  ruleIndex["suppression"] = static_cast<int>(rules.size());
+  rules.push_back({{"id", "suppression"},
+                   {"name", "InlineSuppression"},
+                   {"shortDescription", {{"text", "an inline suppression without a reason, or one that suppresses nothing"}}},
+                   {"fullDescription", {{"text", "ptoverify: ignore / NOLINT comments need a reason and must still hide "
+                                                 "a finding; docs/config.md."}}},
+                   {"defaultConfiguration", {{"level", "note"}}}});
   json results = json::array(), notifications = json::array();
   for (const auto& p : result.problems) notifications.push_back({{"level", "error"}, {"message", {{"text", p}}}});
   size_t total = 0, bytes = 0;
@@ -109,12 +117,12 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
     for (const auto& f : file.findings) {
       ++total;
       json r = {{"ruleId", f.ruleId},
-                {"ruleIndex", ruleIndex.count(f.ruleId) ? ruleIndex[f.ruleId] : -1},
                 {"level", sarifLevel(f)},
                 {"message", {{"text", f.message}}},
                 {"locations", json::array({physical(f.loc, o)})},
                 {"partialFingerprints", {{"ptoverifyFact/v1", f.fingerprint}}},
                 {"properties", {{"kernel", f.kernel}, {"verdict", f.unknown ? "unknown" : "violated"}}}};
+      if (ruleIndex.count(f.ruleId)) r["ruleIndex"] = ruleIndex[f.ruleId];
       json related = json::array();
       for (size_t i = 0; i < f.notes.size(); ++i) {
         json loc = physical(f.notes[i].loc, o);
