@@ -71,8 +71,7 @@ CorpusFileResult verifyFile(const std::string& path, const CheckRequest& req) {
   FileResult got = checkFile(path, req);
   std::vector<bool> used(exp.expected.size(), false);
   auto witnessText = [](const std::vector<std::pair<std::string, int64_t>>& values) {
-    std::string t;
-    for (const auto& [n, v] : values) t += (t.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+    std::string t = valuesText(values);
     return t.empty() ? std::string("none") : t;
   };
   auto consume = [&](int line, const std::string& sev, const std::string& rule, const std::string& msg,

@@ -32,11 +32,7 @@ const char* levelName(InputDiagnostic::Level l) {
 }
 // A witness as note lines: the values Z3 chose, the path, the state where it is stuck.
 void printWitness(std::ostream& out, bool color, const SourceLoc& at, const Witness& w) {
-  if (!w.values.empty()) {
-    std::string v;
-    for (const auto& [name, value] : w.values) v += (v.empty() ? "" : ", ") + name + " = " + std::to_string(value);
-    line(out, color, at, "note", "witness: " + v, "");
-  }
+  if (!w.values.empty()) line(out, color, at, "note", "witness: " + valuesText(w.values), "");
   if (w.omittedSteps) line(out, color, at, "note", "path: " + std::to_string(w.omittedSteps) + " earlier step(s) omitted", "");
   for (const auto& step : w.path) line(out, color, step.loc, "note", "path: " + step.what, "");
   for (const auto& s : w.state) line(out, color, at, "note", "state: " + s, "");
@@ -55,7 +51,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
     ++inputErrors;
   }
   for (const auto& f : result.files) {
-    kernels += f.kernels;
+    kernels += f.kernelNames.size();
     suppressed += f.suppressed;
     baselined += f.baselined;
     for (const auto& d : f.inputDiagnostics) {

@@ -174,13 +174,8 @@ class SyncBlockPairing : public Rule {
         if (*c) v.kind = Verdict::Kind::Violated;
       } else {
         SatAnswer a = ctx.proofs().solver().check({over});
-        if (a.kind == SatAnswer::Kind::Sat) {
-          v.kind = Verdict::Kind::Violated;
-          for (const auto& [name, value] : a.symbols)
-            if (!name.empty() && name[0] == '%') v.witness.values.emplace_back(name, value);
-        } else if (a.kind == SatAnswer::Kind::Unknown) {
-          v = Verdict::unknown(a.reason);
-        }
+        v = verdictOf(a);
+        v.witness.values = ctx.proofs().shownValues(a);
       }
       ctx.reportVerdict(v, entry.second->loc,
                         "cross-core " + key + " can be set more than " + std::to_string(kCounterCap) +

@@ -1,5 +1,7 @@
 #include "solver/disk_cache.h"
 
+#include "analyzer/hash.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,19 +13,10 @@ namespace ptov {
 namespace {
 namespace fs = std::filesystem;
 
-uint64_t fnv1a(const std::string& s, uint64_t seed) {
-  uint64_t h = seed;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 fs::path fileFor(const std::string& dir, const std::string& key) {
   char name[48];
   std::snprintf(name, sizeof name, "%016llx%016llx.json",
-                static_cast<unsigned long long>(fnv1a(key, 1469598103934665603ull)),
+                static_cast<unsigned long long>(fnv1a(key)),
                 static_cast<unsigned long long>(fnv1a(key, 0x9e3779b97f4a7c15ull)));
   return fs::path(dir) / std::string(name, 2) / name;
 }

@@ -222,10 +222,7 @@ Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::opt
     for (const auto& [key, idx] : lastSet) set += (set.empty() ? "" : ", ") + eventText(key);
     w.state.push_back("events set at this point: " + (set.empty() ? std::string("none") : set));
   }
-  for (const auto& [name, value] : a.symbols) {
-    bool isParam = kernel_.paramIndex(name) >= 0;
-    if (isParam || name.rfind("block_", 0) == 0) w.values.emplace_back(name, value);
-  }
+  w.values = shownValues(a);
   // The loop iteration of the op the witness ends at (the stuck wait, the notify).
   if (upTo < t.ops.size())
     for (size_t k = 0; k < t.ops[upTo].iteration.size(); ++k)
@@ -233,17 +230,25 @@ Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::opt
   return w;
 }
 
+Verdict verdictOf(const SatAnswer& a) {
+  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
+  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
+  return Verdict{Verdict::Kind::Violated, {}, {}};
+}
+
+std::vector<std::pair<std::string, int64_t>> ProofContext::shownValues(const SatAnswer& a) const {
+  std::vector<std::pair<std::string, int64_t>> out;
+  for (const auto& [name, value] : a.symbols)
+    if (kernel_.paramIndex(name) >= 0 || name.find("block_") != std::string::npos) out.emplace_back(name, value);
+  return out;
+}
+
 // Asks whether `any` can hold; Proved when it cannot.
 static Verdict anyOf(Solver& solver, const Trace& t, const ExprPtr& any) {
   if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
   std::vector<ExprPtr> asserts = t.assumptions;
   asserts.push_back(any);
-  SatAnswer a = solver.check(asserts);
-  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
-  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
-  Verdict v;
-  v.kind = Verdict::Kind::Violated;
-  return v;
+  return verdictOf(solver.check(asserts));
 }
 
 std::vector<std::pair<Pipe, Pipe>> ProofContext::opaqueEventPairs() {
@@ -302,16 +307,14 @@ Verdict ProofContext::askAny(const std::vector<ExprPtr>& conds, size_t& which, S
   auto w = witnessEvaluations();
   eval.insert(eval.end(), w.begin(), w.end());
   answer = solver_.check(asserts, eval);
-  if (answer.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
-  if (answer.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(answer.reason);
+  Verdict v = verdictOf(answer);
+  if (v.kind != Verdict::Kind::Violated) return v;
   which = 0;
   for (size_t j = 0; j < conds.size(); ++j)
     if (answer.values[j].value_or(0)) {
       which = j;
       break;
     }
-  Verdict v;
-  v.kind = Verdict::Kind::Violated;
   return v;
 }
 
@@ -326,10 +329,8 @@ Verdict ProofContext::eventLeaksAtExit(const EventKey& key) {
   std::vector<ExprPtr> asserts = t.assumptions;
   asserts.push_back(leaks);
   SatAnswer a = solver_.check(asserts, witnessEvaluations());
-  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
-  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
-  Verdict v;
-  v.kind = Verdict::Kind::Violated;
+  Verdict v = verdictOf(a);
+  if (v.kind != Verdict::Kind::Violated) return v;
   v.witness = buildWitness(a, 0, std::nullopt, t.ops.empty() ? 0 : t.ops.size() - 1, std::nullopt);
   return v;
 }
@@ -358,12 +359,9 @@ Verdict ProofContext::barrierArrivalDiffers(const std::vector<const Op*>& barrie
   // The two lanes are interchangeable: order them, so the witness is the same on every run.
   asserts.push_back(Expr::cmp("slt", Expr::loopVar("lane_a.block_idx"), Expr::loopVar("lane_b.block_idx")));
   SatAnswer a = solver_.check(asserts, {countA, countB});
-  if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
-  if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
-  Verdict v;
-  v.kind = Verdict::Kind::Violated;
-  for (const auto& [name, value] : a.symbols)
-    if (kernel_.paramIndex(name) >= 0 || name.find("block_") != std::string::npos) v.witness.values.emplace_back(name, value);
+  Verdict v = verdictOf(a);
+  if (v.kind != Verdict::Kind::Violated) return v;
+  v.witness.values = shownValues(a);
   int64_t counts[2] = {a.values[0].value_or(0), a.values[1].value_or(0)};
   const char* lanes[2] = {"lane_a.block_idx", "lane_b.block_idx"};
   const Op& first = *barrier.front();

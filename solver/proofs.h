@@ -29,6 +29,10 @@ struct PipeRace {
   Verdict verdict;
 };
 
+// A solver answer as a verdict: Unsat proves, Unknown keeps the reason, Sat is a violation
+// whose witness the caller fills.
+Verdict verdictOf(const SatAnswer& a);
+
 class ProofContext {
  public:
   ProofContext(const Kernel& k, Solver& solver);
@@ -36,6 +40,8 @@ class ProofContext {
   const Kernel& kernel() const { return kernel_; }
   const Trace& trace();
   Solver& solver() { return solver_; }
+  // The values a witness shows from a model: the kernel's parameters and the launch symbols.
+  std::vector<std::pair<std::string, int64_t>> shownValues(const SatAnswer& a) const;
 
   // sync-deadlock: can this wait_flag run with its event not set (by a set issued before it)?
   Verdict waitCanStarve(const Op& wait);

@@ -184,13 +184,8 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
           asserts.push_back(touch);
           SatAnswer ans = solver_.check(asserts, witnessEvaluations());
           if (ans.kind == SatAnswer::Kind::Unsat) continue;
-          PipeRace r{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write, {}};
-          if (ans.kind == SatAnswer::Kind::Unknown) {
-            r.verdict = Verdict::unknown(ans.reason);
-          } else {
-            r.verdict.kind = Verdict::Kind::Violated;
-            r.verdict.witness = buildWitness(ans, 0, i, j, std::nullopt);
-          }
+          PipeRace r{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write, verdictOf(ans)};
+          if (r.verdict.kind == Verdict::Kind::Violated) r.verdict.witness = buildWitness(ans, 0, i, j, std::nullopt);
           reported.insert({a.op, t.ops[j].op});
           out.push_back(std::move(r));
           settled.insert(p);

@@ -31,6 +31,13 @@ struct Witness {
   size_t omittedSteps = 0;         // path steps left out (only the last ones are kept)
 };
 
+// "%n = 2, block_idx = 0" ("" when there are none).
+inline std::string valuesText(const std::vector<std::pair<std::string, int64_t>>& values) {
+  std::string out;
+  for (const auto& [name, value] : values) out += (out.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+  return out;
+}
+
 struct Verdict {
   enum class Kind { Proved, Violated, Unknown };
   Kind kind = Kind::Unknown;

@@ -1,5 +1,7 @@
 #include "cli/report/fingerprint.h"
 
+#include "analyzer/hash.h"
+
 #include <cstdio>
 #include <map>
 
@@ -15,17 +17,6 @@ std::string factOf(const std::string& message) {
   }
   return out;
 }
-
-namespace {
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-}  // namespace
 
 void assignFingerprints(CheckResult& result) {
   for (auto& file : result.files) {

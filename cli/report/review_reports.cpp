@@ -23,11 +23,7 @@ json rdLocation(const SourceLoc& l) {
 // The finding with its fix hint and witness, as one review comment body.
 std::string commentBody(const Finding& f) {
   std::string body = (f.unknown ? "unknown: " : "") + f.message;
-  if (f.witness && !f.witness->values.empty()) {
-    std::string v;
-    for (const auto& [name, value] : f.witness->values) v += (v.empty() ? "" : ", ") + name + " = " + std::to_string(value);
-    body += "\nwitness: " + v;
-  }
+  if (f.witness && !f.witness->values.empty()) body += "\nwitness: " + valuesText(f.witness->values);
   body += "\n(`ptoverify explain " + f.ruleId + "` shows the bad and good form)";
   return body;
 }
@@ -118,7 +114,7 @@ void writeMarkdown(const CheckResult& result, std::ostream& out) {
   std::map<std::string, std::array<size_t, 4>> perRule;
   size_t kernels = 0, total = 0, inputErrors = result.problems.size();
   for (const auto& file : result.files) {
-    kernels += file.kernels;
+    kernels += file.kernelNames.size();
     for (const auto& d : file.inputDiagnostics) inputErrors += d.level == InputDiagnostic::Level::Error;
     for (const auto& f : file.findings) {
       auto& c = perRule[f.ruleId];
@@ -145,9 +141,7 @@ void writeMarkdown(const CheckResult& result, std::ostream& out) {
       for (const auto& n : f.notes)
         lines.push_back("`" + n.loc.file + ":" + std::to_string(n.loc.line) + "` " + mdEscape(n.message));
       if (f.witness) {
-        std::string v;
-        for (const auto& [name, value] : f.witness->values) v += (v.empty() ? "" : ", ") + name + " = " + std::to_string(value);
-        if (!v.empty()) lines.push_back("witness: `" + v + "`");
+        if (!f.witness->values.empty()) lines.push_back("witness: `" + valuesText(f.witness->values) + "`");
         for (const auto& s : f.witness->path)
           lines.push_back("path `" + s.loc.file + ":" + std::to_string(s.loc.line) + "` " + mdEscape(s.what));
         for (const auto& s : f.witness->state) lines.push_back("state: " + mdEscape(s));

@@ -138,9 +138,7 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
           loc["message"] = {{"text", step.what}};
           steps.push_back({{"location", loc}});
         }
-        std::string values;
-        for (const auto& [name, value] : f.witness->values)
-          values += (values.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+        std::string values = valuesText(f.witness->values);
         json flow = {{"threadFlows", json::array({{{"locations", steps}}})}};
         if (!values.empty()) flow["message"] = {{"text", "witness: " + values}};
         r["codeFlows"] = json::array({flow});
