@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "analyzer/frontend.h"
 
 namespace ptov {
 
@@ -20,24 +19,24 @@ std::string pad(std::string s, size_t n) {
 }
 }  // namespace
 
-int runAudit(const CheckRequest& req, const std::string& format, std::ostream& out) {
+int runAudit(const CheckRequest& request, const std::string& format, std::ostream& out) {
+  CheckRequest req = request;
+  req.recordApplicability = true;
   std::vector<std::string> rules;
   for (const auto& r : allRules())
     if (ruleEnabled(r->info().id, req.ruleGlobs)) rules.push_back(r->info().id);
   CheckResult result = runCheck(req);
   std::vector<Row> rows;
   std::map<std::string, std::map<std::string, size_t>> counts;  // rule -> verdict -> n
-  FrontendOptions fo;
-  fo.defaultArch = req.arch;
   for (const auto& file : result.files) {
-    LoadedFile loaded = loadFile(file.path, fo);  // the kernels, for applicability
-    for (const auto& k : loaded.kernels) {
-      Row row{file.path, k.name, {}};
+    for (size_t i = 0; i < file.kernelNames.size(); ++i) {
+      const std::string& kernel = file.kernelNames[i];
+      Row row{file.path, kernel, {}};
       for (const auto& rule : rules) {
         bool violated = false, unknown = false;
         for (const auto& f : file.findings)
-          if (f.kernel == k.name && f.ruleId == rule) (f.unknown ? unknown : violated) = true;
-        std::string v = violated ? "Violated" : unknown ? "Unknown" : ruleApplies(rule, k) ? "Proved" : "N/A";
+          if (f.kernel == kernel && f.ruleId == rule) (f.unknown ? unknown : violated) = true;
+        std::string v = violated ? "Violated" : unknown ? "Unknown" : file.applicableRules[i].count(rule) ? "Proved" : "N/A";
         row.verdicts.push_back(v);
         ++counts[rule][v];
       }

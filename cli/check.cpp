@@ -1,5 +1,6 @@
 #include "cli/check.h"
 
+#include "analyzer/hash.h"
 #include "cli/config.h"
 #include "cli/report/fingerprint.h"
 #include "cli/suppressions.h"
@@ -57,8 +58,15 @@ FileResult checkLoaded(LoadedFile loaded, const CheckRequest& req) {
   FileResult r;
   r.path = loaded.path;
   r.inputDiagnostics = std::move(loaded.diagnostics);
-  r.kernels = loaded.kernels.size();
-  for (const auto& k : loaded.kernels) r.kernelNames.push_back(k.name);
+  for (const auto& k : loaded.kernels) {
+    r.kernelNames.push_back(k.name);
+    if (!req.recordApplicability) continue;
+    std::set<std::string> applicable;
+    for (const auto& rule : allRules())
+      if (ruleEnabled(rule->info().id, req.ruleGlobs) && ruleApplies(rule->info().id, k))
+        applicable.insert(rule->info().id);
+    r.applicableRules.push_back(std::move(applicable));
+  }
   Solver& solver = solverFor(req.solver);
   for (const auto& k : loaded.kernels) {
     auto f = runRules(k, req.ruleGlobs, &solver, &req.ruleOptions);
@@ -113,12 +121,7 @@ static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
 }
 
 bool inShard(const std::string& path, int shard, int shards) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : path) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return static_cast<int>(h % static_cast<uint64_t>(shards)) == shard - 1;
+  return static_cast<int>(fnv1a(path) % static_cast<uint64_t>(shards)) == shard - 1;
 }
 
 CheckResult runCheck(const CheckRequest& req) {

@@ -27,6 +27,7 @@ struct CheckRequest {
   std::set<std::string> fromCli;
   unsigned jobs = 1;          // -j N: files checked in parallel (output order stays the input order)
   int shard = 1, shards = 1;  // --shard K/N: check only the stable K-th of N parts of the inputs
+  bool recordApplicability = false;  // fill FileResult::applicableRules
   bool progress = true;       // a progress line on stderr for long runs when it is a TTY  // "rules", "arch", "fail-on", "solver-timeout", "kernel-budget", "param-range"
 };
 
@@ -34,8 +35,10 @@ struct FileResult {
   std::string path;
   std::vector<InputDiagnostic> inputDiagnostics;
   std::vector<Finding> findings;
-  size_t kernels = 0;
-  std::vector<std::string> kernelNames;
+  std::vector<std::string> kernelNames;  // every kernel of the file, in order
+  // Per kernel (same order): the enabled rules that have something to check there; filled when
+  // the request asks (audit's Not-applicable).
+  std::vector<std::set<std::string>> applicableRules;
   size_t suppressed = 0;  // findings removed by inline suppressions
   size_t baselined = 0;   // findings removed because the baseline has them
   bool hasInputErrors() const;

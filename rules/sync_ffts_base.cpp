@@ -22,22 +22,18 @@ class SyncFftsBase : public Rule {
     // The FFTS base argument is where the pipeline takes the base from; a kernel with one
     // gets its set_ffts_base_addr from InjectBlockSync / CrossCoreGSS.
     if (k.arch == "a5" || k.fftsArg) return;
-    bool setsBase = false;
+    // One pass: whether the kernel sets the base, the first cross-core op without it, and
+    // whether every set / barrier (the ops that can carry it) brings it as an operand.
+    bool setsBase = false, anySetCarries = false, anySetLacks = false;
     const Op* firstUnbased = nullptr;
     forEachOp(*k.body, [&](const Op& op) {
       if (op.kind == OpKind::SetFfts) setsBase = true;
-      bool crossCore = op.kind == OpKind::CrossCoreSet || op.kind == OpKind::CrossCoreWait ||
-                       (op.kind == OpKind::SyncAll && op.name == "hivm.hir.sync_block");
-      if (crossCore && !op.fftsBase && !firstUnbased) firstUnbased = &op;
+      bool barrier = op.kind == OpKind::SyncAll && op.name == "hivm.hir.sync_block";
+      bool canCarry = op.kind == OpKind::CrossCoreSet || barrier;
+      if (canCarry) (op.fftsBase ? anySetCarries : anySetLacks) = true;
+      if ((canCarry || op.kind == OpKind::CrossCoreWait) && !op.fftsBase && !firstUnbased) firstUnbased = &op;
     });
-    if (setsBase || !firstUnbased) return;
-    // A kernel whose every cross-core set carries the base still needs nothing more.
-    bool anySetCarries = false, anySetLacks = false;
-    forEachOp(*k.body, [&](const Op& op) {
-      if (op.kind == OpKind::CrossCoreSet || (op.kind == OpKind::SyncAll && op.name == "hivm.hir.sync_block"))
-        (op.fftsBase ? anySetCarries : anySetLacks) = true;
-    });
-    if (anySetCarries && !anySetLacks) return;
+    if (setsBase || !firstUnbased || (anySetCarries && !anySetLacks)) return;
     Finding& f = ctx.report(firstUnbased->loc,
                             "'" + firstUnbased->name + "' is cross-core sync on " + k.arch +
                                 " (memory-based FFTS), but '" + k.name +

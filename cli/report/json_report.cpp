@@ -23,7 +23,7 @@ void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions
   size_t counts[4] = {0, 0, 0, 0};  // note, warning, error, unknown
   for (const auto& p : result.problems) inputs.push_back({{"level", "error"}, {"message", p}});
   for (const auto& f : result.files) {
-    files.push_back({{"path", f.path}, {"kernels", f.kernels}, {"findings", f.findings.size()}});
+    files.push_back({{"path", f.path}, {"kernels", f.kernelNames.size()}, {"findings", f.findings.size()}});
     for (const auto& d : f.inputDiagnostics)
       inputs.push_back({{"level", inputLevel(d.level)}, {"location", locJson(d.loc)}, {"message", d.message}});
     for (const auto& x : f.findings) {
