@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
+#include "analyzer/model/cpp_facts.h"
 #include "analyzer/mlir/parser.h"
 #include "analyzer/pto/lifter.h"
 
@@ -18,9 +20,26 @@ bool LoadedFile::hasErrors() const {
   return false;
 }
 
+namespace {
+CppLoader& cppLoader() {
+  static CppLoader loader = nullptr;
+  return loader;
+}
+}  // namespace
+
+void registerCppLoader(CppLoader loader) { cppLoader() = loader; }
+bool hasCppFrontend() { return cppLoader() != nullptr; }
+
+bool isCppInput(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  for (const char* e : {".cpp", ".cc", ".cxx", ".h", ".hpp", ".hxx", ".inc"})
+    if (ext == e) return true;
+  return false;
+}
+
 bool isSupportedExtension(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
-  return ext == ".pto" || ext == ".mlir";
+  return ext == ".pto" || ext == ".mlir" || isCppInput(path);
 }
 
 LoadedFile loadFile(const std::string& path, const FrontendOptions& opts) {
@@ -63,15 +82,20 @@ LoadedFile loadText(const std::string& path, const std::string& text, const Fron
   out.path = path;
   if (!isSupportedExtension(path)) {
     out.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1},
-                               "unsupported input kind (expected .pto or .mlir); the C++ front end is not "
-                               "part of this build"});
+                               "unsupported input kind (expected .pto, .mlir or a C++ source/header)"});
     return out;
+  }
+  if (isCppInput(path)) {
+    if (!hasCppFrontend()) throw NeedsCppFrontend{};
+    return cppLoader()(path, text, opts);
   }
   mlir::ParsedFile parsed = mlir::parseText(text, path);
   out.diagnostics = parsed.diagnostics;
   pto::LiftOptions lo;
   lo.defaultArch = opts.defaultArch;
   out.kernels = pto::lift(parsed, lo, out.diagnostics);
+  if (fs::path(path).extension() == ".mlir")
+    for (auto& k : out.kernels) k.frontEnd = "hivm";
   linkMixPeers(out.kernels);
   return out;
 }
@@ -90,7 +114,7 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
           found.push_back(it->path().string());
       }
       std::sort(found.begin(), found.end());
-      if (found.empty()) problems.push_back(p + ": error: no .pto or .mlir file in this directory");
+      if (found.empty()) problems.push_back(p + ": error: no .pto, .mlir or C++ file in this directory");
       out.insert(out.end(), found.begin(), found.end());
     } else if (fs::exists(p, ec)) {
       out.push_back(p);
@@ -98,7 +122,49 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
       problems.push_back(p + ": error: no such file or directory");
     }
   }
+  if (!hasCppFrontend())
+    for (const auto& f : out)
+      if (isCppInput(f)) throw NeedsCppFrontend{};
   return out;
+}
+
+void linkInputs(std::vector<LoadedFile*>& files) {
+  std::map<std::string, std::vector<const LaunchFacts*>> launches;
+  std::map<std::string, const Kernel*> irKernels;
+  for (auto* f : files)
+    for (const auto& k : f->kernels) {
+      if (k.cpp)
+        for (const auto& l : k.cpp->launches) launches[l.kernel].push_back(&l);
+      if (k.frontEnd == "pto") irKernels.emplace(k.name, &k);
+    }
+  for (auto* f : files)
+    for (auto& k : f->kernels) {
+      if (k.frontEnd != "cpp") continue;
+      // A launch names the kernel, its file or its directory; launches in the kernel's own file
+      // win (every PyPTO wrapper is called kernel_entry).
+      k.launches.clear();
+      fs::path file(k.file);
+      for (const std::string& key : {k.name, file.stem().string(), file.parent_path().filename().string()}) {
+        auto l = launches.find(key);
+        if (l == launches.end()) continue;
+        for (const LaunchFacts* lf : l->second)
+          if (key != "kernel_entry" || lf->loc.file == k.file) k.launches.push_back(lf);
+      }
+      std::vector<const LaunchFacts*> sameFile;
+      for (const LaunchFacts* lf : k.launches)
+        if (lf->loc.file == k.file) sameFile.push_back(lf);
+      if (!sameFile.empty()) k.launches = sameFile;
+      std::vector<const LaunchFacts*> unique;
+      for (const LaunchFacts* lf : k.launches)
+        if (std::find(unique.begin(), unique.end(), lf) == unique.end()) unique.push_back(lf);
+      k.launches = unique;
+      k.irPeer = nullptr;
+      auto ir = irKernels.find(k.name);
+      if (ir == irKernels.end() && k.cpp)
+        for (const auto& call : k.cpp->forwarded)
+          if ((ir = irKernels.find(call.callee)) != irKernels.end()) break;
+      if (ir != irKernels.end()) k.irPeer = ir->second;
+    }
 }
 
 }  // namespace ptov

@@ -9,6 +9,9 @@ namespace ptov {
 
 struct FrontendOptions {
   std::string defaultArch = "a2a3";
+  // C++ inputs: a directory holding compile_commands.json (`-p build/`, the clang-tidy way);
+  // its -I/-D/-std flags are used for the files it lists.
+  std::string compileCommandsDir;
 };
 
 struct LoadedFile {
@@ -34,5 +37,20 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
                                        std::vector<std::string>& problems);
 
 bool isSupportedExtension(const std::string& path);
+// .cpp .cc .cxx .h .hpp .hxx .inc: handled by the C++ front end.
+bool isCppInput(const std::string& path);
+
+// The C++ front end lives in the `ptoverify-cpp` executable (it links Clang). The lean
+// `ptoverify` has none registered: meeting a C++ input it throws NeedsCppFrontend, and main()
+// re-runs the same command line in `ptoverify-cpp`.
+using CppLoader = LoadedFile (*)(const std::string& path, const std::string& text, const FrontendOptions& opts);
+void registerCppLoader(CppLoader loader);
+bool hasCppFrontend();
+struct NeedsCppFrontend {};
+
+// Links the kernels of all inputs of one run: each kernel's launches from orchestration code
+// (by kernel name) and its .pto counterpart (a C++ kernel, or the callee its wrapper forwards to,
+// with the name of a .pto kernel). Pointers stay valid while `files` is not resized.
+void linkInputs(std::vector<LoadedFile*>& files);
 
 }  // namespace ptov

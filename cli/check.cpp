@@ -13,6 +13,7 @@
 #include <iostream>
 #include <thread>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -54,10 +55,10 @@ Solver& solverFor(const SolverOptions& o) {
   return *s;
 }
 
-FileResult checkLoaded(LoadedFile loaded, const CheckRequest& req) {
+FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   FileResult r;
   r.path = loaded.path;
-  r.inputDiagnostics = std::move(loaded.diagnostics);
+  r.inputDiagnostics = loaded.diagnostics;
   for (const auto& k : loaded.kernels) {
     r.kernelNames.push_back(k.name);
     if (!req.recordApplicability) continue;
@@ -82,25 +83,54 @@ FileResult checkLoaded(LoadedFile loaded, const CheckRequest& req) {
 FrontendOptions frontendOptions(const CheckRequest& req) {
   FrontendOptions fo;
   fo.defaultArch = req.arch;
+  fo.compileCommandsDir = req.compileCommandsDir;
   return fo;
 }
-}  // namespace
 
-FileResult checkFile(const std::string& path, const CheckRequest& req) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return checkLoaded(loadFile(path, frontendOptions(req)), req);  // reports the read error
+// One input, read and modelled, before the rules run (inputs are linked in between).
+struct LoadedInput {
+  LoadedFile file;
+  std::string text;
+};
+
+LoadedInput loadInput(const std::string& path, const CheckRequest& req) {
+  LoadedInput in;
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    in.file = loadFile(path, frontendOptions(req));  // reports the read error
+    return in;
+  }
   std::stringstream ss;
-  ss << in.rdbuf();
-  return checkText(path, ss.str(), req);
+  ss << f.rdbuf();
+  in.text = ss.str();
+  in.file = loadText(path, in.text, frontendOptions(req));
+  return in;
 }
 
-FileResult checkText(const std::string& path, const std::string& text, const CheckRequest& req) {
-  FileResult r = checkLoaded(loadText(path, text, frontendOptions(req)), req);
-  applySuppressions(text, r);
+FileResult checkInput(LoadedInput& in, const CheckRequest& req) {
+  FileResult r = checkLoaded(in.file, req);
+  applySuppressions(in.text, r);
   std::stable_sort(r.findings.begin(), r.findings.end(), [](const Finding& a, const Finding& b) {
     return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
   });
   return r;
+}
+}  // namespace
+
+FileResult checkFile(const std::string& path, const CheckRequest& req) {
+  LoadedInput in = loadInput(path, req);
+  std::vector<LoadedFile*> files{&in.file};
+  linkInputs(files);
+  return checkInput(in, req);
+}
+
+FileResult checkText(const std::string& path, const std::string& text, const CheckRequest& req) {
+  LoadedInput in;
+  in.text = text;
+  in.file = loadText(path, text, frontendOptions(req));
+  std::vector<LoadedFile*> files{&in.file};
+  linkInputs(files);
+  return checkInput(in, req);
 }
 
 // The request for one input: the configuration's values where the command line gave none.
@@ -159,26 +189,37 @@ CheckResult runCheck(const CheckRequest& req) {
     work.emplace_back(path, std::move(fileReq));
   }
   // -j N: files on N threads; results land in input order, so the output does not depend on N.
+  // Every input is modelled first, then the inputs are linked (launches from orchestration code,
+  // .pto kernels beside the C++ generated from them), then the rules run.
+  std::vector<LoadedInput> loaded(work.size());
   result.files.resize(work.size());
-  std::atomic<size_t> next{0}, done{0};
+  std::atomic<size_t> done{0};
   std::mutex progressMutex;
   auto start = std::chrono::steady_clock::now();
   bool showProgress = req.progress && isatty(STDERR_FILENO);
-  auto worker = [&] {
-    for (size_t i = next++; i < work.size(); i = next++) {
-      result.files[i] = checkFile(work[i].first, work[i].second);
-      size_t finished = ++done;
-      if (!showProgress) continue;
-      std::lock_guard<std::mutex> lock(progressMutex);
-      double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (s > 2.0) std::cerr << "\rptoverify: " << finished << "/" << work.size() << " files" << std::flush;
-    }
-  };
   unsigned threads = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(work.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  auto parallel = [&](const std::function<void(size_t)>& task) {
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t i = next++; i < work.size(); i = next++) task(i);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+  };
+  parallel([&](size_t i) { loaded[i] = loadInput(work[i].first, work[i].second); });
+  std::vector<LoadedFile*> files;
+  for (auto& l : loaded) files.push_back(&l.file);
+  linkInputs(files);
+  parallel([&](size_t i) {
+    result.files[i] = checkInput(loaded[i], work[i].second);
+    size_t finished = ++done;
+    if (!showProgress) return;
+    std::lock_guard<std::mutex> lock(progressMutex);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (s > 2.0) std::cerr << "\rptoverify: " << finished << "/" << work.size() << " files" << std::flush;
+  });
   if (showProgress && std::chrono::steady_clock::now() - start > std::chrono::seconds(2)) std::cerr << "\r\033[K";
   assignFingerprints(result);
   return result;

@@ -15,6 +15,7 @@ struct CheckRequest {
   std::vector<std::string> paths;
   std::vector<std::string> ruleGlobs;  // empty = every rule
   std::string arch = "a2a3";           // default for files that do not name their target arch
+  std::string compileCommandsDir;      // -p DIR: compile_commands.json for C++ inputs
   Severity failOn = Severity::Warning;
   bool strict = false;          // an undecided proof (unknown) makes the exit code 3
   SolverOptions solver;         // per-query / per-kernel budgets, parameter ranges

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -19,6 +21,9 @@
 #include "cli/text_reporter.h"
 #include "cli/witness_dot.h"
 #include "rules/rule.h"
+#ifdef PTOVERIFY_WITH_CPP
+#include "analyzer/cpp/cpp_frontend.h"
+#endif
 
 namespace {
 
@@ -83,10 +88,11 @@ int run(int argc, char** argv) {
                                  ->check(CLI::IsMember({"a2a3", "a5"}))
                                  ->capture_default_str());
     sub->add_option("--config", req.configPath, "configuration file (default: .ptoverify.yaml above each input)");
+    sub->add_option("-p", req.compileCommandsDir, "directory with compile_commands.json, for C++ inputs");
   };
 
   CLI::App* check = app.add_subcommand("check", "check kernels and print findings");
-  check->add_option("paths", req.paths, "files or directories (searched recursively for .pto and .mlir)")->required();
+  check->add_option("paths", req.paths, "files or directories (searched recursively for .pto, .mlir and C++ files)")->required();
   addCommon(check);
   trackedOptions.push_back(check->add_option("--fail-on", failOn, "lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "note"}))
@@ -386,10 +392,27 @@ int run(int argc, char** argv) {
 }
 }  // namespace
 
+// C++ inputs are read by `ptoverify-cpp` (it links Clang); this binary hands the same command
+// line over to it, so a .pto-only run never loads Clang.
+int runWithCppFrontend(char** argv) {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  std::string self = n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string(argv[0]);
+  std::string cppExe = (std::filesystem::path(self).parent_path() / "ptoverify-cpp").string();
+  execv(cppExe.c_str(), argv);
+  std::cerr << "ptoverify: error: C++ inputs need " << cppExe << " (" << std::strerror(errno) << ")\n";
+  return ptov::kExitInputError;
+}
+
 // Exit codes other than 0/1/2 mean an internal error: a bug in ptoverify, never a verdict.
 int main(int argc, char** argv) {
+#ifdef PTOVERIFY_WITH_CPP
+  ptov::cpp::registerFrontend();
+#endif
   try {
     return run(argc, argv);
+  } catch (const ptov::NeedsCppFrontend&) {
+    return runWithCppFrontend(argv);
   } catch (const std::exception& e) {
     std::cerr << "ptoverify: internal error: " << e.what() << '\n';
   } catch (...) {

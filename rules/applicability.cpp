@@ -1,4 +1,5 @@
 // Which rules have something to check in a kernel (for `ptoverify audit`'s Not-applicable).
+#include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
 
 namespace ptov {
@@ -34,7 +35,13 @@ bool ruleApplies(const std::string& id, const Kernel& k) {
   if (id == "comm-publish-fence") return hasKind(k, {K::Notify, K::Put, K::CacheInvalidate, K::Fence});
   if (id == "comm-wait-invalidate" || id == "comm-wait-batching") return hasKind(k, {K::Wait, K::Test});
   if (id == "comm-put-drain") return hasKind(k, {K::Put, K::Get, K::Collective});
-  if (id == "ub-range") return hasKind(k, {K::TileAlloc, K::TileAssign});
+  if (id == "ub-range") return hasKind(k, {K::TileAlloc, K::TileAssign}) || (k.cpp && !k.cpp->ubScratch.empty());
+  if (id == "barrier-logical-id") return k.cpp != nullptr && (k.cpp->wrapper || hasKind(k, {K::SyncAll}));
+  if (id == "barrier-participants" || id == "barrier-sync-start" ||
+      id == "barrier-workspace" || id == "barrier-data-visibility")
+    return k.cpp != nullptr && hasKind(k, {K::SyncAll});
+  if (id == "abi-order" || id == "cache-policy-wrapper") return k.cpp != nullptr && k.cpp->wrapper;
+  if (id == "xcheck-sync") return k.irPeer != nullptr;
   if (id.rfind("cache-", 0) == 0) {
     bool policy = false;
     forEachOp(*k.body, [&](const Op& op) { policy |= !op.cachePolicy.empty(); });

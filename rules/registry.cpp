@@ -21,6 +21,15 @@ std::unique_ptr<Rule> makeSyncPipeRace();
 std::unique_ptr<Rule> makeSyncReservedEvent();
 std::unique_ptr<Rule> makeSyncBlockPairing();
 std::unique_ptr<Rule> makeSyncFftsBase();
+std::unique_ptr<Rule> makeBarrierLogicalId();
+std::unique_ptr<Rule> makeBarrierParticipants();
+std::unique_ptr<Rule> makeBarrierSyncStart();
+std::unique_ptr<Rule> makeBarrierWorkspace();
+std::unique_ptr<Rule> makeBarrierDataVisibility();
+std::unique_ptr<Rule> makeAbiOrder();
+std::unique_ptr<Rule> makeCachePolicyWrapper();
+std::unique_ptr<Rule> makeXcheckSync();
+
 
 const std::vector<std::unique_ptr<Rule>>& allRules() {
   static const std::vector<std::unique_ptr<Rule>> rules = [] {
@@ -41,6 +50,15 @@ const std::vector<std::unique_ptr<Rule>>& allRules() {
     r.push_back(makeSyncReservedEvent());
     r.push_back(makeSyncBlockPairing());
     r.push_back(makeSyncFftsBase());
+    r.push_back(makeBarrierLogicalId());
+    r.push_back(makeBarrierParticipants());
+    r.push_back(makeBarrierSyncStart());
+    r.push_back(makeBarrierWorkspace());
+    r.push_back(makeBarrierDataVisibility());
+    r.push_back(makeAbiOrder());
+    r.push_back(makeCachePolicyWrapper());
+    r.push_back(makeXcheckSync());
+
     return r;
   }();
   return rules;

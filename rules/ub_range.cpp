@@ -3,6 +3,7 @@
 // PTOAS checks alignment only; capacity and overlap of level-3 addresses are unchecked upstream.
 #include <map>
 
+#include "analyzer/model/cpp_facts.h"
 #include "rules/model_queries.h"
 #include "rules/rule.h"
 
@@ -44,17 +45,39 @@ class UbRange : public Rule {
 
   // Capacity overrides per address space, in bytes.
   std::vector<std::string> options() const override {
-    return {"ub-bytes", "l1-bytes", "l0a-bytes", "l0b-bytes", "l0c-bytes", "bias-bytes"};
+    return {"ub-bytes", "l1-bytes", "l0a-bytes", "l0b-bytes", "l0c-bytes", "bias-bytes", "pto-temp-offset"};
+  }
+
+  // C++ (seed 004 §4.5): a hand-placed UB scratch (a soft barrier's) lies above every generated
+  // body's TASSIGN high-water, below pto-isa's temp region, and on a 64-byte boundary.
+  static void checkScratch(const Kernel& k, RuleContext& ctx) {
+    if (!k.cpp) return;
+    int64_t temp = ctx.option("pto-temp-offset").value_or(k.arch == "a5" ? 253952 - 8192 : 184 * 1024);
+    for (const auto& s : k.cpp->ubScratch) {
+      std::string where = "UB scratch '" + s.name + "' [" + std::to_string(s.addr) + ", " +
+                          std::to_string(s.addr + s.bytes) + ")";
+      if (s.addr % 64 != 0) ctx.report(s.loc, where + " is not 64-byte aligned");
+      if (s.addr + s.bytes > temp)
+        ctx.report(s.loc, where + " enters the PTO temp region at " + std::to_string(temp) +
+                              " (pto::TMP_UB_OFFSET), which pto-isa ops use as scratch");
+      for (const auto& hw : k.cpp->highWater)
+        if (hw.end > s.addr) {
+          Finding& f = ctx.report(s.loc, where + " lies below the UB high-water of '" + hw.body + "' (" +
+                                             std::to_string(hw.end) + " bytes): the body's tiles overwrite it");
+          f.notes.push_back({hw.loc, "the TASSIGN that reaches " + std::to_string(hw.end)});
+        }
+    }
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
+    checkScratch(k, ctx);
     OpNumbering num(*k.body);
     std::vector<PlacedTile> tiles;
     for (const Op* op : num.ops()) {
       if (op->kind != OpKind::TileAlloc && op->kind != OpKind::TileAssign) continue;
       // PTOAS's level-3 placements only: HIVM pointer_cast offsets come from its own planner
       // (and are symbolic slot numbers in its lit tests), with its own alignment rules.
-      if (op->name.rfind("pto.", 0) != 0) continue;
+      if (op->name.rfind("pto.", 0) != 0 && op->name != "TASSIGN") continue;
       auto lim = limitsFor(op->tileSpace, k.arch);
       if (!lim) continue;
       // A configured capacity (rule options, .ptoverify.yaml) replaces the arch default.

@@ -104,6 +104,12 @@ struct Op {
   // (CUBE/VECTOR), event.src/dst the [set pipe, wait pipe], event.id the flag, syncMode the
   // instr mode (INTRA_BLOCK_SYNCHRONIZATION by default).
   std::string syncMode, coreType;
+  // SyncAll from C++: the participant count, the participant's own index (indexed soft
+  // barriers), and the workspace offset in 32-bit words. Null when the form has none.
+  ExprPtr participants, participantIndex, workspaceOffset;
+  // CacheInvalidate with CACHELINE_OUT: writes the line back to memory (a publish), not only
+  // drops it.
+  bool writeback = false;
   bool fftsBase = false;  // carries an ffts_base_addr operand
   bool unitFlag = false;  // mmadL1/fixpipe with a unit-flag handshake (hardware M <-> FIX sync)
   // Call: callee symbol.
@@ -140,6 +146,9 @@ struct Stmt {
   static StmtPtr opStmt(Op op);
 };
 
+struct CppFacts;     // analyzer/model/cpp_facts.h
+struct LaunchFacts;  // analyzer/model/cpp_facts.h
+
 struct Param {
   std::string name;  // %arg0, %__pypto_l2_cache_offset
   std::string type;  // source spelling of the type
@@ -164,6 +173,14 @@ struct Kernel {
   // HIVM: an argument marked hacc.arg_type<ffts_base_address> (the pipeline sets the FFTS base
   // from it: InjectBlockSync / hivm-add-ffts-to-syncblocksetop).
   bool fftsArg = false;
+  // The front end that built it: "pto", "hivm" or "cpp".
+  std::string frontEnd = "pto";
+  // C++ only: facts of the source that are not ops (lane ids, ABI unpacking, constants, ...).
+  std::shared_ptr<const CppFacts> cpp;
+  // Set by linking the inputs of one run (analyzer/frontend.h linkInputs): the launches of this
+  // kernel found in orchestration code, and the .pto kernel it was generated from.
+  std::vector<const LaunchFacts*> launches;
+  const Kernel* irPeer = nullptr;
 
   int paramIndex(const std::string& name) const;
 };

@@ -1,0 +1,429 @@
+#include "analyzer/cpp/cpp_frontend.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/ASTMatchers/ASTMatchFinder.h>
+#include <clang/ASTMatchers/ASTMatchers.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analyzer/cpp/orchestration.h"
+#include "analyzer/cpp/translate.h"
+
+#ifndef PTOVERIFY_SOURCE_PRELUDE
+#define PTOVERIFY_SOURCE_PRELUDE ""
+#endif
+#ifndef PTOVERIFY_CLANG_RESOURCE_DIR
+#define PTOVERIFY_CLANG_RESOURCE_DIR ""
+#endif
+
+namespace ptov::cpp {
+
+namespace fs = std::filesystem;
+using namespace clang;
+using namespace clang::ast_matchers;
+
+std::string preludeDir() {
+  if (const char* env = std::getenv("PTOVERIFY_PRELUDE")) return env;
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n > 0) {
+    fs::path exe(std::string(buf, static_cast<size_t>(n)));
+    fs::path installed = exe.parent_path().parent_path() / "share" / "ptoverify" / "prelude";
+    if (fs::exists(installed / "ptoverify_prelude.h")) return installed.string();
+  }
+  return PTOVERIFY_SOURCE_PRELUDE;
+}
+
+namespace {
+
+const char* kMissingDir = "/__ptoverify_missing_headers__";
+
+// Clang's diagnostics -> input diagnostics. Errors that only mean "this name is unknown" are
+// warnings: the rest of the file is still modelled, and the message says what was not.
+class Collector : public DiagnosticConsumer {
+ public:
+  explicit Collector(std::vector<InputDiagnostic>& out) : out_(out) {}
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < DiagnosticsEngine::Error) return;
+    llvm::SmallString<256> msg;
+    info.FormatDiagnostic(msg);
+    SourceLoc loc{"", 0, 0};
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getSourceManager().getExpansionLoc(info.getLocation()));
+      if (p.isValid()) loc = SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())};
+    }
+    std::string m = msg.str().str();
+    static const char* unknownName[] = {"undeclared identifier", "unknown type name", "no member named",
+                                        "no template named", "unknown template name", "no matching function",
+                                        "not a class, namespace, or enumeration", "no type named"};
+    bool unknown = false;
+    for (const char* u : unknownName) unknown |= m.find(u) != std::string::npos;
+    if (unknown)
+      out_.push_back({InputDiagnostic::Level::Warning, loc, m + " (not modelled; the rest of the file is checked)"});
+    else
+      out_.push_back({InputDiagnostic::Level::Error, loc, m});
+    if (out_.size() > 50) out_.resize(50);
+  }
+
+ private:
+  std::vector<InputDiagnostic>& out_;
+};
+
+// Macros the source tests (#ifdef __DAV_CUBE__ ...), and headers that were not found.
+class PPWatcher : public PPCallbacks {
+ public:
+  PPWatcher(std::set<std::string>& macros, std::vector<InputDiagnostic>& diags, SourceManager& sm)
+      : macros_(macros), diags_(diags), sm_(sm) {}
+  void Ifdef(SourceLocation, const Token& name, const MacroDefinition&) override { record(name); }
+  void Ifndef(SourceLocation, const Token& name, const MacroDefinition&) override { record(name); }
+  void Defined(const Token& name, const MacroDefinition&, SourceRange) override { record(name); }
+  void InclusionDirective(SourceLocation hash, const Token&, StringRef fileName, bool, CharSourceRange,
+                          const FileEntry* file, StringRef searchPath, StringRef, const Module*,
+                          SrcMgr::CharacteristicKind) override {
+    if (!file || searchPath != kMissingDir) return;
+    PresumedLoc p = sm_.getPresumedLoc(hash);
+    if (p.isInvalid()) return;
+    diags_.push_back({InputDiagnostic::Level::Warning,
+                      SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())},
+                      "header '" + fileName.str() + "' not found; read as empty (what it declares is not modelled)"});
+  }
+
+ private:
+  void record(const Token& t) {
+    if (const IdentifierInfo* ii = t.getIdentifierInfo()) macros_.insert(ii->getName().str());
+  }
+  std::set<std::string>& macros_;
+  std::vector<InputDiagnostic>& diags_;
+  SourceManager& sm_;
+};
+
+bool inUserCode(const SourceManager& sm, SourceLocation l) {
+  if (l.isInvalid() || sm.isInSystemHeader(l)) return false;
+  std::string file = sm.getFilename(sm.getExpansionLoc(l)).str();
+  return file.find("ptoverify_prelude.h") == std::string::npos && file.rfind(kMissingDir, 0) != 0 &&
+         file.find("/prelude/stubinc/") == std::string::npos;
+}
+
+// File-level facts by AST matchers: function definitions, enumerators, constexpr integers and
+// static_asserts of the user's code.
+class FileFacts : public MatchFinder::MatchCallback {
+ public:
+  std::vector<const FunctionDecl*> functions;
+  std::map<std::string, NamedConstant> constants;
+  std::vector<StaticAssert> asserts;
+
+  void run(const MatchFinder::MatchResult& r) override {
+    ASTContext& ctx = *r.Context;
+    const SourceManager& sm = ctx.getSourceManager();
+    if (const auto* fd = r.Nodes.getNodeAs<FunctionDecl>("fn")) {
+      if (inUserCode(sm, fd->getLocation()) && fd->doesThisDeclarationHaveABody()) functions.push_back(fd);
+    } else if (const auto* ec = r.Nodes.getNodeAs<EnumConstantDecl>("enumerator")) {
+      if (!inUserCode(sm, ec->getLocation())) return;
+      std::string enumName;
+      if (const auto* ed = dyn_cast<EnumDecl>(ec->getDeclContext())) enumName = ed->getNameAsString();
+      constants.emplace(ec->getNameAsString(),
+                        NamedConstant{locOf(ctx, ec->getLocation()), ec->getInitVal().getExtValue(), enumName});
+    } else if (const auto* vd = r.Nodes.getNodeAs<VarDecl>("constant")) {
+      if (!inUserCode(sm, vd->getLocation()) || !vd->getInit() || vd->getInit()->isValueDependent()) return;
+      clang::Expr::EvalResult er;
+      if (vd->getInit()->EvaluateAsInt(er, ctx) && er.Val.isInt())
+        constants.emplace(vd->getNameAsString(),
+                          NamedConstant{locOf(ctx, vd->getLocation()), er.Val.getInt().getExtValue(), ""});
+    } else if (const auto* sa = r.Nodes.getNodeAs<StaticAssertDecl>("assert")) {
+      if (!inUserCode(sm, sa->getLocation())) return;
+      StaticAssert a;
+      a.loc = locOf(ctx, sa->getLocation());
+      CharSourceRange range = CharSourceRange::getTokenRange(sa->getAssertExpr()->getSourceRange());
+      a.text = Lexer::getSourceText(range, sm, ctx.getLangOpts()).str();
+      bool value = false;
+      if (!sa->getAssertExpr()->isValueDependent() && sa->getAssertExpr()->EvaluateAsBooleanCondition(value, ctx))
+        a.holds = value;
+      asserts.push_back(a);
+    }
+  }
+};
+
+struct Output {
+  std::vector<Kernel> kernels;
+  std::vector<InputDiagnostic> diags;
+  std::set<std::string> testedMacros;
+  std::string arch;
+};
+
+class Consumer : public ASTConsumer {
+ public:
+  explicit Consumer(Output& out) : out_(out) {}
+
+  bool HandleTopLevelDecl(DeclGroupRef group) override {
+    for (Decl* d : group) top_.push_back(d);
+    return true;
+  }
+
+  void HandleTranslationUnit(ASTContext& ctx) override {
+    const SourceManager& sm = ctx.getSourceManager();
+    std::vector<Decl*> user;
+    for (Decl* d : top_)
+      if (inUserCode(sm, d->getLocation())) user.push_back(d);
+    ctx.setTraversalScope(user);
+    FileFacts facts;
+    MatchFinder finder;
+    finder.addMatcher(functionDecl(isDefinition()).bind("fn"), &facts);
+    finder.addMatcher(enumConstantDecl().bind("enumerator"), &facts);
+    finder.addMatcher(varDecl(hasType(isInteger()), hasInitializer(expr())).bind("constant"), &facts);
+    finder.addMatcher(staticAssertDecl().bind("assert"), &facts);
+    finder.matchAST(ctx);
+    modelKernels(ctx, facts);
+  }
+
+ private:
+  Output& out_;
+  std::vector<Decl*> top_;
+
+  static const FunctionDecl* canonical(const FunctionDecl* fd) {
+    if (const FunctionDecl* pattern = fd->getTemplateInstantiationPattern()) fd = pattern;
+    return fd->getCanonicalDecl();
+  }
+
+  void modelKernels(ASTContext& ctx, const FileFacts& facts) {
+    // Who calls whom among the user's functions (instantiations count for their template).
+    std::set<const FunctionDecl*> called, relevant, orchestration;
+    std::map<const FunctionDecl*, std::set<const FunctionDecl*>> callees;
+    for (const FunctionDecl* fd : facts.functions) {
+      struct Calls : RecursiveASTVisitor<Calls> {
+        std::set<const FunctionDecl*> out;
+        bool orchestrates = false;
+        bool VisitCallExpr(CallExpr* c) {
+          if (const FunctionDecl* t = c->getDirectCallee()) out.insert(canonical(t));
+          if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts()))
+            for (const NamedDecl* d : ul->decls())
+            {
+              if (const auto* ftd = dyn_cast<FunctionTemplateDecl>(d)) {
+                out.insert(ftd->getTemplatedDecl()->getCanonicalDecl());
+              } else if (const auto* f = dyn_cast<FunctionDecl>(d)) {
+                out.insert(f->getCanonicalDecl());
+              }
+            }
+          std::string n = calleeName(c);
+          orchestrates |= n == "submit_task" || n == "set_block_num" || n == "add_inout" || n == "add_input" ||
+                          n == "add_output" || n == "set_require_sync_start";
+          return true;
+        }
+      } calls;
+      calls.TraverseStmt(fd->getBody());
+      const FunctionDecl* self = canonical(fd);
+      for (const FunctionDecl* c : calls.out)
+        if (c != self) called.insert(c), callees[self].insert(c);
+      if (calls.orchestrates) orchestration.insert(self);
+      if (callsModelledOp(*fd)) relevant.insert(self);
+    }
+    // Relevant: calls a modelled op, directly or through callees.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [f, cs] : callees)
+        if (!relevant.count(f))
+          for (const FunctionDecl* c : cs)
+            if (relevant.count(c)) {
+              relevant.insert(f);
+              changed = true;
+              break;
+            }
+    }
+    std::set<const FunctionDecl*> done;
+    for (const FunctionDecl* fd : facts.functions) {
+      const FunctionDecl* self = canonical(fd);
+      if (fd->isTemplateInstantiation() || !done.insert(self).second) continue;
+      if (orchestration.count(self)) {
+        Kernel k = modelOrchestration(ctx, *fd);
+        k.cpp = std::make_shared<CppFacts>(withFileFacts(*k.cpp, facts));
+        out_.kernels.push_back(std::move(k));
+        continue;
+      }
+      bool entry = fd->getNameAsString() == "kernel_entry";
+      if (!entry && (called.count(self) || !relevant.count(self))) continue;
+      if (isa<CXXMethodDecl>(fd)) continue;
+      TranslateResult r = translateKernel(ctx, *fd, out_.arch, out_.testedMacros);
+      r.kernel.cpp = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
+      out_.kernels.push_back(std::move(r.kernel));
+      out_.diags.insert(out_.diags.end(), r.notes.begin(), r.notes.end());
+    }
+  }
+
+  static CppFacts withFileFacts(CppFacts f, const FileFacts& file) {
+    for (const auto& [name, c] : file.constants) f.constants.emplace(name, c);
+    f.staticAsserts = file.asserts;
+    return f;
+  }
+};
+
+class Action : public ASTFrontendAction {
+ public:
+  explicit Action(Output& out) : out_(out) {}
+  bool BeginSourceFileAction(CompilerInstance& ci) override {
+    ci.getPreprocessor().addPPCallbacks(
+        std::make_unique<PPWatcher>(out_.testedMacros, out_.diags, ci.getSourceManager()));
+    return true;
+  }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
+    ci.getDiagnostics().setClient(new Collector(out_.diags), true);
+    return std::make_unique<Consumer>(out_);
+  }
+
+ private:
+  Output& out_;
+};
+
+// Every header name the file (and the user headers it includes) asks for, so that the ones that
+// do not exist can be given as empty files instead of stopping the parse.
+void collectIncludes(const std::string& text, const fs::path& dir, std::set<std::string>& names,
+                     std::set<std::string>& seen, int depth) {
+  static const std::regex include(R"(^\s*#\s*include\s*[<"]([^">]+)[">])");
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (!std::regex_search(line, m, include)) continue;
+    std::string name = m[1];
+    names.insert(name);
+    fs::path local = dir / name;
+    std::error_code ec;
+    if (depth < 8 && fs::is_regular_file(local, ec) && seen.insert(fs::weakly_canonical(local, ec).string()).second) {
+      std::ifstream f(local);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      collectIncludes(ss.str(), local.parent_path(), names, seen, depth + 1);
+    }
+  }
+}
+
+// -I/-D/-U/-std/-isystem/-include flags of the file's compile command (`-p DIR`), paths absolute.
+std::vector<std::string> compileFlags(const std::string& dir, const std::string& path, std::vector<InputDiagnostic>& diags) {
+  std::vector<std::string> out;
+  if (dir.empty()) return out;
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<tooling::CompilationDatabase>> dbs;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& db = dbs[dir];
+  if (!db) {
+    std::string error;
+    db = tooling::CompilationDatabase::loadFromDirectory(dir, error);
+    if (!db) {
+      diags.push_back({InputDiagnostic::Level::Error, SourceLoc{dir + "/compile_commands.json", 1, 1}, error});
+      return out;
+    }
+  }
+  std::error_code ec;
+  std::string abs = fs::absolute(path, ec).string();
+  auto cmds = db->getCompileCommands(abs);
+  if (cmds.empty()) return out;
+  const auto& cmd = cmds.front();
+  const auto& args = cmd.CommandLine;
+  auto absolute = [&](const std::string& p) { return fs::path(p).is_absolute() ? p : (fs::path(cmd.Directory) / p).string(); };
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    for (const char* flag : {"-I", "-isystem", "-include"}) {
+      std::string f = flag;
+      if (a == f && i + 1 < args.size()) {
+        out.push_back(f);
+        out.push_back(absolute(args[++i]));
+      } else if (a.rfind(f, 0) == 0 && a.size() > f.size() && f == "-I") {
+        out.push_back("-I" + absolute(a.substr(2)));
+      }
+    }
+    if (a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0 || a.rfind("-std=", 0) == 0) out.push_back(a);
+  }
+  return out;
+}
+
+std::string resourceDir() {
+  if (const char* env = std::getenv("PTOVERIFY_CLANG_RESOURCE_DIR")) return env;
+  return PTOVERIFY_CLANG_RESOURCE_DIR;
+}
+
+}  // namespace
+
+LoadedFile load(const std::string& path, const std::string& text, const FrontendOptions& opts) {
+  LoadedFile result;
+  result.path = path;
+  Output out;
+  out.arch = opts.defaultArch;
+  std::string prelude = preludeDir();
+  if (prelude.empty() || !fs::exists(fs::path(prelude) / "ptoverify_prelude.h")) {
+    result.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1},
+                                  "the C++ prelude was not found (set PTOVERIFY_PRELUDE to its directory)"});
+    return result;
+  }
+  std::error_code ec;
+  std::string abs = fs::absolute(path, ec).string();
+  std::vector<std::string> args = {"-std=c++17", "-x", "c++", "-w", "-fno-spell-checking", "-ferror-limit=50"};
+  std::string rd = resourceDir();
+  if (!rd.empty()) args.insert(args.end(), {"-resource-dir", rd});
+  std::vector<std::string> extra = compileFlags(opts.compileCommandsDir, path, result.diagnostics);
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), {"-include", prelude + "/ptoverify_prelude.h", "-I", prelude + "/stubinc",
+                           "-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-idirafter", kMissingDir});
+  tooling::FileContentMappings missing;
+  std::set<std::string> names, seen;
+  collectIncludes(text, fs::path(abs).parent_path(), names, seen, 0);
+  for (const auto& n : names) missing.emplace_back(std::string(kMissingDir) + "/" + n, "#pragma once\n");
+  tooling::runToolOnCodeWithArgs(std::make_unique<Action>(out), text, args, abs, "ptoverify-cpp",
+                                 std::make_shared<PCHContainerOperations>(), missing);
+  // Report diagnostics against the path as given.
+  for (auto& d : out.diags)
+    if (d.loc.file == abs) d.loc.file = path;
+  for (auto& k : out.kernels) {
+    auto fix = [&](SourceLoc& l) {
+      if (l.file == abs) l.file = path;
+    };
+    fix(k.loc);
+    k.file = path;
+    std::function<void(Stmt&)> walk = [&](Stmt& s) {
+      fix(s.loc);
+      if (s.kind == Stmt::Kind::OpStmt) fix(s.op.loc);
+      for (auto& c : s.children)
+        if (c) walk(*c);
+    };
+    if (k.body) walk(*k.body);
+    if (k.cpp) {
+      auto facts = std::make_shared<CppFacts>(*k.cpp);
+      for (auto& x : facts->laneReads) fix(x.loc);
+      for (auto& x : facts->gridLoops) fix(x.loc);
+      for (auto& x : facts->unpacks) fix(x.loc);
+      for (auto& x : facts->forwarded) fix(x.loc);
+      for (auto& x : facts->cacheOffsetReads) fix(x.loc);
+      for (auto& x : facts->ubScratch) fix(x.loc);
+      for (auto& x : facts->highWater) fix(x.loc);
+      for (auto& [n, c] : facts->constants) fix(c.loc);
+      for (auto& x : facts->staticAsserts) fix(x.loc);
+      for (auto& l : facts->launches) {
+        fix(l.loc);
+        for (auto& a : l.args) fix(a.loc);
+        for (auto& [n, w] : l.tensors) fix(w.loc);
+      }
+      k.cpp = facts;
+    }
+  }
+  result.diagnostics.insert(result.diagnostics.end(), out.diags.begin(), out.diags.end());
+  result.kernels = std::move(out.kernels);
+  return result;
+}
+
+void registerFrontend() { registerCppLoader(&load); }
+
+}  // namespace ptov::cpp

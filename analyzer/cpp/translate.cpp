@@ -1,0 +1,1135 @@
+#include "analyzer/cpp/translate.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Lex/Lexer.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+
+namespace ptov::cpp {
+
+using namespace clang;
+
+SourceLoc locOf(ASTContext& ctx, SourceLocation loc) {
+  const SourceManager& sm = ctx.getSourceManager();
+  PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
+  if (p.isInvalid()) return SourceLoc{"", 0, 0};
+  return SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())};
+}
+
+std::string calleeName(const clang::Expr* e) {
+  const auto* call = dyn_cast_or_null<CallExpr>(e);
+  if (!call) return "";
+  if (const FunctionDecl* fd = call->getDirectCallee()) return fd->getNameAsString();
+  const clang::Expr* c = call->getCallee()->IgnoreParenImpCasts();
+  if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(c)) return ul->getName().getAsString();
+  if (const auto* dr = dyn_cast<DeclRefExpr>(c)) return dr->getDecl()->getNameAsString();
+  if (const auto* um = dyn_cast<UnresolvedMemberExpr>(c)) return um->getMemberName().getAsString();
+  if (const auto* dm = dyn_cast<CXXDependentScopeMemberExpr>(c)) return dm->getMember().getAsString();
+  return "";
+}
+
+namespace {
+
+// Calls the model reads, by unqualified name.
+const std::set<std::string>& modelledCalls() {
+  static const std::set<std::string> names = {
+      "set_flag", "wait_flag", "pipe_barrier", "PipeBarrier", "dsb", "dcci", "TLOAD", "TSTORE", "TSTORE_FP",
+      "TPREFETCH", "TASSIGN", "TPUT", "TGET", "TPUT_ASYNC", "TGET_ASYNC", "TNOTIFY", "TWAIT", "TTEST",
+      "TBROADCAST", "TGATHER", "TSCATTER", "TREDUCE", "SYNCALL", "SYNCALL_SOFT_AIV_BARRIER", "SyncAll",
+      "ffts_cross_core_sync", "__builtin_cce_ffts_cross_core_sync", "wait_flag_dev", "__builtin_cce_wait_flag_dev",
+      "set_ffts_base_addr", "get_block_idx", "get_sub_block_id", "get_subblockid", "get_l2_cache_offset",
+      "CrossCoreSetFlag", "CrossCoreWaitFlag"};
+  return names;
+}
+
+bool isTileOpName(const std::string& n) {
+  if (n.size() < 2 || n[0] != 'T') return false;
+  for (char c : n)
+    if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
+  return true;
+}
+
+// The enumerator an argument names (PIPE_MTE2, EVENT_ID0, CACHELINE_OUT, ...), "" if none.
+std::string enumeratorName(const clang::Expr* e) {
+  if (!e) return "";
+  e = e->IgnoreParenCasts();
+  if (const auto* dr = dyn_cast<DeclRefExpr>(e))
+    if (const auto* ec = dyn_cast<EnumConstantDecl>(dr->getDecl())) return ec->getNameAsString();
+  return "";
+}
+
+struct TileInfo {
+  std::string space = "ub";
+  int64_t bytes = 0;
+};
+
+// Tile<TileType::Vec, float, R, C, ...>: its space and size from the template arguments.
+std::optional<TileInfo> tileInfoOf(QualType t) {
+  t = t.getNonReferenceType().getUnqualifiedType();
+  const auto* spec = t->getAs<TemplateSpecializationType>();
+  const ClassTemplateSpecializationDecl* decl = nullptr;
+  if (const auto* rt = t->getAs<RecordType>()) decl = dyn_cast<ClassTemplateSpecializationDecl>(rt->getDecl());
+  std::string name;
+  if (decl) name = decl->getNameAsString();
+  else if (spec) name = spec->getTemplateName().getAsTemplateDecl() ? spec->getTemplateName().getAsTemplateDecl()->getNameAsString() : "";
+  if (name != "Tile") return std::nullopt;
+  TileInfo info;
+  if (!decl) return info;
+  const TemplateArgumentList& args = decl->getTemplateArgs();
+  if (args.size() < 4) return info;
+  static const char* spaces[] = {"ub", "l1", "l0a", "l0b", "l0c", "bias", "fb", "l0a", "l0b"};
+  if (args[0].getKind() == TemplateArgument::Integral) {
+    int64_t v = args[0].getAsIntegral().getExtValue();
+    if (v >= 0 && v < 9) info.space = spaces[v];
+  }
+  int64_t elem = 0;
+  if (args[1].getKind() == TemplateArgument::Type) {
+    QualType et = args[1].getAsType();
+    std::string en = et.getAsString();
+    if (en.find("half") != std::string::npos || en.find("bfloat16") != std::string::npos) elem = 2;
+    else if (!et->isIncompleteType() && !et->isDependentType())
+      elem = static_cast<int64_t>(decl->getASTContext().getTypeSizeInChars(et).getQuantity());
+  }
+  if (args[2].getKind() == TemplateArgument::Integral && args[3].getKind() == TemplateArgument::Integral)
+    info.bytes = elem * args[2].getAsIntegral().getExtValue() * args[3].getAsIntegral().getExtValue();
+  return info;
+}
+
+bool isGlobalTensorType(QualType t) {
+  t = t.getNonReferenceType().getUnqualifiedType();
+  if (const auto* rt = t->getAs<RecordType>()) return rt->getDecl()->getNameAsString() == "GlobalTensor";
+  if (const auto* spec = t->getAs<TemplateSpecializationType>())
+    if (const auto* td = spec->getTemplateName().getAsTemplateDecl()) return td->getNameAsString() == "GlobalTensor";
+  return false;
+}
+
+// Where a pointer / tensor value points: a kernel parameter, args[i], or a named local.
+struct Origin {
+  MemRef ref;
+  ExprPtr offset;  // elements from the base, when known
+  bool known() const { return ref.valid(); }
+};
+
+class Translator {
+ public:
+  Translator(ASTContext& ctx, const FunctionDecl& root, Kernel& k, CppFacts& facts,
+             std::vector<InputDiagnostic>& notes)
+      : ctx_(ctx), root_(root), k_(k), facts_(facts), notes_(notes) {}
+
+  void run() {
+    for (unsigned i = 0; i < root_.getNumParams(); ++i) {
+      const ParmVarDecl* p = root_.getParamDecl(i);
+      Param param;
+      param.name = p->getNameAsString();
+      param.type = p->getType().getAsString();
+      param.isPointer = p->getType()->isPointerType() || isGlobalTensorType(p->getType());
+      k_.params.push_back(param);
+      if (param.isPointer) {
+        Origin o;
+        o.ref.param = static_cast<int>(i);
+        o.ref.value = param.name;
+        origins_[p] = o;
+      } else {
+        values_[p] = Expr::param(param.name, static_cast<int>(i));
+      }
+      if (param.name == "args" && root_.getNameAsString() == "kernel_entry") argsParam_ = p;
+    }
+    facts_.wrapper = argsParam_ != nullptr;
+    k_.body = Stmt::seq();
+    stack_.insert(&root_);
+    if (root_.hasBody()) translateStmt(root_.getBody(), *k_.body);
+    mergeFences(*k_.body);
+  }
+
+ private:
+  ASTContext& ctx_;
+  const FunctionDecl& root_;
+  Kernel& k_;
+  CppFacts& facts_;
+  std::vector<InputDiagnostic>& notes_;
+  const ParmVarDecl* argsParam_ = nullptr;
+  std::set<const ValueDecl*> argsAliases_;
+  std::map<const ValueDecl*, ExprPtr> values_;       // integer values of variables
+  std::map<const ValueDecl*, Origin> origins_;       // pointers, tensors, tiles
+  std::map<const ValueDecl*, TileInfo> tiles_;       // Tile variables
+  std::map<const ValueDecl*, ForwardedArg> provenance_;  // where a wrapper's locals come from
+  std::set<const FunctionDecl*> stack_;              // functions being inlined (no recursion)
+  std::vector<const FunctionDecl*> bodies_{&root_};   // the function each statement is in
+  std::map<const FunctionDecl*, BodyHighWater> highWater_;
+  int depth_ = 0;        // control nesting (loops / branches) in the root
+  int inlineDepth_ = 0;  // 0 in the root
+  std::vector<int> inlineBaseDepth_{0};  // depth_ where each inlined body starts
+  std::map<std::string, int> names_;  // how often a local name was declared (inlined copies)
+  const VarDecl* initializing_ = nullptr;  // the wrapper variable whose initialiser is translated
+
+  SourceLoc loc(SourceLocation l) { return locOf(ctx_, l); }
+  // A local's name, made unique when an inlined function declares it again ("i", "i#2").
+  std::string uniqueName(const std::string& n) {
+    int count = ++names_[n];
+    return count == 1 ? n : n + "#" + std::to_string(count);
+  }
+  std::string text(const clang::Expr* e) {
+    CharSourceRange r = CharSourceRange::getTokenRange(e->getSourceRange());
+    std::string s = Lexer::getSourceText(r, ctx_.getSourceManager(), ctx_.getLangOpts()).str();
+    return s.empty() ? "<expr>" : s;
+  }
+  void note(SourceLocation l, const std::string& msg) {
+    notes_.push_back({InputDiagnostic::Level::Note, loc(l), msg});
+  }
+
+  // ---- expressions --------------------------------------------------------------------------
+
+  std::optional<int64_t> constant(const clang::Expr* e) {
+    if (!e || e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
+    clang::Expr::EvalResult r;
+    if (e->EvaluateAsInt(r, ctx_) && r.Val.isInt()) return r.Val.getInt().getExtValue();
+    return std::nullopt;
+  }
+
+  const ValueDecl* declOf(const clang::Expr* e) {
+    e = e->IgnoreParenCasts();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) return dr->getDecl();
+    return nullptr;
+  }
+
+  ExprPtr value(const clang::Expr* e) {
+    if (!e) return Expr::unknown("?");
+    if (auto c = constant(e)) return Expr::constant(*c);
+    e = e->IgnoreParenCasts();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+      auto it = values_.find(dr->getDecl());
+      if (it != values_.end()) return it->second;
+      return Expr::unknown(dr->getDecl()->getNameAsString());
+    }
+    if (const auto* sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return value(sub->getReplacement());
+    if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
+      ExprPtr a = value(bo->getLHS()), b = value(bo->getRHS());
+      using K = Expr::Kind;
+      switch (bo->getOpcode()) {
+        case BO_Add: return Expr::binary(K::Add, a, b);
+        case BO_Sub: return Expr::binary(K::Sub, a, b);
+        case BO_Mul: return Expr::binary(K::Mul, a, b);
+        case BO_Div: return Expr::binary(K::Div, a, b);
+        case BO_Rem: return Expr::binary(K::Rem, a, b);
+        case BO_LT: return Expr::cmp("slt", a, b);
+        case BO_LE: return Expr::cmp("sle", a, b);
+        case BO_GT: return Expr::cmp("sgt", a, b);
+        case BO_GE: return Expr::cmp("sge", a, b);
+        case BO_EQ: return Expr::cmp("eq", a, b);
+        case BO_NE: return Expr::cmp("ne", a, b);
+        case BO_LAnd: return exprAnd(a, b);
+        case BO_LOr: return exprOr(a, b);
+        default: break;
+      }
+    }
+    if (const auto* uo = dyn_cast<UnaryOperator>(e)) {
+      if (uo->getOpcode() == UO_LNot) return exprNot(value(uo->getSubExpr()));
+      if (uo->getOpcode() == UO_Minus) return Expr::binary(Expr::Kind::Sub, Expr::constant(0), value(uo->getSubExpr()));
+    }
+    if (const auto* co = dyn_cast<ConditionalOperator>(e))
+      return Expr::select(value(co->getCond()), value(co->getTrueExpr()), value(co->getFalseExpr()));
+    if (const auto* call = dyn_cast<CallExpr>(e)) {
+      std::string n = calleeName(call);
+      if (n == "get_block_idx" || n == "get_sub_block_id" || n == "get_subblockid") {
+        auto b = std::make_shared<Expr>();
+        b->kind = Expr::Kind::BlockIdx;
+        b->name = call->getNumArgs() > 0 ? "logical" : "physical";
+        return b;
+      }
+      if (n == "get_block_num") {
+        auto b = std::make_shared<Expr>();
+        b->kind = Expr::Kind::BlockNum;
+        return b;
+      }
+      if ((n == "min" || n == "max") && call->getNumArgs() == 2)
+        return Expr::binary(n == "min" ? Expr::Kind::Min : Expr::Kind::Max, value(call->getArg(0)),
+                            value(call->getArg(1)));
+      // A helper that only returns an expression of its parameters (active lane counts, ...).
+      if (const FunctionDecl* fd = call->getDirectCallee())
+        if (const auto* body = dyn_cast_or_null<CompoundStmt>(fd->getBody()))
+          if (body->size() == 1 && !stack_.count(fd))
+            if (const auto* ret = dyn_cast<ReturnStmt>(body->body_front()))
+              if (ret->getRetValue() && fd->getNumParams() == call->getNumArgs()) {
+                std::map<const ValueDecl*, ExprPtr> saved;
+                for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+                  saved[fd->getParamDecl(i)] = values_.count(fd->getParamDecl(i)) ? values_[fd->getParamDecl(i)] : nullptr;
+                  values_[fd->getParamDecl(i)] = value(call->getArg(i));
+                }
+                stack_.insert(fd);
+                ExprPtr r = value(ret->getRetValue());
+                stack_.erase(fd);
+                for (auto& [d, v] : saved) {
+                  if (v) values_[d] = v;
+                  else values_.erase(d);
+                }
+                return r;
+              }
+    }
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
+      if (isArgs(sub->getBase())) {
+        auto idx = constant(sub->getIdx());
+        if (!idx)
+          if (auto v = evalConst(value(sub->getIdx()))) idx = *v;
+        return Expr::param(idx ? "args[" + std::to_string(*idx) + "]" : text(e), -1);
+      }
+    return Expr::unknown(text(e));
+  }
+
+  Origin originOf(const clang::Expr* e) {
+    Origin none;
+    if (!e) return none;
+    e = e->IgnoreParenCasts();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+      auto it = origins_.find(dr->getDecl());
+      if (it != origins_.end()) return it->second;
+      return none;
+    }
+    if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
+      if (bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub) {
+        bool lhsPtr = bo->getLHS()->getType()->isPointerType();
+        Origin o = originOf(lhsPtr ? bo->getLHS() : bo->getRHS());
+        if (!o.known()) return o;
+        const clang::Expr* offExpr = (lhsPtr ? bo->getRHS() : bo->getLHS())->IgnoreParenCasts();
+        // A tensor descriptor's own start_offset is part of the buffer, not an offset into it.
+        if (const auto* me = dyn_cast<MemberExpr>(offExpr))
+          if (me->getMemberDecl()->getNameAsString() == "start_offset") return o;
+        ExprPtr off = value(offExpr);
+        if (bo->getOpcode() == BO_Sub) off = Expr::binary(Expr::Kind::Sub, Expr::constant(0), off);
+        o.offset = o.offset ? Expr::binary(Expr::Kind::Add, o.offset, off) : off;
+        return o;
+      }
+    }
+    if (const auto* uo = dyn_cast<UnaryOperator>(e))
+      if (uo->getOpcode() == UO_AddrOf) {
+        if (const auto* sub = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParenCasts())) {
+          Origin o = originOf(sub->getBase());
+          if (o.known()) o.offset = o.offset ? Expr::binary(Expr::Kind::Add, o.offset, value(sub->getIdx())) : value(sub->getIdx());
+          return o;
+        }
+        return originOf(uo->getSubExpr());
+      }
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
+      if (isArgs(sub->getBase())) {
+        Origin o;
+        ExprPtr idx = value(sub->getIdx());
+        auto c = evalConst(idx);
+        o.ref.value = c ? "args[" + std::to_string(*c) + "]" : "args[" + toString(idx) + "]";
+        return o;
+      }
+    if (const auto* me = dyn_cast<MemberExpr>(e)) return originOf(me->getBase());
+    if (const auto* call = dyn_cast<CallExpr>(e)) {
+      if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) return originOf(mc->getImplicitObjectArgument());
+      // A helper returning a pointer into one of its arguments (tensor_data<T>(args, i), ...).
+      if (const FunctionDecl* fd = call->getDirectCallee())
+        if (fd->getReturnType()->isPointerType() && fd->hasBody() && !stack_.count(fd)) {
+          const ReturnStmt* ret = nullptr;
+          for (const clang::Stmt* s : cast<CompoundStmt>(fd->getBody())->body())
+            if (const auto* r = dyn_cast<ReturnStmt>(s)) ret = r;
+          if (ret && ret->getRetValue() && fd->getNumParams() == call->getNumArgs()) {
+            auto saved = values_;
+            auto savedOrigins = origins_;
+            for (unsigned i = 0; i < fd->getNumParams(); ++i) bindParam(fd->getParamDecl(i), call->getArg(i));
+            stack_.insert(fd);
+            for (const clang::Stmt* s : cast<CompoundStmt>(fd->getBody())->body())
+              if (const auto* ds = dyn_cast<DeclStmt>(s))
+                for (const Decl* d : ds->decls())
+                  if (const auto* vd = dyn_cast<VarDecl>(d); vd && vd->getInit()) {
+                    if (vd->getType()->isPointerType()) origins_[vd] = originOf(vd->getInit());
+                    else if (vd->getType()->isIntegralOrEnumerationType()) values_[vd] = value(vd->getInit());
+                  }
+            Origin o = originOf(ret->getRetValue());
+            stack_.erase(fd);
+            values_ = saved;
+            origins_ = savedOrigins;
+            return o;
+          }
+        }
+    }
+    if (const auto* ce = dyn_cast<CXXConstructExpr>(e))
+      if (ce->getNumArgs() > 0) return originOf(ce->getArg(0));
+    return none;
+  }
+
+  // The wrapper's `args`, or a helper's parameter bound to it (tensor_data(args, i)).
+  bool isArgs(const clang::Expr* e) {
+    const ValueDecl* d = declOf(e);
+    return d && (d == argsParam_ || argsAliases_.count(d));
+  }
+
+  void bindParam(const ParmVarDecl* p, const clang::Expr* arg) {
+    if (isArgs(arg)) argsAliases_.insert(p);
+    QualType t = p->getType();
+    if (tileInfoOf(t)) {
+      if (const ValueDecl* d = declOf(arg)) {
+        if (tiles_.count(d)) tiles_[p] = tiles_[d];
+        if (origins_.count(d)) origins_[p] = origins_[d];
+      }
+      return;
+    }
+    Origin o = originOf(arg);
+    if (o.known()) origins_[p] = o;
+    values_[p] = value(arg);
+  }
+
+  // ---- statements ---------------------------------------------------------------------------
+
+  void emit(Stmt& seq, Op op) {
+    // The values an op touches, for liveness (ub-range's overlap of tiles).
+    for (const auto* refs : {&op.reads, &op.writes})
+      for (const auto& r : *refs)
+        if (!r.value.empty()) op.uses.push_back(r.value);
+    if (!op.tileValue.empty()) op.uses.push_back(op.tileValue);
+    seq.children.push_back(Stmt::opStmt(std::move(op)));
+  }
+
+  Op makeOp(OpKind kind, const std::string& name, SourceLocation l) {
+    Op op;
+    op.kind = kind;
+    op.name = name;
+    op.loc = loc(l);
+    return op;
+  }
+
+  void translateStmt(const clang::Stmt* s, Stmt& seq) {
+    if (!s) return;
+    if (const auto* cs = dyn_cast<CompoundStmt>(s)) return translateBlock(cs->body_begin(), cs->body_end(), seq);
+    if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl* d : ds->decls())
+        if (const auto* vd = dyn_cast<VarDecl>(d)) declare(vd, seq);
+      return;
+    }
+    if (const auto* fs = dyn_cast<ForStmt>(s)) return translateFor(fs, seq);
+    if (const auto* ws = dyn_cast<WhileStmt>(s)) return translateWhile(ws->getCond(), ws->getBody(), ws->getBeginLoc(), seq);
+    if (const auto* dos = dyn_cast<DoStmt>(s)) return translateWhile(dos->getCond(), dos->getBody(), dos->getBeginLoc(), seq);
+    if (const auto* is = dyn_cast<IfStmt>(s)) return translateIf(is, seq);
+    if (const auto* sw = dyn_cast<SwitchStmt>(s)) return translateSwitch(sw, seq);
+    if (const auto* rs = dyn_cast<ReturnStmt>(s)) {
+      if (rs->getRetValue()) translateCalls(rs->getRetValue(), seq);
+      if (inlineDepth_ == 0) emit(seq, makeOp(OpKind::Return, "return", rs->getBeginLoc()));
+      else if (depth_ > inlineBaseDepth_.back())
+        note(rs->getBeginLoc(), "a return inside a loop of an inlined function is modelled as falling through");
+      return;
+    }
+    if (const auto* e = dyn_cast<clang::Expr>(s)) return translateCalls(e, seq);
+    if (const auto* as = dyn_cast<AttributedStmt>(s)) return translateStmt(as->getSubStmt(), seq);
+    if (isa<NullStmt>(s) || isa<BreakStmt>(s) || isa<ContinueStmt>(s)) return;
+    for (const clang::Stmt* c : s->children()) translateStmt(c, seq);
+  }
+
+  // Statements of a block. In an inlined function, `if (c) { ...; return; }` guards the rest:
+  // it becomes `if (c) {...} else {rest}`, so an early return leaves only that function.
+  void translateBlock(CompoundStmt::const_body_iterator begin, CompoundStmt::const_body_iterator end, Stmt& seq) {
+    for (auto it = begin; it != end; ++it) {
+      const auto* is = dyn_cast<IfStmt>(*it);
+      if (inlineDepth_ > 0 && is && !is->getElse() && !is->isConstexpr() && endsInReturn(is->getThen()) &&
+          std::next(it) != end) {
+        translateCalls(is->getCond(), seq);
+        auto ifs = std::make_unique<Stmt>();
+        ifs->kind = Stmt::Kind::If;
+        ifs->loc = loc(is->getBeginLoc());
+        ifs->cond = value(is->getCond());
+        ifs->children.push_back(Stmt::seq());
+        ifs->children.push_back(Stmt::seq());
+        ++depth_;
+        translateStmt(is->getThen(), *ifs->children[0]);
+        translateBlock(std::next(it), end, *ifs->children[1]);
+        --depth_;
+        seq.children.push_back(std::move(ifs));
+        return;
+      }
+      translateStmt(*it, seq);
+    }
+  }
+
+  static bool endsInReturn(const clang::Stmt* s) {
+    if (isa_and_nonnull<ReturnStmt>(s)) return true;
+    if (const auto* cs = dyn_cast_or_null<CompoundStmt>(s)) return cs->size() > 0 && isa<ReturnStmt>(cs->body_back());
+    return false;
+  }
+
+  void declare(const VarDecl* vd, Stmt& seq) {
+    QualType t = vd->getType();
+    if (auto ti = tileInfoOf(t)) {
+      tiles_[vd] = *ti;
+      Origin o;
+      o.ref.space = ti->space;
+      o.ref.value = uniqueName(vd->getNameAsString());
+      origins_[vd] = o;
+      return;
+    }
+    const clang::Expr* init = vd->getInit();
+    if (!init) return;
+    const VarDecl* saved = initializing_;
+    if (inlineDepth_ == 0 && facts_.wrapper) initializing_ = vd;
+    translateCalls(init, seq);
+    initializing_ = saved;
+    if (t->isPointerType() || isGlobalTensorType(t) || t->isReferenceType()) {
+      Origin o = originOf(init);
+      if (o.known()) origins_[vd] = o;
+    }
+    if (t->isIntegralOrEnumerationType() || t->isFloatingType()) values_[vd] = value(init);
+    if (facts_.wrapper && inlineDepth_ == 0) provenance_[vd] = provenanceOf(init, t->isPointerType());
+    if (vd->getType()->isIntegralOrEnumerationType() && inlineDepth_ == 0 && depth_ == 0 && t.isConstQualified())
+      if (auto c = constant(init)) recordConstant(vd->getNameAsString(), *c, vd->getLocation(), "");
+  }
+
+  void recordConstant(const std::string& name, int64_t v, SourceLocation l, const std::string& enumName) {
+    if (!facts_.constants.count(name)) facts_.constants[name] = NamedConstant{loc(l), v, enumName};
+  }
+
+  ForwardedArg provenanceOf(const clang::Expr* e, bool pointer) {
+    ForwardedArg a;
+    a.text = text(e);
+    a.pointer = pointer;
+    const clang::Expr* s = e->IgnoreParenCasts();
+    if (const ValueDecl* d = declOf(s)) {
+      auto it = provenance_.find(d);
+      if (it != provenance_.end()) {
+        ForwardedArg p = it->second;
+        p.text = a.text;
+        return p;
+      }
+    }
+    // args[i] anywhere in the initialiser (through casts, helpers and unions).
+    std::function<void(const clang::Stmt*)> find = [&](const clang::Stmt* x) {
+      if (!x || a.argsIndex) return;
+      if (const auto* sub = dyn_cast<ArraySubscriptExpr>(x))
+        if (isArgs(sub->getBase())) {
+          if (auto c = evalConst(value(sub->getIdx()))) a.argsIndex = *c;
+          a.source = "args";
+          return;
+        }
+      if (const auto* call = dyn_cast<CallExpr>(x)) {
+        std::string n = calleeName(call);
+        if (n == "get_block_idx") a.source = "block_idx";
+        if (n == "get_block_num") a.source = "block_num";
+        if (n == "get_sub_block_id") a.source = "subblock_idx";
+        if (n == "get_l2_cache_offset") a.source = "l2_cache_offset";
+        if (!a.source.empty()) return;
+        // tensor_data<T>(args, k): the index is the helper's argument.
+        for (unsigned i = 0; i + 1 < call->getNumArgs(); ++i)
+          if (isArgs(call->getArg(i))) {
+            if (auto c = constant(call->getArg(i + 1))) a.argsIndex = *c;
+            a.source = "args";
+            return;
+          }
+      }
+      if (const auto* me = dyn_cast<MemberExpr>(x))
+        if (me->getMemberDecl()->getNameAsString() == "shapes") a.source = "dim";
+      for (const clang::Stmt* c : x->children()) find(c);
+    };
+    find(e);
+    return a;
+  }
+
+  void translateFor(const ForStmt* fs, Stmt& seq) {
+    const VarDecl* var = nullptr;
+    const clang::Expr* init = nullptr;
+    if (const auto* ds = dyn_cast_or_null<DeclStmt>(fs->getInit())) {
+      if (ds->isSingleDecl())
+        if ((var = dyn_cast<VarDecl>(ds->getSingleDecl()))) init = var->getInit();
+    } else if (const auto* bo = dyn_cast_or_null<BinaryOperator>(fs->getInit())) {
+      if (bo->getOpcode() == BO_Assign)
+        if (const auto* vd = dyn_cast_or_null<VarDecl>(declOf(bo->getLHS()))) var = vd, init = bo->getRHS();
+    }
+    ExprPtr bound, step;
+    if (var && init) {
+      if (const auto* cond = dyn_cast_or_null<BinaryOperator>(fs->getCond()->IgnoreParenImpCasts()))
+        if (declOf(cond->getLHS()) == var) {
+          if (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_NE) bound = value(cond->getRHS());
+          if (cond->getOpcode() == BO_LE)
+            bound = Expr::binary(Expr::Kind::Add, value(cond->getRHS()), Expr::constant(1));
+        }
+      const clang::Expr* inc = fs->getInc() ? fs->getInc()->IgnoreParenImpCasts() : nullptr;
+      if (const auto* uo = dyn_cast_or_null<UnaryOperator>(inc)) {
+        if (uo->isIncrementOp() && declOf(uo->getSubExpr()) == var) step = Expr::constant(1);
+      } else if (const auto* ca = dyn_cast_or_null<CompoundAssignOperator>(inc)) {
+        if (ca->getOpcode() == BO_AddAssign && declOf(ca->getLHS()) == var) step = value(ca->getRHS());
+      } else if (const auto* as = dyn_cast_or_null<BinaryOperator>(inc)) {
+        if (as->getOpcode() == BO_Assign && declOf(as->getLHS()) == var)
+          if (const auto* add = dyn_cast<BinaryOperator>(as->getRHS()->IgnoreParenImpCasts()))
+            if (add->getOpcode() == BO_Add && declOf(add->getLHS()) == var) step = value(add->getRHS());
+      }
+    }
+    if (!bound || !step) {
+      if (fs->getInit()) translateStmt(fs->getInit(), seq);
+      return translateWhile(fs->getCond(), fs->getBody(), fs->getBeginLoc(), seq);
+    }
+    translateCalls(init, seq);
+    auto loop = std::make_unique<Stmt>();
+    loop->kind = Stmt::Kind::For;
+    loop->loc = loc(fs->getBeginLoc());
+    loop->var = uniqueName(var->getNameAsString());
+    loop->lb = value(init);
+    loop->ub = bound;
+    loop->step = step;
+    if (mentionsLane(loop->lb)) {
+      bool logical = mentionsLane(loop->lb, "logical");
+      facts_.gridLoops.push_back(GridStrideLoop{loop->loc, loop->lb, loop->ub, loop->step, logical});
+    }
+    values_[var] = Expr::loopVar(loop->var);
+    loop->children.push_back(Stmt::seq());
+    ++depth_;
+    translateStmt(fs->getBody(), *loop->children[0]);
+    --depth_;
+    values_[var] = Expr::unknown(var->getNameAsString() + " after the loop");
+    seq.children.push_back(std::move(loop));
+  }
+
+  static bool mentionsLane(const ExprPtr& e, const std::string& which = "") {
+    if (!e) return false;
+    if (e->kind == Expr::Kind::BlockIdx) return which.empty() || e->name == which;
+    for (const auto& a : e->args)
+      if (mentionsLane(a, which)) return true;
+    return false;
+  }
+
+  void translateWhile(const clang::Expr* cond, const clang::Stmt* body, SourceLocation l, Stmt& seq) {
+    auto w = std::make_unique<Stmt>();
+    w->kind = Stmt::Kind::While;
+    w->loc = loc(l);
+    w->children.push_back(Stmt::seq());
+    w->children.push_back(Stmt::seq());
+    ++depth_;
+    if (cond) translateCalls(cond, *w->children[0]);
+    w->cond = cond ? value(cond) : Expr::unknown("loop condition");
+    translateStmt(body, *w->children[1]);
+    --depth_;
+    seq.children.push_back(std::move(w));
+  }
+
+  void translateIf(const IfStmt* is, Stmt& seq) {
+    if (is->isConstexpr()) {
+      auto c = constant(is->getCond());
+      if (c) return translateStmt(*c ? is->getThen() : is->getElse(), seq);
+    }
+    if (is->getInit()) translateStmt(is->getInit(), seq);
+    if (is->getConditionVariableDeclStmt()) translateStmt(is->getConditionVariableDeclStmt(), seq);
+    translateCalls(is->getCond(), seq);
+    auto ifs = std::make_unique<Stmt>();
+    ifs->kind = Stmt::Kind::If;
+    ifs->loc = loc(is->getBeginLoc());
+    ifs->cond = value(is->getCond());
+    ifs->children.push_back(Stmt::seq());
+    ifs->children.push_back(Stmt::seq());
+    ++depth_;
+    translateStmt(is->getThen(), *ifs->children[0]);
+    translateStmt(is->getElse(), *ifs->children[1]);
+    --depth_;
+    seq.children.push_back(std::move(ifs));
+  }
+
+  // switch -> if (v == c1) {...} else if (v == c2) {...} else {default}. Each case runs to its
+  // break; fall-through between non-empty cases is not modelled.
+  void translateSwitch(const SwitchStmt* sw, Stmt& seq) {
+    translateCalls(sw->getCond(), seq);
+    ExprPtr v = value(sw->getCond());
+    const auto* body = dyn_cast_or_null<CompoundStmt>(sw->getBody());
+    if (!body) return translateStmt(sw->getBody(), seq);
+    struct Case {
+      std::vector<ExprPtr> values;  // empty: default
+      std::vector<const clang::Stmt*> stmts;
+    };
+    std::vector<Case> cases;
+    for (const clang::Stmt* s : body->body()) {
+      const clang::Stmt* inner = s;
+      while (true) {
+        if (const auto* cs = dyn_cast<CaseStmt>(inner)) {
+          if (cases.empty() || !cases.back().stmts.empty()) cases.emplace_back();
+          cases.back().values.push_back(value(cs->getLHS()));
+          inner = cs->getSubStmt();
+        } else if (const auto* ds = dyn_cast<DefaultStmt>(inner)) {
+          if (cases.empty() || !cases.back().stmts.empty()) cases.emplace_back();
+          cases.back().values.push_back(nullptr);
+          inner = ds->getSubStmt();
+        } else {
+          break;
+        }
+      }
+      if (!cases.empty() && !isa<BreakStmt>(inner)) cases.back().stmts.push_back(inner);
+    }
+    Stmt* tail = &seq;
+    for (const auto& c : cases) {
+      bool isDefault = std::find(c.values.begin(), c.values.end(), nullptr) != c.values.end();
+      Stmt* target = tail;
+      if (!isDefault) {
+        ExprPtr cond;
+        for (const auto& cv : c.values) cond = cond ? exprOr(cond, exprEq(v, cv)) : exprEq(v, cv);
+        auto ifs = std::make_unique<Stmt>();
+        ifs->kind = Stmt::Kind::If;
+        ifs->loc = loc(sw->getBeginLoc());
+        ifs->cond = cond;
+        ifs->children.push_back(Stmt::seq());
+        ifs->children.push_back(Stmt::seq());
+        Stmt* then = ifs->children[0].get();
+        Stmt* otherwise = ifs->children[1].get();
+        tail->children.push_back(std::move(ifs));
+        target = then;
+        tail = otherwise;
+      }
+      ++depth_;
+      for (const clang::Stmt* s : c.stmts) translateStmt(s, *target);
+      --depth_;
+    }
+  }
+
+  // Every call in an expression, in evaluation order (arguments first).
+  void translateCalls(const clang::Expr* e, Stmt& seq) {
+    if (!e) return;
+    if (const auto* lambda = dyn_cast<LambdaExpr>(e)) {
+      (void)lambda;  // bodies of lambdas run where they are called; not modelled
+      return;
+    }
+    if (const auto* call = dyn_cast<CallExpr>(e)) {
+      std::string n = calleeName(call);
+      bool known = modelledCalls().count(n) || isTileOpName(n);
+      // Arguments first, except the ones a modelled op reads itself.
+      if (!known || n == "get_block_idx" || n == "get_l2_cache_offset")
+        for (const clang::Expr* a : call->arguments()) translateCalls(a, seq);
+      if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) translateCalls(mc->getImplicitObjectArgument(), seq);
+      return translateCall(call, n, seq);
+    }
+    if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
+      translateCalls(bo->getLHS(), seq);
+      translateCalls(bo->getRHS(), seq);
+      if (bo->isAssignmentOp()) assign(bo, seq);
+      return;
+    }
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) noteArgsRead(sub);
+    for (const clang::Stmt* c : e->children())
+      if (const auto* ce = dyn_cast_or_null<clang::Expr>(c)) translateCalls(ce, seq);
+  }
+
+  void noteArgsRead(const ArraySubscriptExpr* sub) {
+    if (!isArgs(sub->getBase())) return;
+    ArgUnpack u;
+    u.loc = loc(sub->getBeginLoc());
+    u.indexText = text(sub->getIdx());
+    u.index = evalConst(value(sub->getIdx()));
+    // Read as a tensor descriptor when the element is converted to a pointer.
+    u.tensor = convertedToPointer(sub);
+    if (initializing_) u.var = initializing_->getNameAsString();
+    facts_.unpacks.push_back(u);
+  }
+
+  bool convertedToPointer(const clang::Expr* e) {
+    DynTypedNodeList parents = ctx_.getParents(*e);
+    for (int hops = 0; hops < 6 && !parents.empty(); ++hops) {
+      const auto* pe = parents[0].get<clang::Expr>();
+      if (!pe) return false;
+      if (const auto* cast = dyn_cast<CastExpr>(pe)) {
+        if (cast->getType()->isPointerType()) return true;
+      } else if (!isa<ParenExpr>(pe)) {
+        return false;
+      }
+      parents = ctx_.getParents(*pe);
+    }
+    return false;
+  }
+
+  void assign(const BinaryOperator* bo, Stmt& seq) {
+    const clang::Expr* lhs = bo->getLHS()->IgnoreParenCasts();
+    if (const ValueDecl* d = declOf(lhs)) {
+      if (bo->getOpcode() == BO_Assign && depth_ == 0) {
+        values_[d] = value(bo->getRHS());
+        Origin o = originOf(bo->getRHS());
+        if (o.known()) origins_[d] = o;
+      } else {
+        values_[d] = Expr::unknown(d->getNameAsString() + "@" + std::to_string(loc(bo->getBeginLoc()).line));
+      }
+      return;
+    }
+    // ptr[i] = v / *ptr = v on a GM pointer: a scalar store.
+    const clang::Expr* base = nullptr;
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(lhs)) base = sub->getBase();
+    if (const auto* uo = dyn_cast<UnaryOperator>(lhs))
+      if (uo->getOpcode() == UO_Deref) base = uo->getSubExpr();
+    if (!base) return;
+    Origin o = originOf(base);
+    if (!o.known() || o.ref.space != "gm") return;
+    Op op = makeOp(OpKind::ScalarStore, "scalar store", bo->getBeginLoc());
+    op.pipes = {Pipe::S};
+    op.writes.push_back(o.ref);
+    emit(seq, std::move(op));
+  }
+
+  Pipe pipeArg(const clang::Expr* e) {
+    std::string n = enumeratorName(e);
+    if (!n.empty()) return pipeFromName(n);
+    static const Pipe order[] = {Pipe::S,   Pipe::V,    Pipe::M,    Pipe::MTE1, Pipe::MTE2, Pipe::MTE3,
+                                 Pipe::ALL, Pipe::MTE4, Pipe::MTE5, Pipe::V2,   Pipe::FIX};
+    if (auto c = constant(e))
+      if (*c >= 0 && *c < 11) return order[*c];
+    return Pipe::Unknown;
+  }
+
+  // The template argument `i` of the called function (SYNCALL<Mode, Core>, SyncAll<false>, ...).
+  std::string templateArgText(const CallExpr* call, unsigned i) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (!fd) return "";
+    const TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
+    if (!args || i >= args->size()) return "";
+    const TemplateArgument& a = (*args)[i];
+    if (a.getKind() == TemplateArgument::Integral) {
+      QualType t = a.getIntegralType();
+      int64_t v = a.getAsIntegral().getExtValue();
+      if (const auto* et = t->getAs<EnumType>())
+        for (const EnumConstantDecl* ec : et->getDecl()->enumerators())
+          if (ec->getInitVal().getExtValue() == v) return ec->getNameAsString();
+      if (t->isBooleanType()) return v ? "true" : "false";
+      return std::to_string(v);
+    }
+    return "";
+  }
+
+  void laneRead(const CallExpr* call, const std::string& n) {
+    facts_.laneReads.push_back(LaneRead{loc(call->getBeginLoc()), n, call->getNumArgs() > 0});
+  }
+
+  MemRef tileRef(const clang::Expr* e) {
+    Origin o = originOf(e);
+    if (o.known()) return o.ref;
+    MemRef m;
+    m.space = "ub";
+    m.value = text(e);
+    return m;
+  }
+
+  void translateCall(const CallExpr* call, const std::string& n, Stmt& seq) {
+    SourceLocation l = call->getBeginLoc();
+    auto arg = [&](unsigned i) -> const clang::Expr* { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
+    if (n == "get_block_idx" || n == "get_sub_block_id" || n == "get_subblockid") return laneRead(call, n);
+    if (n == "get_l2_cache_offset") {
+      facts_.cacheOffsetReads.push_back(CacheOffsetRead{loc(l), inlineDepth_ == 0 && depth_ == 0});
+      return;
+    }
+    if (n == "set_flag" || n == "wait_flag") {
+      Op op = makeOp(n == "set_flag" ? OpKind::SetFlag : OpKind::WaitFlag, n, l);
+      op.event.src = pipeArg(arg(0));
+      op.event.dst = pipeArg(arg(1));
+      op.pipes = {op.kind == OpKind::SetFlag ? op.event.src : op.event.dst};
+      if (const clang::Expr* id = arg(2)) {
+        op.event.idExpr = value(id);
+        op.event.id = evalConst(op.event.idExpr);
+      }
+      return emit(seq, std::move(op));
+    }
+    if (n == "pipe_barrier" || n == "PipeBarrier") {
+      Op op = makeOp(OpKind::PipeBarrier, n, l);
+      if (n == "pipe_barrier") op.barrierPipe = pipeArg(arg(0));
+      else op.barrierPipe = pipeFromName(templateArgText(call, 0));
+      op.pipes = {op.barrierPipe};
+      return emit(seq, std::move(op));
+    }
+    if (n == "dsb") {
+      Op op = makeOp(OpKind::Fence, n, l);
+      op.fenceScope = "dsb";
+      return emit(seq, std::move(op));
+    }
+    if (n == "dcci") {
+      Op op = makeOp(OpKind::CacheInvalidate, n, l);
+      op.invalidateAll = enumeratorName(arg(1)) == "ENTIRE_DATA_CACHE";
+      op.writeback = enumeratorName(arg(2)) == "CACHELINE_OUT";
+      if (!op.invalidateAll) op.target = originOf(arg(0)).ref;
+      op.pipes = {Pipe::S};
+      return emit(seq, std::move(op));
+    }
+    if (n == "TASSIGN") return translateAssign(call, seq);
+    if (n == "TLOAD" || n == "TPREFETCH") {
+      Op op = makeOp(n == "TLOAD" ? OpKind::Load : OpKind::Prefetch, n, l);
+      op.pipes = {Pipe::MTE2};
+      op.reads.push_back(originOf(arg(1)).ref);
+      if (arg(0)) op.writes.push_back(tileRef(arg(0)));
+      std::string hint = templateArgText(call, 0);
+      if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = "l2_bypass";
+      return emit(seq, std::move(op));
+    }
+    if (n == "TSTORE" || n == "TSTORE_FP") {
+      Op op = makeOp(OpKind::Store, n, l);
+      MemRef src = tileRef(arg(1));
+      op.pipes = {src.space == "l0c" ? Pipe::FIX : Pipe::MTE3};
+      op.reads.push_back(src);
+      op.writes.push_back(originOf(arg(0)).ref);
+      return emit(seq, std::move(op));
+    }
+    if (n == "TPUT" || n == "TGET" || n == "TPUT_ASYNC" || n == "TGET_ASYNC") {
+      Op op = makeOp(n[1] == 'P' ? OpKind::Put : OpKind::Get, "pto::comm::" + n, l);
+      op.pipes = {Pipe::MTE2, Pipe::MTE3};
+      MemRef dst = originOf(arg(0)).ref, src = originOf(arg(1)).ref;
+      op.writes.push_back(dst);
+      op.reads.push_back(src);
+      return emit(seq, std::move(op));
+    }
+    if (n == "TNOTIFY" || n == "TWAIT" || n == "TTEST") {
+      Op op = makeOp(n == "TNOTIFY" ? OpKind::Notify : n == "TWAIT" ? OpKind::Wait : OpKind::Test, "pto::comm::" + n, l);
+      op.pipes = {Pipe::S};
+      op.target = originOf(arg(0)).ref;
+      return emit(seq, std::move(op));
+    }
+    if (n == "TBROADCAST" || n == "TGATHER" || n == "TSCATTER" || n == "TREDUCE") {
+      Op op = makeOp(OpKind::Collective, "pto::comm::" + n, l);
+      op.pipes = {Pipe::MTE2, Pipe::MTE3};
+      return emit(seq, std::move(op));
+    }
+    if (n == "SYNCALL" || n == "SYNCALL_SOFT_AIV_BARRIER" || n == "SyncAll") return translateSyncAll(call, n, seq);
+    if (n == "ffts_cross_core_sync" || n == "__builtin_cce_ffts_cross_core_sync" || n == "CrossCoreSetFlag") {
+      Op op = makeOp(OpKind::CrossCoreSet, n, l);
+      op.event.src = pipeArg(arg(0));
+      if (const auto* msg = dyn_cast_or_null<CallExpr>(arg(1) ? arg(1)->IgnoreParenCasts() : nullptr))
+        if (calleeName(msg) == "getFFTSMsg" && msg->getNumArgs() == 2) op.event.id = constant(msg->getArg(1));
+      return emit(seq, std::move(op));
+    }
+    if (n == "wait_flag_dev" || n == "__builtin_cce_wait_flag_dev" || n == "CrossCoreWaitFlag") {
+      Op op = makeOp(OpKind::CrossCoreWait, n, l);
+      op.event.id = constant(arg(0));
+      return emit(seq, std::move(op));
+    }
+    if (n == "set_ffts_base_addr") return emit(seq, makeOp(OpKind::SetFfts, n, l));
+    if (isTileOpName(n) && call->getNumArgs() > 0) {
+      Op op = makeOp(OpKind::Compute, n, l);
+      op.pipes = {Pipe::V};
+      op.writes.push_back(tileRef(arg(0)));
+      for (unsigned i = 1; i < call->getNumArgs(); ++i)
+        if (tileInfoOf(arg(i)->getType())) op.reads.push_back(tileRef(arg(i)));
+      return emit(seq, std::move(op));
+    }
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (fd && fd->hasBody() && !stack_.count(fd->getDefinition()) && isUserFunction(fd)) return inlineCall(call, fd, seq);
+  }
+
+  bool isUserFunction(const FunctionDecl* fd) {
+    const SourceManager& sm = ctx_.getSourceManager();
+    SourceLocation l = fd->getDefinition() ? fd->getDefinition()->getLocation() : fd->getLocation();
+    if (sm.isInSystemHeader(l)) return false;
+    std::string file = loc(l).file;
+    return file.find("ptoverify_prelude.h") == std::string::npos;
+  }
+
+  void translateAssign(const CallExpr* call, Stmt& seq) {
+    if (call->getNumArgs() < 2) return;
+    const clang::Expr* target = call->getArg(0);
+    const ValueDecl* d = declOf(target);
+    if (d && isGlobalTensorType(d->getType())) {  // rebinding a GM tensor's address
+      Origin o = originOf(call->getArg(1));
+      if (o.known()) origins_[d] = o;
+      return;
+    }
+    Op op = makeOp(OpKind::TileAssign, "TASSIGN", call->getBeginLoc());
+    auto ti = d ? tiles_.find(d) : tiles_.end();
+    if (ti != tiles_.end()) {
+      op.tileSpace = ti->second.space;
+      op.tileBytes = ti->second.bytes;
+    } else if (auto info = tileInfoOf(target->getType())) {
+      op.tileSpace = info->space;
+      op.tileBytes = info->bytes;
+    }
+    op.tileValue = tileRef(target).value;
+    ExprPtr addr = value(call->getArg(1));
+    op.tileAddr = evalConst(addr);
+    if (!op.tileAddr) op.tileAddrChoices = possibleConstants(addr);
+    op.uses.push_back(text(call->getArg(1)));
+    if (op.tileAddr && op.tileSpace == "ub") {
+      const FunctionDecl* body = bodies_.back();
+      auto& hw = highWater_[body];
+      if (*op.tileAddr + op.tileBytes > hw.end) {
+        hw = BodyHighWater{op.loc, body->getNameAsString(), *op.tileAddr + op.tileBytes};
+        bool found = false;
+        for (auto& h : facts_.highWater)
+          if (h.body == hw.body) h = hw, found = true;
+        if (!found) facts_.highWater.push_back(hw);
+      }
+    }
+    emit(seq, std::move(op));
+  }
+
+  void translateSyncAll(const CallExpr* call, const std::string& n, Stmt& seq) {
+    Op op = makeOp(OpKind::SyncAll, n == "SyncAll" ? "AscendC::SyncAll" : "pto::" + n, call->getBeginLoc());
+    op.pipes = {Pipe::ALL};
+    auto arg = [&](unsigned i) -> const clang::Expr* { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
+    Origin ws;
+    if (n == "SyncAll") {
+      op.syncMode = "hard";
+      op.coreType = templateArgText(call, 0) == "false" ? "mix" : "aiv";
+    } else if (n == "SYNCALL") {
+      op.syncMode = templateArgText(call, 0) == "Hard" ? "hard" : "soft";
+      std::string core = templateArgText(call, 1);
+      op.coreType = core == "AICOnly" ? "aic" : core == "Mix" ? "mix" : "aiv";
+      ws = originOf(arg(0));
+      if (arg(1)) op.participants = value(arg(1));
+    } else {  // SYNCALL_SOFT_AIV_BARRIER(gm, ub, participants, index)
+      op.syncMode = "soft";
+      op.coreType = "aiv";
+      ws = originOf(arg(0));
+      if (arg(2)) op.participants = value(arg(2));
+      if (arg(3)) op.participantIndex = value(arg(3));
+      if (const clang::Expr* ub = arg(1)) ubScratchOf(ub, op.participants);
+    }
+    if (ws.known()) {
+      op.reads.push_back(ws.ref);
+      op.writes.push_back(ws.ref);
+      op.workspaceOffset = ws.offset ? ws.offset : Expr::constant(0);
+      std::string off = toString(op.workspaceOffset);
+      op.uses.push_back(ws.ref.value + (off == "0" ? "" : " + " + off));
+    }
+    emit(seq, std::move(op));
+  }
+
+  // The UB scratch of an indexed soft barrier: a tile or pointer at a constant address.
+  void ubScratchOf(const clang::Expr* ub, const ExprPtr& participants) {
+    const clang::Expr* e = ub->IgnoreParenCasts();
+    std::optional<int64_t> addr;
+    std::string name = text(ub);
+    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) e = mc->getImplicitObjectArgument()->IgnoreParenCasts();
+    if (const ValueDecl* d = declOf(e)) {
+      name = d->getNameAsString();
+      // The last TASSIGN of that tile.
+      forEachOp(*k_.body, [&](const Op& op) {
+        if (op.kind == OpKind::TileAssign && origins_.count(d) && op.tileValue == origins_[d].ref.value) addr = op.tileAddr;
+      });
+      if (!addr)
+        if (const auto* vd = dyn_cast<VarDecl>(d))
+          if (vd->getInit()) addr = constant(vd->getInit()->IgnoreParenCasts());
+    } else {
+      addr = constant(e);
+    }
+    if (!addr) return;
+    auto n = evalConst(participants);
+    int64_t bytes = n ? *n * 8 * 4 : 0;  // the indexed helper keeps 8 int32 words per participant
+    facts_.ubScratch.push_back(UbScratch{loc(ub->getBeginLoc()), name, *addr, bytes});
+  }
+
+  void inlineCall(const CallExpr* call, const FunctionDecl* fd, Stmt& seq) {
+    const FunctionDecl* def = fd->getDefinition() ? fd->getDefinition() : fd;
+    if (inlineDepth_ >= 16) {
+      note(call->getBeginLoc(), "call of '" + fd->getNameAsString() + "' nested too deep to inline");
+      return;
+    }
+    if (facts_.wrapper && inlineDepth_ == 0 && def->getReturnType()->isVoidType()) recordForwarded(call, def);
+    auto savedValues = values_;
+    auto savedOrigins = origins_;
+    auto savedTiles = tiles_;
+    for (unsigned i = 0; i < def->getNumParams() && i < call->getNumArgs(); ++i) bindParam(def->getParamDecl(i), call->getArg(i));
+    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) (void)mc;
+    stack_.insert(def);
+    bodies_.push_back(def);
+    ++inlineDepth_;
+    inlineBaseDepth_.push_back(depth_);
+    translateStmt(def->getBody(), seq);
+    inlineBaseDepth_.pop_back();
+    --inlineDepth_;
+    bodies_.pop_back();
+    stack_.erase(def);
+    // The callee's locals go out of scope; the caller's bindings stay as they were, except that
+    // anything the callee could have changed through a reference is unknown now.
+    values_ = savedValues;
+    origins_ = savedOrigins;
+    tiles_ = savedTiles;
+  }
+
+  void recordForwarded(const CallExpr* call, const FunctionDecl* def) {
+    ForwardedCall fc;
+    fc.loc = loc(call->getBeginLoc());
+    fc.callee = def->getNameAsString();
+    for (const ParmVarDecl* p : def->parameters()) {
+      fc.paramNames.push_back(p->getNameAsString());
+      fc.paramPointer.push_back(p->getType()->isPointerType() || isGlobalTensorType(p->getType()));
+    }
+    for (const clang::Expr* a : call->arguments()) {
+      bool pointer = a->getType()->isPointerType();
+      fc.args.push_back(provenanceOf(a, pointer));
+    }
+    facts_.forwarded.push_back(std::move(fc));
+  }
+
+  static bool writesGmAnywhere(const Stmt& s) {
+    bool w = false;
+    forEachOp(s, [&](const Op& op) { w |= op.writesGm() || op.kind == OpKind::Put || op.kind == OpKind::Collective; });
+    return w;
+  }
+
+  // `pipe_barrier(PIPE_ALL); dsb(DSB_DDR);` is the GM fence PTOAS emits for fence.barrier_all; so
+  // is a dsb after a PIPE_ALL drain with only cache maintenance in between (seed 004's publish:
+  // drain, CACHELINE_OUT of the lines, dsb).
+  static void mergeFences(Stmt& s) {
+    for (auto& c : s.children)
+      if (c && c->kind != Stmt::Kind::OpStmt) mergeFences(*c);
+    bool drained = false;
+    for (auto& c : s.children) {
+      if (!c) continue;
+      if (c->kind == Stmt::Kind::OpStmt && c->op.kind == OpKind::PipeBarrier && c->op.barrierPipe == Pipe::ALL) {
+        drained = true;
+      } else if (c->kind == Stmt::Kind::OpStmt && c->op.kind == OpKind::Fence && c->op.fenceScope == "dsb") {
+        if (drained) c->op.fenceScope = "gm";
+      } else if (writesGmAnywhere(*c)) {
+        drained = false;
+      }
+    }
+    for (size_t i = 0; i + 1 < s.children.size(); ++i) {
+      Stmt* a = s.children[i].get();
+      Stmt* b = s.children[i + 1].get();
+      if (a->kind == Stmt::Kind::OpStmt && b->kind == Stmt::Kind::OpStmt && a->op.kind == OpKind::PipeBarrier &&
+          a->op.barrierPipe == Pipe::ALL && b->op.kind == OpKind::Fence && b->op.fenceScope == "dsb") {
+        b->op.fenceScope = "gm";
+        b->op.loc = a->op.loc;
+        b->op.name = "pipe_barrier(PIPE_ALL); dsb";
+        b->op.pipes = {Pipe::ALL};
+      }
+    }
+  }
+};
+
+class CallScanner : public RecursiveASTVisitor<CallScanner> {
+ public:
+  bool found = false;
+  bool VisitCallExpr(CallExpr* call) {
+    std::string n = calleeName(call);
+    found |= modelledCalls().count(n) > 0 || isTileOpName(n);
+    return !found;
+  }
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr* sub) {
+    if (const auto* dr = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenCasts()))
+      found |= dr->getDecl()->getNameAsString() == "args";
+    return !found;
+  }
+};
+
+}  // namespace
+
+bool callsModelledOp(const FunctionDecl& fn) {
+  if (!fn.hasBody()) return false;
+  CallScanner s;
+  s.TraverseStmt(fn.getBody());
+  return s.found;
+}
+
+TranslateResult translateKernel(ASTContext& ctx, const FunctionDecl& root, const std::string& arch,
+                                const std::set<std::string>& testedMacros) {
+  TranslateResult r;
+  Kernel& k = r.kernel;
+  k.name = root.getNameAsString();
+  k.arch = arch;
+  k.frontEnd = "cpp";
+  k.loc = locOf(ctx, root.getLocation());
+  k.file = k.loc.file;
+  k.isEntry = true;
+  auto facts = std::make_shared<CppFacts>();
+  facts->mixed = testedMacros.count("__DAV_CUBE__") || testedMacros.count("__DAV_C220_CUBE__");
+  k.kind = facts->mixed ? "mix" : "vector";
+  Translator t(ctx, root, k, *facts, r.notes);
+  t.run();
+  k.cpp = facts;
+  return r;
+}
+
+}  // namespace ptov::cpp

@@ -1,0 +1,127 @@
+#pragma once
+// Facts of generated C++ that are not ops: where lane ids come from, how a kernel_entry wrapper
+// unpacks args[] and forwards them, the ABI constants and static_asserts, UB scratch regions, and
+// (in orchestration code) how each kernel is launched. Filled by analyzer/cpp; read by rules.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/model/expr.h"
+#include "analyzer/source_loc.h"
+
+namespace ptov {
+
+// One read of a lane id: get_block_idx(args) (logical, dense) or get_block_idx() (physical).
+struct LaneRead {
+  SourceLoc loc;
+  std::string call;  // get_block_idx, get_sub_block_id, get_subblockid
+  bool logical = false;
+};
+
+// `for (i = <lane>; i < bound; i += stride)`: the work of one phase spread over the lanes.
+struct GridStrideLoop {
+  SourceLoc loc;
+  ExprPtr start, bound, stride;
+  bool logicalLane = false;  // the start is get_block_idx(args)
+};
+
+// `args[i]` read in a kernel_entry wrapper.
+struct ArgUnpack {
+  SourceLoc loc;
+  std::optional<int64_t> index;  // constant-folded index
+  std::string indexText;         // its spelling (kScale0, 3, ...)
+  bool tensor = false;           // read as a tensor descriptor (pointer), else a scalar
+  std::string var;               // the variable it initialises, "" if none
+};
+
+// The call a wrapper forwards its unpacked arguments to.
+struct ForwardedArg {
+  std::string text;                 // the argument's spelling
+  std::optional<int64_t> argsIndex;  // the args[i] it comes from, if any
+  bool pointer = false;              // a pointer / tensor argument
+  std::string source;               // "args", "block_idx", "block_num", "subblock_idx",
+                                    // "l2_cache_offset", "dim" (a tensor's shape), "" otherwise
+};
+struct ForwardedCall {
+  SourceLoc loc;
+  std::string callee;
+  std::vector<ForwardedArg> args;
+  std::vector<std::string> paramNames;  // the callee's parameters
+  std::vector<bool> paramPointer;
+};
+
+struct NamedConstant {
+  SourceLoc loc;
+  int64_t value = 0;
+  std::string enumName;  // the enum it belongs to, "" for a constexpr variable
+};
+
+struct StaticAssert {
+  SourceLoc loc;
+  std::string text;
+  std::optional<bool> holds;  // nullopt when it could not be evaluated
+};
+
+// A constant UB address range used outside the generated bodies (a soft barrier's scratch).
+struct UbScratch {
+  SourceLoc loc;
+  std::string name;
+  int64_t addr = 0, bytes = 0;
+};
+
+// The highest UB byte a generated body's TASSIGNs reach.
+struct BodyHighWater {
+  SourceLoc loc;    // the TASSIGN that reaches it
+  std::string body;  // the function
+  int64_t end = 0;
+};
+
+// `get_l2_cache_offset(args)` in a wrapper.
+struct CacheOffsetRead {
+  SourceLoc loc;
+  bool atEntry = false;  // at the wrapper's top level, not in a loop or branch
+};
+
+
+// Orchestration code: one submitted task.
+struct LaunchArg {
+  SourceLoc loc;
+  std::string method;  // add_input, add_output, add_inout, add_no_dep, add_scalar
+  std::string name;    // the argument's spelling
+};
+struct Workspace {
+  SourceLoc loc;
+  std::string name;
+  std::optional<int64_t> words;      // product of the shape
+  std::optional<int64_t> initValue;  // nullopt: not initialised
+  std::optional<int64_t> startOffset;
+};
+struct LaunchFacts {
+  SourceLoc loc;     // the submit call
+  std::string kernel;  // the launched kernel's name
+  std::string function;  // the orchestration function
+  std::optional<int64_t> blockNum;
+  std::optional<bool> requireSyncStart;
+  std::optional<bool> allowEarlyResolve;
+  std::vector<LaunchArg> args;
+  std::map<std::string, Workspace> tensors;  // tensors created in the function, by name
+};
+
+struct CppFacts {
+  bool wrapper = false;  // kernel_entry(args)
+  bool mixed = false;    // the source also has cube code (__DAV_CUBE__ / __DAV_C220_CUBE__ blocks)
+  std::vector<LaneRead> laneReads;
+  std::vector<GridStrideLoop> gridLoops;
+  std::vector<ArgUnpack> unpacks;
+  std::vector<ForwardedCall> forwarded;
+  std::vector<CacheOffsetRead> cacheOffsetReads;
+  std::vector<UbScratch> ubScratch;
+  std::vector<BodyHighWater> highWater;
+  std::map<std::string, NamedConstant> constants;  // enumerators and constexpr integers
+  std::vector<StaticAssert> staticAsserts;
+  std::vector<LaunchFacts> launches;  // orchestration functions only
+};
+
+}  // namespace ptov

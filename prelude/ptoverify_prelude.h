@@ -1,0 +1,226 @@
+// ptoverify prelude: declarations of the CCE / pto-isa / runtime surface that generated kernels,
+// kernel_entry wrappers and orchestration code use, so they parse without vendor headers.
+// Only what the C++ front end needs to see is declared; every tile operation is a catch-all.
+// Force-included (-include) by analyzer/cpp; never compiled into a real kernel.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+
+// Address-space and kernel qualifiers: empty, the front end reads them from the spelling.
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __aicore__
+#define __global__
+#define AICORE
+#define __simd_callee__
+#define __VEC_SCOPE__
+#define __inline__ inline
+
+// Element types the host compiler does not have (clang 14 rejects _Float16 on x86-64).
+struct half {
+  half() = default;
+  template <class T> half(T) {}
+  operator float() const { return 0.0f; }
+};
+struct bfloat16_t {
+  bfloat16_t() = default;
+  template <class T> bfloat16_t(T) {}
+  operator float() const { return 0.0f; }
+};
+
+// Pipes, events, barriers and cache maintenance (values are stable names, not hardware codes).
+enum pipe_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
+enum event_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+enum mem_dsb_t { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
+enum cache_line_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum dcci_dst_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+
+void set_flag(pipe_t src, pipe_t dst, event_t id);
+void wait_flag(pipe_t src, pipe_t dst, event_t id);
+void set_flag(pipe_t src, pipe_t dst, int id);
+void wait_flag(pipe_t src, pipe_t dst, int id);
+void pipe_barrier(pipe_t pipe);
+void dsb(mem_dsb_t kind);
+template <class P> void dcci(P addr, cache_line_t scope);
+template <class P> void dcci(P addr, cache_line_t scope, dcci_dst_t dst);
+#define PTOAS__DCCI_SINGLE_CACHE_LINE(p) dcci((p), SINGLE_CACHE_LINE)
+void get_buf(pipe_t pipe, int id, int mode);
+void rls_buf(pipe_t pipe, int id, int mode);
+void set_mask_norm();
+template <class... A> void set_vector_mask(const A&...);
+void set_atomic_none();
+
+// Lane ids. get_block_idx(args) / get_sub_block_id(args) are the runtime's dense logical ids;
+// the argument-less forms read the physical core id.
+int64_t get_block_idx();
+int64_t get_block_num();
+int64_t get_subblockid();
+template <class A> int64_t get_block_idx(A args);
+template <class A> int64_t get_block_num(A args);
+template <class A> int64_t get_sub_block_id(A args);
+template <class A> uint64_t get_l2_cache_offset(A args);
+
+// Cross-core (FFTS) synchronisation.
+void set_ffts_base_addr(uint64_t addr);
+uint64_t getFFTSMsg(int mode, int id);
+void ffts_cross_core_sync(pipe_t pipe, uint64_t msg);
+void wait_flag_dev(int id);
+void __builtin_cce_ffts_cross_core_sync(pipe_t pipe, uint64_t msg);
+void __builtin_cce_wait_flag_dev(int id);
+#define FFTS_MODE_VAL 2
+
+// The runtime tensor descriptor a kernel_entry wrapper reads from args[i] (128 bytes).
+struct Tensor {
+  struct {
+    uint64_t addr;
+    uint64_t size;
+  } buffer;
+  uint64_t start_offset;
+  uint64_t owner_task_id;
+  uint64_t ndims;
+  uint64_t shapes[5];
+  uint64_t reserved[6];
+};
+using PyPTORuntimeTensor = Tensor;
+
+// A tile-level operation: any arguments, any explicit template arguments.
+#define PTOVERIFY_TILE_OP(NAME)                                     \
+  template <class... A> void NAME(const A&...) {}                  \
+  template <auto V, class... A> void NAME(const A&...) {}          \
+  template <class T1, auto V, class... A> void NAME(const A&...) {} \
+  template <class T1, class T2, auto V, class... A> void NAME(const A&...) {}
+
+namespace pto {
+enum class TileType { Vec, Mat, Left, Right, Acc, Bias, Scaling, ScaleLeft, ScaleRight };
+enum class BLayout { RowMajor, ColMajor };
+enum class SLayout { NoneBox, RowMajor, ColMajor };
+enum class PadValue { Null, Zero, Max, Min };
+enum class CompactMode { Null, Normal, RowPlusOne };
+enum class Layout { ND, DN, NZ };
+enum class TLoadL2Hint { Default, NotAllocKeep, NotAllocClear };
+enum class STPhase { Unspecified, Partial, Final };
+enum class AtomicType { AtomicNone, AtomicAdd };
+enum class RoundMode { CAST_NONE, CAST_RINT, CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC, CAST_ODD };
+enum class SaturationMode { OFF, ON };
+constexpr int64_t TMP_UB_OFFSET = 184 * 1024;  // pto-isa's reserved temp region on A2/A3 UB
+
+template <TileType Ty, class T, int R, int C, BLayout BL = BLayout::RowMajor, int VR = R, int VC = C,
+          SLayout SL = SLayout::NoneBox, int Fractal = 512, PadValue Pad = PadValue::Null,
+          CompactMode CM = CompactMode::Null>
+struct Tile {
+  using DType = T;
+  Tile() {}
+  template <class... A> Tile(const A&...) {}
+  __ubuf__ T* data() const { return nullptr; }
+};
+template <int... N> struct Shape {
+  Shape() {}
+  template <class... A> Shape(const A&...) {}
+};
+template <int... N> struct Stride {
+  Stride() {}
+  template <class... A> Stride(const A&...) {}
+};
+template <class T, class S = Shape<>, class St = Stride<>, Layout L = Layout::ND>
+struct GlobalTensor {
+  GlobalTensor() {}
+  template <class P, class... A> GlobalTensor(P, const A&...) {}
+  __gm__ T* data() const { return nullptr; }
+};
+
+PTOVERIFY_TILE_OP(TASSIGN)
+PTOVERIFY_TILE_OP(TLOAD)
+PTOVERIFY_TILE_OP(TSTORE)
+PTOVERIFY_TILE_OP(TSTORE_FP)
+PTOVERIFY_TILE_OP(TPREFETCH)
+PTOVERIFY_TILE_OP(TADD)
+PTOVERIFY_TILE_OP(TADDS)
+PTOVERIFY_TILE_OP(TSUB)
+PTOVERIFY_TILE_OP(TSUBS)
+PTOVERIFY_TILE_OP(TMUL)
+PTOVERIFY_TILE_OP(TMULS)
+PTOVERIFY_TILE_OP(TDIV)
+PTOVERIFY_TILE_OP(TDIVS)
+PTOVERIFY_TILE_OP(TMAX)
+PTOVERIFY_TILE_OP(TMIN)
+PTOVERIFY_TILE_OP(TEXP)
+PTOVERIFY_TILE_OP(TLOG)
+PTOVERIFY_TILE_OP(TSQRT)
+PTOVERIFY_TILE_OP(TRSQRT)
+PTOVERIFY_TILE_OP(TRECIP)
+PTOVERIFY_TILE_OP(TABS)
+PTOVERIFY_TILE_OP(TCVT)
+PTOVERIFY_TILE_OP(TMOV)
+PTOVERIFY_TILE_OP(TEXPANDS)
+PTOVERIFY_TILE_OP(TROWSUM)
+PTOVERIFY_TILE_OP(TROWMAX)
+PTOVERIFY_TILE_OP(TROWEXPAND)
+PTOVERIFY_TILE_OP(TCOLSUM)
+PTOVERIFY_TILE_OP(TMATMUL)
+PTOVERIFY_TILE_OP(TMATMUL_ACC)
+PTOVERIFY_TILE_OP(TEXTRACT)
+PTOVERIFY_TILE_OP(TRESHAPE)
+
+// All-core barriers. Soft: a GM counter workspace polled by every participant.
+enum class SyncAllMode { Soft, Hard };
+enum class SyncCoreType { AIVOnly, AICOnly, Mix };
+constexpr int SYNCALL_SOFT_WORKSPACE_INT32 = 16;  // one 64-byte line per counter
+constexpr int SYNCALL_SOFT_SLOT_INT32 = 8;        // the older indexed helper: 8 words per participant
+template <SyncAllMode M, SyncCoreType C, class... A> void SYNCALL(const A&...) {}
+template <class... A> void SYNCALL_SOFT_AIV_BARRIER(const A&...) {}
+
+namespace comm {
+enum class NotifyOp { Set, AtomicAdd };
+enum class WaitCmp { EQ, NE, GE, GT, LE, LT };
+enum class DmaEngine { SDMA, MTE };
+PTOVERIFY_TILE_OP(TPUT)
+PTOVERIFY_TILE_OP(TGET)
+PTOVERIFY_TILE_OP(TPUT_ASYNC)
+PTOVERIFY_TILE_OP(TGET_ASYNC)
+PTOVERIFY_TILE_OP(TNOTIFY)
+PTOVERIFY_TILE_OP(TWAIT)
+PTOVERIFY_TILE_OP(TBROADCAST)
+PTOVERIFY_TILE_OP(TGATHER)
+PTOVERIFY_TILE_OP(TSCATTER)
+PTOVERIFY_TILE_OP(TREDUCE)
+template <class... A> bool TTEST(const A&...) { return true; }
+}  // namespace comm
+}  // namespace pto
+
+namespace AscendC {
+// The hardware all-core barrier. SyncAll<true>() (the default) synchronises the AIV cores only;
+// SyncAll<false>() synchronises the mixed AIC + AIV group.
+template <bool IsAIVOnly = true> void SyncAll() {}
+template <pipe_t P> void PipeBarrier() {}
+template <class... A> void CrossCoreSetFlag(const A&...) {}
+template <class... A> void CrossCoreWaitFlag(const A&...) {}
+}  // namespace AscendC
+
+// Orchestration (host) side: the task-argument and launch-spec surface, by the method names the
+// generated orchestration code calls. Argument order: tensors (add_input / add_output /
+// add_inout / add_no_dep) before scalars (add_scalar).
+struct L0TaskArgs {
+  template <class T> void add_input(const T&) {}
+  template <class T> void add_output(const T&) {}
+  template <class T> void add_inout(const T&) {}
+  template <class T> void add_no_dep(const T&) {}
+  template <class T> void add_scalar(const T&) {}
+};
+struct LaunchSpec {
+  void set_block_num(int64_t) {}
+  void set_require_sync_start(bool) {}
+  void set_allow_early_resolve(bool) {}
+};
+enum class DataType { INT32, INT64, FP32, FP16, BF16, INT8 };
+struct TensorHandle {
+  int64_t start_offset = 0;
+};
+TensorHandle create_tensor(std::initializer_list<int64_t> shape, DataType dtype, int64_t init_value);
+TensorHandle create_tensor(std::initializer_list<int64_t> shape, DataType dtype);
+template <class K, class... A> int64_t submit_task(const K& kernel, const L0TaskArgs& args, const LaunchSpec& spec, const A&...);

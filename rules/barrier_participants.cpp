@@ -1,0 +1,83 @@
+// barrier-participants: the soft barrier's participant count, the grid stride of every phase and
+// the launched block_num describe the same set of lanes; a hard barrier (which waits for every
+// core of its type) needs the whole machine launched; and the barrier's core type matches the
+// kernel's topology (AIV-only vs mixed AIC + AIV).
+#include "rules/cpp_queries.h"
+#include "rules/rule.h"
+
+namespace ptov {
+namespace {
+
+class BarrierParticipants : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"barrier-participants", "barrier", Severity::Error,
+                            "barrier participants, grid stride and launched cores disagree, or the barrier's core "
+                            "type does not match the kernel",
+                            {"seed 004 不变量 1, §4.2, §4.3, 常见错误 1 and 2",
+                             "pypto #1935 (hard syncall deadlock at partial occupancy)",
+                             "pypto-lib cce-extern-kernel.md (SyncAll() is AIV-only, mixed kernels need SyncAll<false>)"}};
+    return i;
+  }
+
+  // AIV cores a hard AIV barrier waits for (A2/A3: 24 AI cores x 2 vector cores).
+  std::vector<std::string> options() const override { return {"aiv-cores"}; }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    if (!k.cpp) return;
+    int64_t aivCores = ctx.option("aiv-cores").value_or(48);
+    for (const Op* b : barriersOf(k)) {
+      if (b->syncMode == "soft") checkSoft(k, *b, ctx);
+      else checkHard(k, *b, aivCores, ctx);
+    }
+  }
+
+ private:
+  static void checkSoft(const Kernel& k, const Op& b, RuleContext& ctx) {
+    auto p = evalConst(b.participants);
+    if (!p) return;
+    std::string n = std::to_string(*p);
+    for (const auto& loop : k.cpp->gridLoops) {
+      auto stride = evalConst(loop.stride);
+      if (stride && *stride != *p) {
+        Finding& f = ctx.report(loop.loc, "this grid-stride loop steps by " + std::to_string(*stride) +
+                                              " lanes but the barrier waits for " + n +
+                                              " participants: the phase's lanes and the barrier's must be the same set");
+        f.notes.push_back({b.loc, "the barrier"});
+      }
+    }
+    for (const LaunchFacts* l : k.launches) {
+      if (!l->blockNum || *l->blockNum == *p) continue;
+      std::string msg = *l->blockNum < *p
+                            ? "launched with block_num " + std::to_string(*l->blockNum) + ", but the barrier waits for " + n +
+                                  " participants: the missing lanes never arrive (a hang)"
+                            : "launched with block_num " + std::to_string(*l->blockNum) + ", but the barrier counts only " +
+                                  n + " participants: the participant count is the largest phase's work, and every "
+                                      "launched lane must be one of them";
+      Finding& f = ctx.report(b.loc, msg);
+      f.notes.push_back({l->loc, "the launch"});
+    }
+  }
+
+  static void checkHard(const Kernel& k, const Op& b, int64_t aivCores, RuleContext& ctx) {
+    if (b.coreType == "aiv" && k.cpp->mixed)
+      ctx.report(b.loc, "'" + b.name + "' in its default form synchronises the AIV cores only; this kernel also runs "
+                        "cube code, whose cores are never released: use the mixed form SyncAll<false>()");
+    if (b.coreType == "mix" && !k.cpp->mixed)
+      ctx.report(b.loc, "SyncAll<false>() waits for the cube cores too, but this kernel is AIV-only: derive the "
+                        "barrier from the kernel's core topology (SyncAll<>() or a soft barrier)");
+    for (const LaunchFacts* l : k.launches)
+      if (l->blockNum && *l->blockNum < aivCores) {
+        Finding& f = ctx.report(b.loc, "hard barrier '" + b.name + "' waits for all " + std::to_string(aivCores) +
+                                           " AIV cores, but the kernel is launched on " + std::to_string(*l->blockNum) +
+                                           ": it hangs (use an indexed soft barrier over the launched lanes)");
+        f.notes.push_back({l->loc, "the launch"});
+      }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeBarrierParticipants() { return std::make_unique<BarrierParticipants>(); }
+
+}  // namespace ptov

@@ -1,0 +1,38 @@
+// barrier-sync-start: a kernel whose lanes busy-wait at an all-core barrier must be launched
+// with require_sync_start, so that every participant is resident before any of them spins.
+#include "rules/cpp_queries.h"
+#include "rules/rule.h"
+
+namespace ptov {
+namespace {
+
+class BarrierSyncStart : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"barrier-sync-start", "barrier", Severity::Error,
+                            "a kernel with a busy-waiting barrier is launched without require_sync_start",
+                            {"seed 004 不变量 4, §2.5, §4.4 and 常见错误 4", "pto-isa #197 (soft SYNCALL spins when "
+                                                                           "blocks arrive in waves)",
+                             "pypto #1935 (hard syncall without sync_start deadlocks)"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    std::vector<const Op*> barriers = barriersOf(k);
+    if (barriers.empty()) return;
+    for (const LaunchFacts* l : k.launches) {
+      if (l->requireSyncStart.value_or(false)) continue;
+      std::string how = l->requireSyncStart ? "with require_sync_start(false)" : "without set_require_sync_start(true)";
+      Finding& f = ctx.report(l->loc, "'" + k.name + "' busy-waits at '" + barriers.front()->name + "' but is launched " +
+                                          how + ": the lanes that start first occupy cores waiting for lanes that "
+                                                "cannot be scheduled");
+      f.notes.push_back({barriers.front()->loc, "the barrier"});
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeBarrierSyncStart() { return std::make_unique<BarrierSyncStart>(); }
+
+}  // namespace ptov

@@ -1,0 +1,114 @@
+// barrier-workspace: a soft barrier's GM workspace is big enough for its counters, each counter
+// sits on its own 64-byte line, and every launch passes a fresh, zero-initialised InOut workspace
+// that no other launch shares.
+#include <map>
+
+#include "rules/cpp_queries.h"
+#include "rules/rule.h"
+
+namespace ptov {
+namespace {
+
+constexpr int64_t kCounterWords = 16;       // pto::SYNCALL_SOFT_WORKSPACE_INT32: one 64-byte line
+constexpr int64_t kIndexedSlotWords = 8;    // the older indexed helper: 8 words per participant
+
+class BarrierWorkspace : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"barrier-workspace", "barrier", Severity::Error,
+                            "soft-barrier workspace too small, misaligned, not zeroed, not InOut, or shared "
+                            "between launches",
+                            {"seed 004 不变量 5, §4.5, §5.1, 常见错误 7 and 8",
+                             "PTOAS #1064 / pypto #2273 (soft SYNCALL workspace: 16 int32 on its own 64-byte line)"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    // Words the kernel needs in each workspace argument, and the barriers that use it.
+    std::map<std::string, int64_t> needed;
+    std::map<std::string, const Op*> firstUse;
+    std::map<std::string, std::map<int64_t, const Op*>> offsets;
+    for (const Op* b : barriersOf(k)) {
+      if (!isSoftBarrier(*b) || b->writes.empty()) continue;
+      const MemRef& ws = b->writes.front();
+      if (!firstUse.count(ws.value)) firstUse[ws.value] = b;
+      if (b->participantIndex) {  // indexed helper: one slot per participant
+        if (auto p = evalConst(b->participants)) needed[ws.value] = std::max(needed[ws.value], *p * kIndexedSlotWords);
+        continue;
+      }
+      auto off = evalConst(b->workspaceOffset);
+      if (!off) continue;
+      if ((*off * 4) % 64 != 0)
+        ctx.report(b->loc, "the barrier's counter starts at word " + std::to_string(*off) + " (byte " +
+                               std::to_string(*off * 4) + "), not on a 64-byte cache line: the counter's DCCI "
+                               "maintenance would share a line with other data");
+      for (const auto& [other, ob] : offsets[ws.value])
+        if (other != *off && std::abs(other - *off) < kCounterWords) {
+          Finding& f = ctx.report(b->loc, "counters at words " + std::to_string(other) + " and " + std::to_string(*off) +
+                                              " of the workspace overlap (each needs " + std::to_string(kCounterWords) +
+                                              " words)");
+          f.notes.push_back({ob->loc, "the other barrier"});
+        }
+      offsets[ws.value].emplace(*off, b);
+      needed[ws.value] = std::max(needed[ws.value], *off + kCounterWords);
+    }
+    for (const auto& [wsValue, words] : needed) checkLaunches(k, wsValue, words, *firstUse[wsValue], ctx);
+  }
+
+ private:
+  static void checkLaunches(const Kernel& k, const std::string& wsValue, int64_t words, const Op& barrier,
+                            RuleContext& ctx) {
+    MemRef ref;
+    ref.value = wsValue;
+    auto index = argsIndexOf(ref);
+    if (!index) return;
+    std::map<std::string, const LaunchFacts*> owner;  // workspace tensor -> first launch
+    for (const LaunchFacts* l : k.launches) {
+      const LaunchArg* arg = launchArgAt(*l, *index);
+      if (!arg) continue;
+      auto note = [&](Finding& f) { f.notes.push_back({barrier.loc, "the barrier that uses " + wsValue}); };
+      if (arg->method != "add_inout") {
+        Finding& f = ctx.report(arg->loc, "the barrier workspace '" + arg->name + "' is passed with " + arg->method +
+                                              ": it must be add_inout (an input hides the kernel's writes, an output "
+                                              "hides the previous generation's reads)");
+        note(f);
+      }
+      auto t = l->tensors.find(arg->name);
+      if (t == l->tensors.end()) {
+        Finding& f = ctx.report(arg->loc, "the barrier workspace '" + arg->name + "' is not created in '" + l->function +
+                                              "': each launch needs its own fresh, zero-initialised workspace");
+        note(f);
+      } else {
+        const Workspace& w = t->second;
+        if (w.words && *w.words < words) {
+          Finding& f = ctx.report(w.loc, "the barrier workspace '" + w.name + "' has " + std::to_string(*w.words) +
+                                             " words; the kernel's barriers use " + std::to_string(words));
+          note(f);
+        }
+        if (!w.initValue || *w.initValue != 0) {
+          Finding& f = ctx.report(w.loc, "the barrier workspace '" + w.name + "' is not zero-initialised: its counters "
+                                         "start at a stale generation and release lanes early");
+          note(f);
+        }
+        if (w.startOffset && *w.startOffset != 0) {
+          Finding& f = ctx.report(w.loc, "the barrier workspace '" + w.name + "' is used at start_offset " +
+                                             std::to_string(*w.startOffset) + ": the kernel's counters are not where "
+                                             "the workspace was sized and zeroed");
+          note(f);
+        }
+      }
+      auto [it, fresh] = owner.emplace(arg->name, l);
+      if (!fresh) {
+        Finding& f = ctx.report(arg->loc, "the barrier workspace '" + arg->name + "' is shared with another launch: "
+                                          "the two grids count into the same counters and release each other early");
+        f.notes.push_back({it->second->loc, "the other launch"});
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeBarrierWorkspace() { return std::make_unique<BarrierWorkspace>(); }
+
+}  // namespace ptov

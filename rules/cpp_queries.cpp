@@ -1,0 +1,34 @@
+#include "rules/cpp_queries.h"
+
+namespace ptov {
+
+std::vector<const Op*> barriersOf(const Kernel& k) {
+  std::vector<const Op*> out;
+  forEachOp(*k.body, [&](const Op& op) {
+    if (op.kind == OpKind::SyncAll) out.push_back(&op);
+  });
+  return out;
+}
+
+bool isSoftBarrier(const Op& op) { return op.kind == OpKind::SyncAll && op.syncMode == "soft"; }
+
+const LaunchArg* launchArgAt(const LaunchFacts& l, int64_t index) {
+  int64_t i = 0;
+  for (const auto& a : l.args)
+    if (a.method != "add_scalar" && i++ == index) return &a;
+  return nullptr;
+}
+
+std::optional<int64_t> argsIndexOf(const MemRef& ref) {
+  const std::string& v = ref.value;
+  if (v.rfind("args[", 0) != 0 || v.back() != ']') return std::nullopt;
+  try {
+    size_t used = 0;
+    int64_t i = std::stoll(v.substr(5, v.size() - 6), &used);
+    if (used == v.size() - 6) return i;
+  } catch (...) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace ptov
