@@ -73,9 +73,9 @@ case "$case_name" in
     code=$?
     [ "$code" -le 2 ] || fail "random bytes: exit $code (crash or hang)"
     run 0 check "$tmp/empty.pto"
-    mkdir -p "$tmp/no_kernels" && touch "$tmp/no_kernels/kernel.cpp"
+    mkdir -p "$tmp/no_kernels" && touch "$tmp/no_kernels/kernel.txt"
     run 2 check "$tmp/no_kernels"
-    expect_output 'no_kernels: error: no \.pto or \.mlir file in this directory$'
+    expect_output 'no_kernels: error: no \.pto, \.mlir or C\+\+ file in this directory$'
     run 2 check --rules no-such-rule corpus
     run 2 check --arch a9 corpus
     run 2 frobnicate
@@ -151,7 +151,7 @@ case "$case_name" in
     # An exhausted solver budget is "unknown": reported, never a pass; --strict makes it exit 3.
     run 0 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival
     expect_output 'unknown: could not prove: .*budget of 0 ms is spent.*\[barrier-arrival\]$'
-    expect_output ', 3 unknown$'
+    expect_output ', 5 unknown$'
     run 3 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival --strict
     # Findings still win over unknowns.
     run 1 check corpus/barrier-arrival/bad corpus/ub-range/bad --kernel-budget 0 --strict --rules barrier-arrival,ub-range
@@ -245,6 +245,41 @@ case "$case_name" in
   pto-path-without-clang)
     # A .pto-only check must not pay for Clang's start-up: the binary must not link it.
     if ldd "$tool" | grep -E 'libclang|libLLVM'; then fail "ptoverify links Clang/LLVM"; fi
+    # ... while the C++ front end beside it does, and C++ inputs are handed over to it.
+    if ! ldd "$(dirname "$tool")/ptoverify-cpp" | grep -qE 'libclang'; then fail "ptoverify-cpp does not link Clang"; fi
+    ;;
+  cpp-frontend)
+    x=tests/cpp/xcheck
+    # Translation validation: the .pto and the C++ generated from it, in one run.
+    run 0 check "$x/vadd_kernel.pto" "$x/good/vadd_kernel.cpp"
+    run 1 check "$x/vadd_kernel.pto" "$x/bad/vadd_kernel.cpp" --rules xcheck-sync
+    expect_output "bad/vadd_kernel.cpp:29:5: error: the C\+\+ has 'pipe_barrier\(PIPE_ALL\)' where the .pto has 'set_flag \[PIPE_MTE3, PIPE_MTE2, EVENT_ID1\]'.*\[xcheck-sync\]"
+    expect_output "vadd_kernel.pto:12:7: note: in the .pto"
+    # Without the .pto the pairing rule has nothing to compare.
+    run 0 check "$x/bad/vadd_kernel.cpp" --rules xcheck-sync
+    tmp="$(mktemp -d)"
+    # A syntax error is an input error (exit 2) with file:line:col; the other inputs are checked.
+    printf 'AICORE void k() {\n  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)\n}\n' >"$tmp/broken.cpp"
+    run 2 check "$tmp/broken.cpp" corpus/sync-event-pairing/bad/dropped_wait.cpp
+    expect_output "broken.cpp:2:41: error: expected ';'"
+    expect_output "dropped_wait.cpp:.*\[sync-event-pairing\]"
+    # An unknown identifier and a missing header are warnings; the rest of the file is modelled.
+    printf '#include "vendor/missing.h"\nAICORE void k(int n) {\n  vendor_call(n);\n  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);\n}\n' >"$tmp/unknown.cpp"
+    run 1 check "$tmp/unknown.cpp"
+    expect_output "unknown.cpp:1:1: warning: header 'vendor/missing.h' not found"
+    expect_output "unknown.cpp:3:3: warning: use of undeclared identifier 'vendor_call'"
+    expect_output "unknown.cpp:4:3: error: .*\[sync-exit-balance\]"
+    # -p: the flags of compile_commands.json select the code the build compiles.
+    printf '#ifdef WITH_SYNC\n#define SYNC() set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)\n#else\n#define SYNC()\n#endif\nAICORE void k() { SYNC(); }\n' >"$tmp/flags.cpp"
+    printf '[{"directory": "%s", "command": "clang++ -DWITH_SYNC -c flags.cpp", "file": "flags.cpp"}]\n' "$tmp" >"$tmp/compile_commands.json"
+    run 0 check "$tmp/flags.cpp"
+    run 1 check -p "$tmp" "$tmp/flags.cpp"
+    expect_output "flags.cpp:6:19: error: .*\[sync-exit-balance\]"
+    # A directory input finds C++ files too; explain knows the new rules.
+    run 1 check corpus/barrier-workspace/bad
+    run 0 explain barrier-data-visibility
+    expect_output "CACHELINE_OUT"
+    rm -rf "$tmp"
     ;;
   *)
     echo "unknown case $case_name"

@@ -442,7 +442,11 @@ class Translator {
         ifs->children.push_back(Stmt::seq());
         ifs->children.push_back(Stmt::seq());
         ++depth_;
-        translateStmt(is->getThen(), *ifs->children[0]);
+        // The then-branch without its return: leaving this function is the else-branch's absence.
+        if (const auto* cs = dyn_cast<CompoundStmt>(is->getThen()))
+          translateBlock(cs->body_begin(), std::prev(cs->body_end()), *ifs->children[0]);
+        else if (const auto* rs = dyn_cast<ReturnStmt>(is->getThen()); rs && rs->getRetValue())
+          translateCalls(rs->getRetValue(), *ifs->children[0]);
         translateBlock(std::next(it), end, *ifs->children[1]);
         --depth_;
         seq.children.push_back(std::move(ifs));
