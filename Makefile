@@ -30,6 +30,7 @@ bench: build
 	@scripts/bench.sh $(BUILD_DIR)/ptoverify
 	@echo "== solver: Z3 time per query and per kernel (corpus-real, corpus, examples) =="
 	@$(BUILD_DIR)/ptoverify_solver_bench ../shared/corpus-real corpus examples
+	@bench/cpp_frontend_bench.sh $(BUILD_DIR) .
 
 clean:
 	rm -rf $(BUILD_DIR) $(BUILD_DIR).configure.log

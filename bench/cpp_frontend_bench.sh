@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# C++ front end cost against the compiler's own parse: `ptoverify check FILE` (parse, model,
+# every rule, Z3 proofs) vs `clang++ -fsyntax-only` with the same prelude and flags, in one run.
+# Prints the median of N runs of each and their ratio (goal: <= 1.3x, issue 4).
+# Usage: cpp_frontend_bench.sh BUILD_DIR SOURCE_DIR [N]
+set -euo pipefail
+build="$1"
+src="$2"
+n="${3:-11}"
+llvm="${PTOVERIFY_LLVM_VERSION:-14}"
+clangxx="clang++-${llvm}"
+prelude="$src/prelude"
+files=("$src/corpus/barrier-participants/good/fused_three_phase.cpp"
+       "$src/corpus/sync-event-pairing/good/ptoas_vector_kernel.cpp"
+       "$src/corpus/cache-policy-wrapper/good/pypto_wrapper.cpp")
+
+median_ms() {  # command... -> median wall time in ms over $n runs
+  local times=()
+  for _ in $(seq "$n"); do
+    local t0 t1
+    t0=$(date +%s%N)
+    "$@" >/dev/null 2>&1 || true
+    t1=$(date +%s%N)
+    times+=($(((t1 - t0) / 1000)))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk -v n="$n" 'NR == int((n + 1) / 2) { printf "%.1f", $1 / 1000 }'
+}
+
+printf '%-28s %12s %12s %8s\n' "file" "clang (ms)" "ptoverify" "ratio"
+for f in "${files[@]}"; do
+  c=$(median_ms "$clangxx" -fsyntax-only -std=c++17 -x c++ -w -include "$prelude/ptoverify_prelude.h" \
+      -I "$prelude/stubinc" -D__DAV_C220_VEC__ -D__DAV_VEC__ "$f")
+  p=$(median_ms "$build/ptoverify-cpp" check "$f")
+  printf '%-28s %12s %12s %8s\n' "$(basename "$f")" "$c" "$p" "$(awk -v a="$p" -v b="$c" 'BEGIN { printf "%.2fx", a / b }')"
+done
+# All three in one process: the per-process start-up is paid once.
+c=$(median_ms bash -c "for f in ${files[*]}; do $clangxx -fsyntax-only -std=c++17 -x c++ -w -include $prelude/ptoverify_prelude.h -I $prelude/stubinc -D__DAV_C220_VEC__ -D__DAV_VEC__ \$f; done")
+p=$(median_ms "$build/ptoverify-cpp" check "${files[@]}")
+printf '%-28s %12s %12s %8s\n' "all three (one ptoverify)" "$c" "$p" "$(awk -v a="$p" -v b="$c" 'BEGIN { printf "%.2fx", a / b }')"
