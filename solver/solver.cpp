@@ -222,10 +222,13 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
         // Prefer the smallest parameter values (num_tokens = 0 rather than 8191): witnesses
         // read better and stay stable. If that takes too long, keep the first model.
         // A resource limit rather than a time limit: the same query gets the same witness on a
-        // loaded CI machine as on an idle one.
+        // loaded CI machine as on an idle one. The query's timeout stays as a backstop: Z3's
+        // optimizer does not always stop at the resource limit (seen on non-linear lane
+        // arithmetic under load, where it ran for minutes).
         z3::optimize o(c);
         z3::params op(c);
         op.set("rlimit", kWitnessRlimit);
+        op.set("timeout", timeout);
         o.set(op);
         for (const auto& f : facts) o.add(f);
         o.minimize(shown);
