@@ -138,6 +138,10 @@ std::string stripPercent(const std::string& s) { return !s.empty() && s[0] == '%
 
 struct Solver::Impl {
   z3::context ctx;
+  // Witness minimisation only, never given a timeout: a late timeout timer of a query on `ctx`
+  // can cancel whatever runs on `ctx` next, and Z3 4.8's optimizer then either gives up (a
+  // different witness) or never returns (seen in make test).
+  z3::context witnessCtx;
 };
 
 // The Z3 context is made on the first query that needs it: most kernels need none.
@@ -218,32 +222,33 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     switch (s.check()) {
       case z3::sat: {
         answer.kind = SatAnswer::Kind::Sat;
-        z3::model m = s.get_model();
         // Prefer the smallest parameter values (num_tokens = 0 rather than 8191): witnesses
         // read better and stay stable. If that takes too long, keep the first model.
         // A resource limit rather than a time limit: the same query gets the same witness on a
-        // loaded CI machine as on an idle one. The query's timeout stays as a backstop: Z3's
-        // optimizer does not always stop at the resource limit (seen on non-linear lane
-        // arithmetic under load, where it ran for minutes).
-        z3::optimize o(c);
-        z3::params op(c);
+        // loaded CI machine as on an idle one. It runs in its own context (Impl::witnessCtx).
+        z3::context& oc = impl_->witnessCtx;
+        auto moved = [&](const z3::expr& e) { return z3::expr(oc, Z3_translate(c, e, oc)); };
+        z3::optimize o(oc);
+        z3::params op(oc);
         op.set("rlimit", kWitnessRlimit);
-        op.set("timeout", timeout);
         o.set(op);
-        for (const auto& f : facts) o.add(f);
-        o.minimize(shown);
-        if (o.check() == z3::sat) m = o.get_model();
-        for (auto& e : evals) {
+        for (const auto& f : facts) o.add(moved(f));
+        o.minimize(moved(shown));
+        bool minimal = o.check() == z3::sat;
+        z3::model first = s.get_model();
+        std::optional<z3::model> best;
+        if (minimal) best = o.get_model();
+        auto value = [&](const z3::expr& e) -> std::optional<int64_t> {
           int64_t out = 0;
-          if (m.eval(e, true).is_numeral_i64(out)) answer.values.push_back(out);
-          else answer.values.push_back(std::nullopt);
-        }
-        for (const auto& [name, sym] : tr.symbols()) {
-          int64_t out = 0;
-          if (m.eval(sym, true).is_numeral_i64(out)) answer.symbols[name] = out;
-        }
-        int64_t lanes = 0;
-        if (usesLanes && m.eval(blockNum, true).is_numeral_i64(lanes)) answer.symbols["block_num"] = lanes;
+          z3::expr v = best ? best->eval(moved(e), true) : first.eval(e, true);
+          if (v.is_numeral_i64(out)) return out;
+          return std::nullopt;
+        };
+        for (auto& e : evals) answer.values.push_back(value(e));
+        for (const auto& [name, sym] : tr.symbols())
+          if (auto v = value(sym)) answer.symbols[name] = *v;
+        if (usesLanes)
+          if (auto lanes = value(blockNum)) answer.symbols["block_num"] = *lanes;
         break;
       }
       case z3::unsat: answer.kind = SatAnswer::Kind::Unsat; break;
