@@ -138,10 +138,6 @@ std::string stripPercent(const std::string& s) { return !s.empty() && s[0] == '%
 
 struct Solver::Impl {
   z3::context ctx;
-  // Witness minimisation only, never given a timeout: a late timeout timer of a query on `ctx`
-  // can cancel whatever runs on `ctx` next, and Z3 4.8's optimizer then either gives up (a
-  // different witness) or never returns (seen in make test).
-  z3::context witnessCtx;
 };
 
 // The Z3 context is made on the first query that needs it: most kernels need none.
@@ -225,8 +221,13 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
         // Prefer the smallest parameter values (num_tokens = 0 rather than 8191): witnesses
         // read better and stay stable. If that takes too long, keep the first model.
         // A resource limit rather than a time limit: the same query gets the same witness on a
-        // loaded CI machine as on an idle one. It runs in its own context (Impl::witnessCtx).
-        z3::context& oc = impl_->witnessCtx;
+        // loaded CI machine as on an idle one. It runs in a fresh context, never given a timeout:
+        // - a late timeout timer of an earlier query on `c` can cancel whatever runs on `c` next,
+        //   and Z3 4.8's optimizer then gives up (another witness) or never returns (seen in
+        //   make test);
+        // - a fresh context breaks ties the same way whatever this thread solved before, so -j N
+        //   prints the same witnesses as -j 1.
+        z3::context oc;
         auto moved = [&](const z3::expr& e) { return z3::expr(oc, Z3_translate(c, e, oc)); };
         z3::optimize o(oc);
         z3::params op(oc);

@@ -229,7 +229,8 @@ case "$case_name" in
     run 1 audit --rule sync-deadlock --rule barrier-arrival corpus/sync-deadlock corpus/barrier-arrival/bad
     expect_output '@wait_before_any_set +Violated +N/A'
     expect_output '@prime_and_drain|@symbolic_trip +Proved'
-    expect_output '^total Violated +8 +3'
+    expect_output '^total Violated +8 +4'  # barrier-arrival: 3 .pto kernels and the fused C++ kernel
+    expect_output '@kernel_entry +Proved +Violated'
     # Rule options: a configured UB capacity replaces the arch default; unknown options are errors.
     printf 'options:\n  ub-range:\n    ub-bytes: 4096\n' >"$tmp/ub.yaml"
     run 1 check corpus/ub-range/good --config "$tmp/ub.yaml" --rules ub-range
