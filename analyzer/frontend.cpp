@@ -30,6 +30,12 @@ CppLoader& cppLoader() {
 void registerCppLoader(CppLoader loader) { cppLoader() = loader; }
 bool hasCppFrontend() { return cppLoader() != nullptr; }
 
+std::string executableDir() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? "" : exe.parent_path().string();
+}
+
 bool isCppInput(const std::string& path) {
   std::string ext = fs::path(path).extension().string();
   for (const char* e : {".cpp", ".cc", ".cxx", ".h", ".hpp", ".hxx", ".inc"})
@@ -128,6 +134,26 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
   return out;
 }
 
+namespace {
+// A launch names the kernel, its file or its directory. Launches in the kernel's own file win,
+// and "kernel_entry" (the name of every PyPTO wrapper) only names kernels of its own file.
+std::vector<const LaunchFacts*> launchesOf(const Kernel& k,
+                                           const std::map<std::string, std::vector<const LaunchFacts*>>& byName) {
+  fs::path file(k.file);
+  std::vector<const LaunchFacts*> sameFile, elsewhere;
+  for (const std::string& key : {k.name, file.stem().string(), file.parent_path().filename().string()}) {
+    auto l = byName.find(key);
+    if (l == byName.end()) continue;
+    for (const LaunchFacts* lf : l->second) {
+      bool local = lf->loc.file == k.file;
+      auto& into = local ? sameFile : elsewhere;
+      if ((local || key != "kernel_entry") && std::find(into.begin(), into.end(), lf) == into.end()) into.push_back(lf);
+    }
+  }
+  return sameFile.empty() ? elsewhere : sameFile;
+}
+}  // namespace
+
 void linkInputs(std::vector<LoadedFile*>& files) {
   std::map<std::string, std::vector<const LaunchFacts*>> launches;
   std::map<std::string, const Kernel*> irKernels;
@@ -140,24 +166,7 @@ void linkInputs(std::vector<LoadedFile*>& files) {
   for (auto* f : files)
     for (auto& k : f->kernels) {
       if (k.frontEnd != "cpp") continue;
-      // A launch names the kernel, its file or its directory; launches in the kernel's own file
-      // win (every PyPTO wrapper is called kernel_entry).
-      k.launches.clear();
-      fs::path file(k.file);
-      for (const std::string& key : {k.name, file.stem().string(), file.parent_path().filename().string()}) {
-        auto l = launches.find(key);
-        if (l == launches.end()) continue;
-        for (const LaunchFacts* lf : l->second)
-          if (key != "kernel_entry" || lf->loc.file == k.file) k.launches.push_back(lf);
-      }
-      std::vector<const LaunchFacts*> sameFile;
-      for (const LaunchFacts* lf : k.launches)
-        if (lf->loc.file == k.file) sameFile.push_back(lf);
-      if (!sameFile.empty()) k.launches = sameFile;
-      std::vector<const LaunchFacts*> unique;
-      for (const LaunchFacts* lf : k.launches)
-        if (std::find(unique.begin(), unique.end(), lf) == unique.end()) unique.push_back(lf);
-      k.launches = unique;
+      k.launches = launchesOf(k, launches);
       k.irPeer = nullptr;
       auto ir = irKernels.find(k.name);
       if (ir == irKernels.end() && k.cpp)

@@ -47,6 +47,8 @@ using CppLoader = LoadedFile (*)(const std::string& path, const std::string& tex
 void registerCppLoader(CppLoader loader);
 bool hasCppFrontend();
 struct NeedsCppFrontend {};
+// The directory of the running executable (where ptoverify-cpp and share/ are looked up).
+std::string executableDir();
 
 // Links the kernels of all inputs of one run: each kernel's launches from orchestration code
 // (by kernel name) and its .pto counterpart (a C++ kernel, or the callee its wrapper forwards to,

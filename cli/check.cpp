@@ -115,22 +115,19 @@ FileResult checkInput(LoadedInput& in, const CheckRequest& req) {
   });
   return r;
 }
-}  // namespace
 
-FileResult checkFile(const std::string& path, const CheckRequest& req) {
-  LoadedInput in = loadInput(path, req);
+// One input on its own: linked only with itself (its own launches), then checked.
+FileResult checkAlone(LoadedInput in, const CheckRequest& req) {
   std::vector<LoadedFile*> files{&in.file};
   linkInputs(files);
   return checkInput(in, req);
 }
+}  // namespace
+
+FileResult checkFile(const std::string& path, const CheckRequest& req) { return checkAlone(loadInput(path, req), req); }
 
 FileResult checkText(const std::string& path, const std::string& text, const CheckRequest& req) {
-  LoadedInput in;
-  in.text = text;
-  in.file = loadText(path, text, frontendOptions(req));
-  std::vector<LoadedFile*> files{&in.file};
-  linkInputs(files);
-  return checkInput(in, req);
+  return checkAlone(LoadedInput{loadText(path, text, frontendOptions(req)), text}, req);
 }
 
 // The request for one input: the configuration's values where the command line gave none.

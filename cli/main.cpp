@@ -395,10 +395,9 @@ int run(int argc, char** argv) {
 // C++ inputs are read by `ptoverify-cpp` (it links Clang); this binary hands the same command
 // line over to it, so a .pto-only run never loads Clang.
 int runWithCppFrontend(char** argv) {
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  std::string self = n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string(argv[0]);
-  std::string cppExe = (std::filesystem::path(self).parent_path() / "ptoverify-cpp").string();
+  std::string dir = ptov::executableDir();
+  if (dir.empty()) dir = std::filesystem::path(argv[0]).parent_path().string();
+  std::string cppExe = (std::filesystem::path(dir) / "ptoverify-cpp").string();
   execv(cppExe.c_str(), argv);
   std::cerr << "ptoverify: error: C++ inputs need " << cppExe << " (" << std::strerror(errno) << ")\n";
   return ptov::kExitInputError;

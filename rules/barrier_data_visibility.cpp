@@ -4,17 +4,11 @@
 #include <set>
 
 #include "rules/cpp_queries.h"
+#include "rules/model_queries.h"
 #include "rules/rule.h"
 
 namespace ptov {
 namespace {
-
-// The kernel's ops in program order (loop bodies once, both arms of an if).
-void flatten(const Stmt& s, std::vector<const Op*>& out) {
-  if (s.kind == Stmt::Kind::OpStmt) return out.push_back(&s.op);
-  for (const auto& c : s.children)
-    if (c) flatten(*c, out);
-}
 
 bool covers(const Op& cmo, const MemRef& data) {
   return cmo.invalidateAll || (cmo.target.valid() && cmo.target.sameBuffer(data));
@@ -31,8 +25,9 @@ class BarrierDataVisibility : public Rule {
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    std::vector<const Op*> ops;
-    flatten(*k.body, ops);
+    // The ops in program order (loop bodies once, both arms of an if).
+    OpNumbering numbering(*k.body);
+    const std::vector<const Op*>& ops = numbering.ops();
     std::vector<size_t> barriers;
     for (size_t i = 0; i < ops.size(); ++i)
       if (isSoftBarrier(*ops[i])) barriers.push_back(i);
@@ -46,7 +41,7 @@ class BarrierDataVisibility : public Rule {
           if (data.space != "gm" || !data.valid() || ops[w]->kind == OpKind::SyncAll) continue;
           size_t r = firstRead(ops, data, b + 1, to);
           if (r == to || !reported.insert(data.value + std::to_string(data.param)).second) continue;
-          checkPair(ops, w, b, r, data, ctx);
+          checkPair(k, ops, w, b, r, data, ctx);
         }
     }
   }
@@ -70,9 +65,9 @@ class BarrierDataVisibility : public Rule {
     return false;
   }
 
-  static void checkPair(const std::vector<const Op*>& ops, size_t w, size_t b, size_t r, const MemRef& data,
-                        RuleContext& ctx) {
-    std::string name = data.value.empty() ? "parameter " + std::to_string(data.param) : data.value;
+  static void checkPair(const Kernel& k, const std::vector<const Op*>& ops, size_t w, size_t b, size_t r,
+                        const MemRef& data, RuleContext& ctx) {
+    std::string name = describeBuffer(k, data);
     if (!maintained(ops, w, b, data, true)) {
       Finding& f = ctx.report(ops[w]->loc, "'" + ops[w]->name + "' writes " + name + ", which is read after the soft "
                                                "barrier, but the lines are not published before it (dcci(..., "

@@ -16,8 +16,9 @@ std::string opToken(const Op& op) {
   switch (op.kind) {
     case OpKind::SetFlag:
     case OpKind::WaitFlag:
-      return std::string(op.kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + " [" + pipeName(op.event.src) + ", " +
-             pipeName(op.event.dst) + ", " + (op.event.id ? "EVENT_ID" + std::to_string(*op.event.id) : "dynamic") + "]";
+      return std::string(op.kind == OpKind::SetFlag ? "set_flag " : "wait_flag ") +
+             (op.event.id ? eventText(EventKey{op.event.src, op.event.dst, *op.event.id})
+                          : std::string("[") + pipeName(op.event.src) + ", " + pipeName(op.event.dst) + ", dynamic]");
     case OpKind::PipeBarrier: return std::string("pipe_barrier(") + pipeName(op.barrierPipe) + ")";
     case OpKind::Fence: return op.fenceScope == "dsb" ? "dsb" : "GM fence (pipe_barrier(PIPE_ALL); dsb)";
     case OpKind::CacheInvalidate: return op.invalidateAll ? "invalidate all" : "invalidate line";

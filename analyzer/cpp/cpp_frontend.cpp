@@ -12,7 +12,6 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -40,19 +39,12 @@ using namespace clang::ast_matchers;
 
 std::string preludeDir() {
   if (const char* env = std::getenv("PTOVERIFY_PRELUDE")) return env;
-  char buf[4096];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-  if (n > 0) {
-    fs::path exe(std::string(buf, static_cast<size_t>(n)));
-    fs::path installed = exe.parent_path().parent_path() / "share" / "ptoverify" / "prelude";
-    if (fs::exists(installed / "ptoverify_prelude.h")) return installed.string();
-  }
+  fs::path installed = fs::path(executableDir()).parent_path() / "share" / "ptoverify" / "prelude";
+  if (fs::exists(installed / "ptoverify_prelude.h")) return installed.string();
   return PTOVERIFY_SOURCE_PRELUDE;
 }
 
 namespace {
-
-const char* kMissingDir = "/__ptoverify_missing_headers__";
 
 // Clang's diagnostics -> input diagnostics. Errors that only mean "this name is unknown" are
 // warnings: the rest of the file is still modelled, and the message says what was not.
@@ -97,7 +89,7 @@ class PPWatcher : public PPCallbacks {
   void InclusionDirective(SourceLocation hash, const Token&, StringRef fileName, bool, CharSourceRange,
                           const FileEntry* file, StringRef searchPath, StringRef, const Module*,
                           SrcMgr::CharacteristicKind) override {
-    if (!file || searchPath != kMissingDir) return;
+    if (!file || searchPath != kMissingHeaderDir) return;
     PresumedLoc p = sm_.getPresumedLoc(hash);
     if (p.isInvalid()) return;
     diags_.push_back({InputDiagnostic::Level::Warning,
@@ -113,13 +105,6 @@ class PPWatcher : public PPCallbacks {
   std::vector<InputDiagnostic>& diags_;
   SourceManager& sm_;
 };
-
-bool inUserCode(const SourceManager& sm, SourceLocation l) {
-  if (l.isInvalid() || sm.isInSystemHeader(l)) return false;
-  std::string file = sm.getFilename(sm.getExpansionLoc(l)).str();
-  return file.find("ptoverify_prelude.h") == std::string::npos && file.rfind(kMissingDir, 0) != 0 &&
-         file.find("/prelude/stubinc/") == std::string::npos;
-}
 
 // File-level facts by AST matchers: function definitions, enumerators, constexpr integers and
 // static_asserts of the user's code.
@@ -141,17 +126,14 @@ class FileFacts : public MatchFinder::MatchCallback {
       constants.emplace(ec->getNameAsString(),
                         NamedConstant{locOf(ctx, ec->getLocation()), ec->getInitVal().getExtValue(), enumName});
     } else if (const auto* vd = r.Nodes.getNodeAs<VarDecl>("constant")) {
-      if (!inUserCode(sm, vd->getLocation()) || !vd->getInit() || vd->getInit()->isValueDependent()) return;
-      clang::Expr::EvalResult er;
-      if (vd->getInit()->EvaluateAsInt(er, ctx) && er.Val.isInt())
-        constants.emplace(vd->getNameAsString(),
-                          NamedConstant{locOf(ctx, vd->getLocation()), er.Val.getInt().getExtValue(), ""});
+      if (!inUserCode(sm, vd->getLocation())) return;
+      if (auto v = evalInt(ctx, vd->getInit()))
+        constants.emplace(vd->getNameAsString(), NamedConstant{locOf(ctx, vd->getLocation()), *v, ""});
     } else if (const auto* sa = r.Nodes.getNodeAs<StaticAssertDecl>("assert")) {
       if (!inUserCode(sm, sa->getLocation())) return;
       StaticAssert a;
       a.loc = locOf(ctx, sa->getLocation());
-      CharSourceRange range = CharSourceRange::getTokenRange(sa->getAssertExpr()->getSourceRange());
-      a.text = Lexer::getSourceText(range, sm, ctx.getLangOpts()).str();
+      a.text = sourceText(ctx, sa->getAssertExpr()->getSourceRange());
       bool value = false;
       if (!sa->getAssertExpr()->isValueDependent() && sa->getAssertExpr()->EvaluateAsBooleanCondition(value, ctx))
         a.holds = value;
@@ -377,48 +359,14 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   std::vector<std::string> extra = compileFlags(opts.compileCommandsDir, path, result.diagnostics);
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), {"-include", prelude + "/ptoverify_prelude.h", "-I", prelude + "/stubinc",
-                           "-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-idirafter", kMissingDir});
+                           "-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-idirafter", kMissingHeaderDir});
   tooling::FileContentMappings missing;
   std::set<std::string> names, seen;
   collectIncludes(text, fs::path(abs).parent_path(), names, seen, 0);
-  for (const auto& n : names) missing.emplace_back(std::string(kMissingDir) + "/" + n, "#pragma once\n");
-  tooling::runToolOnCodeWithArgs(std::make_unique<Action>(out), text, args, abs, "ptoverify-cpp",
+  for (const auto& n : names) missing.emplace_back(std::string(kMissingHeaderDir) + "/" + n, "#pragma once\n");
+  // Parsed under the path as given, so every location reads the way the user named the file.
+  tooling::runToolOnCodeWithArgs(std::make_unique<Action>(out), text, args, path, "ptoverify-cpp",
                                  std::make_shared<PCHContainerOperations>(), missing);
-  // Report diagnostics against the path as given.
-  for (auto& d : out.diags)
-    if (d.loc.file == abs) d.loc.file = path;
-  for (auto& k : out.kernels) {
-    auto fix = [&](SourceLoc& l) {
-      if (l.file == abs) l.file = path;
-    };
-    fix(k.loc);
-    k.file = path;
-    std::function<void(Stmt&)> walk = [&](Stmt& s) {
-      fix(s.loc);
-      if (s.kind == Stmt::Kind::OpStmt) fix(s.op.loc);
-      for (auto& c : s.children)
-        if (c) walk(*c);
-    };
-    if (k.body) walk(*k.body);
-    if (k.cpp) {
-      auto facts = std::make_shared<CppFacts>(*k.cpp);
-      for (auto& x : facts->laneReads) fix(x.loc);
-      for (auto& x : facts->gridLoops) fix(x.loc);
-      for (auto& x : facts->unpacks) fix(x.loc);
-      for (auto& x : facts->forwarded) fix(x.loc);
-      for (auto& x : facts->cacheOffsetReads) fix(x.loc);
-      for (auto& x : facts->ubScratch) fix(x.loc);
-      for (auto& x : facts->highWater) fix(x.loc);
-      for (auto& [n, c] : facts->constants) fix(c.loc);
-      for (auto& x : facts->staticAsserts) fix(x.loc);
-      for (auto& l : facts->launches) {
-        fix(l.loc);
-        for (auto& a : l.args) fix(a.loc);
-        for (auto& [n, w] : l.tensors) fix(w.loc);
-      }
-      k.cpp = facts;
-    }
-  }
   result.diagnostics.insert(result.diagnostics.end(), out.diags.begin(), out.diags.end());
   result.kernels = std::move(out.kernels);
   return result;

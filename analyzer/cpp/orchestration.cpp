@@ -3,7 +3,6 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
-#include <clang/Lex/Lexer.h>
 
 #include "analyzer/cpp/translate.h"
 #include "analyzer/model/cpp_facts.h"
@@ -99,11 +98,7 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
   std::map<std::string, std::vector<LaunchArg>> pendingArgs_;
   std::map<std::string, LaunchFacts> specs_;
 
-  std::optional<int64_t> constant(const clang::Expr* e) {
-    clang::Expr::EvalResult r;
-    if (e && !e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.isInt()) return r.Val.getInt().getExtValue();
-    return std::nullopt;
-  }
+  std::optional<int64_t> constant(const clang::Expr* e) { return evalInt(ctx_, e); }
   std::optional<bool> boolean(const clang::Expr* e) {
     bool b = false;
     if (e && !e->isValueDependent() && e->EvaluateAsBooleanCondition(b, ctx_)) return b;
@@ -114,10 +109,7 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
     if (const auto* dr = dyn_cast<DeclRefExpr>(e)) return dr->getDecl()->getNameAsString();
     return text(e);
   }
-  std::string text(const clang::Expr* e) {
-    CharSourceRange r = CharSourceRange::getTokenRange(e->getSourceRange());
-    return Lexer::getSourceText(r, ctx_.getSourceManager(), ctx_.getLangOpts()).str();
-  }
+  std::string text(const clang::Expr* e) { return sourceText(ctx_, e->getSourceRange()); }
 };
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <type_traits>
 
 namespace ptov::cpp {
 
@@ -24,6 +25,29 @@ SourceLoc locOf(ASTContext& ctx, SourceLocation loc) {
   PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(loc));
   if (p.isInvalid()) return SourceLoc{"", 0, 0};
   return SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())};
+}
+
+bool inUserCode(const SourceManager& sm, SourceLocation l) {
+  if (l.isInvalid() || sm.isInSystemHeader(l)) return false;
+  std::string file = sm.getFilename(sm.getExpansionLoc(l)).str();
+  return file.find("ptoverify_prelude.h") == std::string::npos && file.rfind(kMissingHeaderDir, 0) != 0 &&
+         file.find("/prelude/stubinc/") == std::string::npos;
+}
+
+std::optional<int64_t> evalInt(const ASTContext& ctx, const clang::Expr* e) {
+  if (!e || e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
+  clang::Expr::EvalResult r;
+  if (e->EvaluateAsInt(r, ctx) && r.Val.isInt()) return r.Val.getInt().getExtValue();
+  return std::nullopt;
+}
+
+std::string sourceText(const ASTContext& ctx, SourceRange range) {
+  CharSourceRange r = CharSourceRange::getTokenRange(range);
+  return Lexer::getSourceText(r, ctx.getSourceManager(), ctx.getLangOpts()).str();
+}
+
+bool isLaneIdCall(const std::string& name) {
+  return name == "get_block_idx" || name == "get_sub_block_id" || name == "get_subblockid";
 }
 
 std::string calleeName(const clang::Expr* e) {
@@ -72,19 +96,27 @@ std::string enumeratorName(const clang::Expr* e) {
 struct TileInfo {
   std::string space = "ub";
   int64_t bytes = 0;
+  std::optional<int64_t> addr;  // the constant address of its last TASSIGN
 };
+
+// The name of a class (template) type: "Tile" for Tile<...>, also when it is still dependent.
+std::string classNameOf(QualType t) {
+  t = t.getNonReferenceType().getUnqualifiedType();
+  if (const auto* rt = t->getAs<RecordType>()) return rt->getDecl()->getNameAsString();
+  if (const auto* spec = t->getAs<TemplateSpecializationType>())
+    if (const auto* td = spec->getTemplateName().getAsTemplateDecl()) return td->getNameAsString();
+  return "";
+}
+
+bool isGlobalTensorType(QualType t) { return classNameOf(t) == "GlobalTensor"; }
 
 // Tile<TileType::Vec, float, R, C, ...>: its space and size from the template arguments.
 std::optional<TileInfo> tileInfoOf(QualType t) {
-  t = t.getNonReferenceType().getUnqualifiedType();
-  const auto* spec = t->getAs<TemplateSpecializationType>();
-  const ClassTemplateSpecializationDecl* decl = nullptr;
-  if (const auto* rt = t->getAs<RecordType>()) decl = dyn_cast<ClassTemplateSpecializationDecl>(rt->getDecl());
-  std::string name;
-  if (decl) name = decl->getNameAsString();
-  else if (spec) name = spec->getTemplateName().getAsTemplateDecl() ? spec->getTemplateName().getAsTemplateDecl()->getNameAsString() : "";
-  if (name != "Tile") return std::nullopt;
+  if (classNameOf(t) != "Tile") return std::nullopt;
   TileInfo info;
+  const ClassTemplateSpecializationDecl* decl = nullptr;
+  if (const auto* rt = t.getNonReferenceType()->getAs<RecordType>())
+    decl = dyn_cast<ClassTemplateSpecializationDecl>(rt->getDecl());
   if (!decl) return info;
   const TemplateArgumentList& args = decl->getTemplateArgs();
   if (args.size() < 4) return info;
@@ -104,14 +136,6 @@ std::optional<TileInfo> tileInfoOf(QualType t) {
   if (args[2].getKind() == TemplateArgument::Integral && args[3].getKind() == TemplateArgument::Integral)
     info.bytes = elem * args[2].getAsIntegral().getExtValue() * args[3].getAsIntegral().getExtValue();
   return info;
-}
-
-bool isGlobalTensorType(QualType t) {
-  t = t.getNonReferenceType().getUnqualifiedType();
-  if (const auto* rt = t->getAs<RecordType>()) return rt->getDecl()->getNameAsString() == "GlobalTensor";
-  if (const auto* spec = t->getAs<TemplateSpecializationType>())
-    if (const auto* td = spec->getTemplateName().getAsTemplateDecl()) return td->getNameAsString() == "GlobalTensor";
-  return false;
 }
 
 // Where a pointer / tensor value points: a kernel parameter, args[i], or a named local.
@@ -149,7 +173,7 @@ class Translator {
     k_.body = Stmt::seq();
     stack_.insert(&root_);
     if (root_.hasBody()) translateStmt(root_.getBody(), *k_.body);
-    mergeFences(*k_.body);
+    markGmFences(*k_.body);
   }
 
  private:
@@ -166,7 +190,6 @@ class Translator {
   std::map<const ValueDecl*, ForwardedArg> provenance_;  // where a wrapper's locals come from
   std::set<const FunctionDecl*> stack_;              // functions being inlined (no recursion)
   std::vector<const FunctionDecl*> bodies_{&root_};   // the function each statement is in
-  std::map<const FunctionDecl*, BodyHighWater> highWater_;
   int depth_ = 0;        // control nesting (loops / branches) in the root
   int inlineDepth_ = 0;  // 0 in the root
   std::vector<int> inlineBaseDepth_{0};  // depth_ where each inlined body starts
@@ -180,8 +203,7 @@ class Translator {
     return count == 1 ? n : n + "#" + std::to_string(count);
   }
   std::string text(const clang::Expr* e) {
-    CharSourceRange r = CharSourceRange::getTokenRange(e->getSourceRange());
-    std::string s = Lexer::getSourceText(r, ctx_.getSourceManager(), ctx_.getLangOpts()).str();
+    std::string s = sourceText(ctx_, e->getSourceRange());
     return s.empty() ? "<expr>" : s;
   }
   void note(SourceLocation l, const std::string& msg) {
@@ -190,12 +212,7 @@ class Translator {
 
   // ---- expressions --------------------------------------------------------------------------
 
-  std::optional<int64_t> constant(const clang::Expr* e) {
-    if (!e || e->isValueDependent() || e->isTypeDependent()) return std::nullopt;
-    clang::Expr::EvalResult r;
-    if (e->EvaluateAsInt(r, ctx_) && r.Val.isInt()) return r.Val.getInt().getExtValue();
-    return std::nullopt;
-  }
+  std::optional<int64_t> constant(const clang::Expr* e) { return evalInt(ctx_, e); }
 
   const ValueDecl* declOf(const clang::Expr* e) {
     e = e->IgnoreParenCasts();
@@ -241,7 +258,7 @@ class Translator {
       return Expr::select(value(co->getCond()), value(co->getTrueExpr()), value(co->getFalseExpr()));
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       std::string n = calleeName(call);
-      if (n == "get_block_idx" || n == "get_sub_block_id" || n == "get_subblockid") {
+      if (isLaneIdCall(n)) {
         auto b = std::make_shared<Expr>();
         b->kind = Expr::Kind::BlockIdx;
         b->name = call->getNumArgs() > 0 ? "logical" : "physical";
@@ -260,21 +277,8 @@ class Translator {
         if (const auto* body = dyn_cast_or_null<CompoundStmt>(fd->getBody()))
           if (body->size() == 1 && !stack_.count(fd))
             if (const auto* ret = dyn_cast<ReturnStmt>(body->body_front()))
-              if (ret->getRetValue() && fd->getNumParams() == call->getNumArgs()) {
-                std::map<const ValueDecl*, ExprPtr> saved;
-                for (unsigned i = 0; i < fd->getNumParams(); ++i) {
-                  saved[fd->getParamDecl(i)] = values_.count(fd->getParamDecl(i)) ? values_[fd->getParamDecl(i)] : nullptr;
-                  values_[fd->getParamDecl(i)] = value(call->getArg(i));
-                }
-                stack_.insert(fd);
-                ExprPtr r = value(ret->getRetValue());
-                stack_.erase(fd);
-                for (auto& [d, v] : saved) {
-                  if (v) values_[d] = v;
-                  else values_.erase(d);
-                }
-                return r;
-              }
+              if (ret->getRetValue() && fd->getNumParams() == call->getNumArgs())
+                return inCallee(call, fd, [&] { return value(ret->getRetValue()); });
     }
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
       if (isArgs(sub->getBase())) {
@@ -336,29 +340,50 @@ class Translator {
           const ReturnStmt* ret = nullptr;
           for (const clang::Stmt* s : cast<CompoundStmt>(fd->getBody())->body())
             if (const auto* r = dyn_cast<ReturnStmt>(s)) ret = r;
-          if (ret && ret->getRetValue() && fd->getNumParams() == call->getNumArgs()) {
-            auto saved = values_;
-            auto savedOrigins = origins_;
-            for (unsigned i = 0; i < fd->getNumParams(); ++i) bindParam(fd->getParamDecl(i), call->getArg(i));
-            stack_.insert(fd);
-            for (const clang::Stmt* s : cast<CompoundStmt>(fd->getBody())->body())
-              if (const auto* ds = dyn_cast<DeclStmt>(s))
-                for (const Decl* d : ds->decls())
-                  if (const auto* vd = dyn_cast<VarDecl>(d); vd && vd->getInit()) {
-                    if (vd->getType()->isPointerType()) origins_[vd] = originOf(vd->getInit());
-                    else if (vd->getType()->isIntegralOrEnumerationType()) values_[vd] = value(vd->getInit());
-                  }
-            Origin o = originOf(ret->getRetValue());
-            stack_.erase(fd);
-            values_ = saved;
-            origins_ = savedOrigins;
-            return o;
-          }
+          if (ret && ret->getRetValue() && fd->getNumParams() == call->getNumArgs())
+            return inCallee(call, fd, [&] {
+              for (const clang::Stmt* s : cast<CompoundStmt>(fd->getBody())->body())
+                if (const auto* ds = dyn_cast<DeclStmt>(s))
+                  for (const Decl* d : ds->decls())
+                    if (const auto* vd = dyn_cast<VarDecl>(d); vd && vd->getInit()) {
+                      if (vd->getType()->isPointerType()) origins_[vd] = originOf(vd->getInit());
+                      else if (vd->getType()->isIntegralOrEnumerationType()) values_[vd] = value(vd->getInit());
+                    }
+              return originOf(ret->getRetValue());
+            });
         }
     }
     if (const auto* ce = dyn_cast<CXXConstructExpr>(e))
       if (ce->getNumArgs() > 0) return originOf(ce->getArg(0));
     return none;
+  }
+
+  // Runs `body` with `fd`'s parameters bound to the call's arguments; afterwards the caller's
+  // bindings are back as they were (the callee's locals go out of scope).
+  template <class F>
+  std::invoke_result_t<F> inCallee(const CallExpr* call, const FunctionDecl* fd, F&& body) {
+    auto values = values_;
+    auto origins = origins_;
+    auto tiles = tiles_;
+    auto aliases = argsAliases_;
+    for (unsigned i = 0; i < fd->getNumParams() && i < call->getNumArgs(); ++i)
+      bindParam(fd->getParamDecl(i), call->getArg(i));
+    stack_.insert(fd);
+    auto restore = [&] {
+      stack_.erase(fd);
+      values_ = std::move(values);
+      origins_ = std::move(origins);
+      tiles_ = std::move(tiles);
+      argsAliases_ = std::move(aliases);
+    };
+    if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+      body();
+      restore();
+    } else {
+      auto result = body();
+      restore();
+      return result;
+    }
   }
 
   // The wrapper's `args`, or a helper's parameter bound to it (tensor_data(args, i)).
@@ -391,6 +416,17 @@ class Translator {
         if (!r.value.empty()) op.uses.push_back(r.value);
     if (!op.tileValue.empty()) op.uses.push_back(op.tileValue);
     seq.children.push_back(Stmt::opStmt(std::move(op)));
+  }
+
+  // An `if` with empty then and else sequences.
+  StmtPtr newIf(SourceLocation l, ExprPtr cond) {
+    auto ifs = std::make_unique<Stmt>();
+    ifs->kind = Stmt::Kind::If;
+    ifs->loc = loc(l);
+    ifs->cond = std::move(cond);
+    ifs->children.push_back(Stmt::seq());
+    ifs->children.push_back(Stmt::seq());
+    return ifs;
   }
 
   Op makeOp(OpKind kind, const std::string& name, SourceLocation l) {
@@ -435,12 +471,7 @@ class Translator {
       if (inlineDepth_ > 0 && is && !is->getElse() && !is->isConstexpr() && endsInReturn(is->getThen()) &&
           std::next(it) != end) {
         translateCalls(is->getCond(), seq);
-        auto ifs = std::make_unique<Stmt>();
-        ifs->kind = Stmt::Kind::If;
-        ifs->loc = loc(is->getBeginLoc());
-        ifs->cond = value(is->getCond());
-        ifs->children.push_back(Stmt::seq());
-        ifs->children.push_back(Stmt::seq());
+        StmtPtr ifs = newIf(is->getBeginLoc(), value(is->getCond()));
         ++depth_;
         // The then-branch without its return: leaving this function is the else-branch's absence.
         if (const auto* cs = dyn_cast<CompoundStmt>(is->getThen()))
@@ -549,7 +580,8 @@ class Translator {
     }
     ExprPtr bound, step;
     if (var && init) {
-      if (const auto* cond = dyn_cast_or_null<BinaryOperator>(fs->getCond()->IgnoreParenImpCasts()))
+      const clang::Expr* c = fs->getCond() ? fs->getCond()->IgnoreParenImpCasts() : nullptr;
+      if (const auto* cond = dyn_cast_or_null<BinaryOperator>(c))
         if (declOf(cond->getLHS()) == var) {
           if (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_NE) bound = value(cond->getRHS());
           if (cond->getOpcode() == BO_LE)
@@ -621,12 +653,7 @@ class Translator {
     if (is->getInit()) translateStmt(is->getInit(), seq);
     if (is->getConditionVariableDeclStmt()) translateStmt(is->getConditionVariableDeclStmt(), seq);
     translateCalls(is->getCond(), seq);
-    auto ifs = std::make_unique<Stmt>();
-    ifs->kind = Stmt::Kind::If;
-    ifs->loc = loc(is->getBeginLoc());
-    ifs->cond = value(is->getCond());
-    ifs->children.push_back(Stmt::seq());
-    ifs->children.push_back(Stmt::seq());
+    StmtPtr ifs = newIf(is->getBeginLoc(), value(is->getCond()));
     ++depth_;
     translateStmt(is->getThen(), *ifs->children[0]);
     translateStmt(is->getElse(), *ifs->children[1]);
@@ -670,12 +697,7 @@ class Translator {
       if (!isDefault) {
         ExprPtr cond;
         for (const auto& cv : c.values) cond = cond ? exprOr(cond, exprEq(v, cv)) : exprEq(v, cv);
-        auto ifs = std::make_unique<Stmt>();
-        ifs->kind = Stmt::Kind::If;
-        ifs->loc = loc(sw->getBeginLoc());
-        ifs->cond = cond;
-        ifs->children.push_back(Stmt::seq());
-        ifs->children.push_back(Stmt::seq());
+        StmtPtr ifs = newIf(sw->getBeginLoc(), cond);
         Stmt* then = ifs->children[0].get();
         Stmt* otherwise = ifs->children[1].get();
         tail->children.push_back(std::move(ifs));
@@ -691,15 +713,12 @@ class Translator {
   // Every call in an expression, in evaluation order (arguments first).
   void translateCalls(const clang::Expr* e, Stmt& seq) {
     if (!e) return;
-    if (const auto* lambda = dyn_cast<LambdaExpr>(e)) {
-      (void)lambda;  // bodies of lambdas run where they are called; not modelled
-      return;
-    }
+    if (isa<LambdaExpr>(e)) return;  // a lambda's body runs where it is called; not modelled
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       std::string n = calleeName(call);
       bool known = modelledCalls().count(n) || isTileOpName(n);
       // Arguments first, except the ones a modelled op reads itself.
-      if (!known || n == "get_block_idx" || n == "get_l2_cache_offset")
+      if (!known || isLaneIdCall(n) || n == "get_l2_cache_offset")
         for (const clang::Expr* a : call->arguments()) translateCalls(a, seq);
       if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) translateCalls(mc->getImplicitObjectArgument(), seq);
       return translateCall(call, n, seq);
@@ -797,6 +816,10 @@ class Translator {
     return "";
   }
 
+  static const clang::Expr* argOf(const CallExpr* call, unsigned i) {
+    return i < call->getNumArgs() ? call->getArg(i) : nullptr;
+  }
+
   void laneRead(const CallExpr* call, const std::string& n) {
     facts_.laneReads.push_back(LaneRead{loc(call->getBeginLoc()), n, call->getNumArgs() > 0});
   }
@@ -812,8 +835,8 @@ class Translator {
 
   void translateCall(const CallExpr* call, const std::string& n, Stmt& seq) {
     SourceLocation l = call->getBeginLoc();
-    auto arg = [&](unsigned i) -> const clang::Expr* { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
-    if (n == "get_block_idx" || n == "get_sub_block_id" || n == "get_subblockid") return laneRead(call, n);
+    auto arg = [&](unsigned i) { return argOf(call, i); };
+    if (isLaneIdCall(n)) return laneRead(call, n);
     if (n == "get_l2_cache_offset") {
       facts_.cacheOffsetReads.push_back(CacheOffsetRead{loc(l), inlineDepth_ == 0 && depth_ == 0});
       return;
@@ -913,11 +936,8 @@ class Translator {
   }
 
   bool isUserFunction(const FunctionDecl* fd) {
-    const SourceManager& sm = ctx_.getSourceManager();
     SourceLocation l = fd->getDefinition() ? fd->getDefinition()->getLocation() : fd->getLocation();
-    if (sm.isInSystemHeader(l)) return false;
-    std::string file = loc(l).file;
-    return file.find("ptoverify_prelude.h") == std::string::npos;
+    return inUserCode(ctx_.getSourceManager(), l);
   }
 
   void translateAssign(const CallExpr* call, Stmt& seq) {
@@ -943,24 +963,23 @@ class Translator {
     op.tileAddr = evalConst(addr);
     if (!op.tileAddr) op.tileAddrChoices = possibleConstants(addr);
     op.uses.push_back(text(call->getArg(1)));
-    if (op.tileAddr && op.tileSpace == "ub") {
-      const FunctionDecl* body = bodies_.back();
-      auto& hw = highWater_[body];
-      if (*op.tileAddr + op.tileBytes > hw.end) {
-        hw = BodyHighWater{op.loc, body->getNameAsString(), *op.tileAddr + op.tileBytes};
-        bool found = false;
-        for (auto& h : facts_.highWater)
-          if (h.body == hw.body) h = hw, found = true;
-        if (!found) facts_.highWater.push_back(hw);
-      }
-    }
+    if (ti != tiles_.end()) ti->second.addr = op.tileAddr;
+    if (op.tileAddr && op.tileSpace == "ub") raiseHighWater(op, bodies_.back()->getNameAsString());
     emit(seq, std::move(op));
+  }
+
+  void raiseHighWater(const Op& assign, const std::string& body) {
+    int64_t end = *assign.tileAddr + assign.tileBytes;
+    auto hw = std::find_if(facts_.highWater.begin(), facts_.highWater.end(),
+                           [&](const BodyHighWater& h) { return h.body == body; });
+    if (hw == facts_.highWater.end()) facts_.highWater.push_back(BodyHighWater{assign.loc, body, end});
+    else if (end > hw->end) *hw = BodyHighWater{assign.loc, body, end};
   }
 
   void translateSyncAll(const CallExpr* call, const std::string& n, Stmt& seq) {
     Op op = makeOp(OpKind::SyncAll, n == "SyncAll" ? "AscendC::SyncAll" : "pto::" + n, call->getBeginLoc());
     op.pipes = {Pipe::ALL};
-    auto arg = [&](unsigned i) -> const clang::Expr* { return i < call->getNumArgs() ? call->getArg(i) : nullptr; };
+    auto arg = [&](unsigned i) { return argOf(call, i); };
     Origin ws;
     if (n == "SyncAll") {
       op.syncMode = "hard";
@@ -997,10 +1016,8 @@ class Translator {
     if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) e = mc->getImplicitObjectArgument()->IgnoreParenCasts();
     if (const ValueDecl* d = declOf(e)) {
       name = d->getNameAsString();
-      // The last TASSIGN of that tile.
-      forEachOp(*k_.body, [&](const Op& op) {
-        if (op.kind == OpKind::TileAssign && origins_.count(d) && op.tileValue == origins_[d].ref.value) addr = op.tileAddr;
-      });
+      auto tile = tiles_.find(d);
+      if (tile != tiles_.end()) addr = tile->second.addr;  // its last TASSIGN
       if (!addr)
         if (const auto* vd = dyn_cast<VarDecl>(d))
           if (vd->getInit()) addr = constant(vd->getInit()->IgnoreParenCasts());
@@ -1020,25 +1037,15 @@ class Translator {
       return;
     }
     if (facts_.wrapper && inlineDepth_ == 0 && def->getReturnType()->isVoidType()) recordForwarded(call, def);
-    auto savedValues = values_;
-    auto savedOrigins = origins_;
-    auto savedTiles = tiles_;
-    for (unsigned i = 0; i < def->getNumParams() && i < call->getNumArgs(); ++i) bindParam(def->getParamDecl(i), call->getArg(i));
-    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) (void)mc;
-    stack_.insert(def);
-    bodies_.push_back(def);
-    ++inlineDepth_;
-    inlineBaseDepth_.push_back(depth_);
-    translateStmt(def->getBody(), seq);
-    inlineBaseDepth_.pop_back();
-    --inlineDepth_;
-    bodies_.pop_back();
-    stack_.erase(def);
-    // The callee's locals go out of scope; the caller's bindings stay as they were, except that
-    // anything the callee could have changed through a reference is unknown now.
-    values_ = savedValues;
-    origins_ = savedOrigins;
-    tiles_ = savedTiles;
+    inCallee(call, def, [&] {
+      bodies_.push_back(def);
+      inlineBaseDepth_.push_back(depth_);
+      ++inlineDepth_;
+      translateStmt(def->getBody(), seq);
+      --inlineDepth_;
+      inlineBaseDepth_.pop_back();
+      bodies_.pop_back();
+    });
   }
 
   void recordForwarded(const CallExpr* call, const FunctionDecl* def) {
@@ -1062,12 +1069,12 @@ class Translator {
     return w;
   }
 
-  // `pipe_barrier(PIPE_ALL); dsb(DSB_DDR);` is the GM fence PTOAS emits for fence.barrier_all; so
-  // is a dsb after a PIPE_ALL drain with only cache maintenance in between (seed 004's publish:
-  // drain, CACHELINE_OUT of the lines, dsb).
-  static void mergeFences(Stmt& s) {
+  // A dsb is a GM fence (scope "gm") when a PIPE_ALL drain comes before it with no GM write in
+  // between: `pipe_barrier(PIPE_ALL); dsb(DSB_DDR);` is what PTOAS emits for fence.barrier_all,
+  // and seed 004's publish is drain, CACHELINE_OUT of the lines, dsb.
+  static void markGmFences(Stmt& s) {
     for (auto& c : s.children)
-      if (c && c->kind != Stmt::Kind::OpStmt) mergeFences(*c);
+      if (c && c->kind != Stmt::Kind::OpStmt) markGmFences(*c);
     bool drained = false;
     for (auto& c : s.children) {
       if (!c) continue;
@@ -1077,17 +1084,6 @@ class Translator {
         if (drained) c->op.fenceScope = "gm";
       } else if (writesGmAnywhere(*c)) {
         drained = false;
-      }
-    }
-    for (size_t i = 0; i + 1 < s.children.size(); ++i) {
-      Stmt* a = s.children[i].get();
-      Stmt* b = s.children[i + 1].get();
-      if (a->kind == Stmt::Kind::OpStmt && b->kind == Stmt::Kind::OpStmt && a->op.kind == OpKind::PipeBarrier &&
-          a->op.barrierPipe == Pipe::ALL && b->op.kind == OpKind::Fence && b->op.fenceScope == "dsb") {
-        b->op.fenceScope = "gm";
-        b->op.loc = a->op.loc;
-        b->op.name = "pipe_barrier(PIPE_ALL); dsb";
-        b->op.pipes = {Pipe::ALL};
       }
     }
   }

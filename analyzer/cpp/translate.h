@@ -2,6 +2,8 @@
 // Clang AST of one kernel root -> the model's Stmt tree and CppFacts. User functions the root
 // calls are inlined (their parameters bound to the call's arguments), so a fused kernel's phases,
 // barriers and publish helpers land in one tree.
+#include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +16,8 @@ class ASTContext;
 class Expr;
 class FunctionDecl;
 class SourceLocation;
+class SourceManager;
+class SourceRange;
 }  // namespace clang
 
 namespace ptov::cpp {
@@ -23,7 +27,6 @@ struct TranslateResult {
   std::vector<InputDiagnostic> notes;  // what could not be modelled
 };
 
-// `userFile(loc)`: is a declaration in the user's sources (not the prelude or a system header)?
 TranslateResult translateKernel(clang::ASTContext& ctx, const clang::FunctionDecl& root, const std::string& arch,
                                 const std::set<std::string>& testedMacros);
 
@@ -35,5 +38,17 @@ bool callsModelledOp(const clang::FunctionDecl& fn);
 std::string calleeName(const clang::Expr* call);
 
 SourceLoc locOf(clang::ASTContext& ctx, clang::SourceLocation loc);
+
+// Headers that do not exist are given as empty files in this (virtual) directory.
+inline constexpr const char* kMissingHeaderDir = "/__ptoverify_missing_headers__";
+
+// Is `loc` in the user's sources: not a system header, the prelude, a stub or a missing header?
+bool inUserCode(const clang::SourceManager& sm, clang::SourceLocation loc);
+// The integer value of a constant expression (constexpr, enums, casts), if it has one.
+std::optional<int64_t> evalInt(const clang::ASTContext& ctx, const clang::Expr* e);
+// The source spelling of a range.
+std::string sourceText(const clang::ASTContext& ctx, clang::SourceRange range);
+// get_block_idx, get_sub_block_id, get_subblockid (with or without args).
+bool isLaneIdCall(const std::string& name);
 
 }  // namespace ptov::cpp
