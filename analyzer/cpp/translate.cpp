@@ -174,6 +174,7 @@ class Translator {
     stack_.insert(&root_);
     if (root_.hasBody()) translateStmt(root_.getBody(), *k_.body);
     markGmFences(*k_.body);
+    computeHighWater();
   }
 
  private:
@@ -190,6 +191,14 @@ class Translator {
   std::map<const ValueDecl*, ForwardedArg> provenance_;  // where a wrapper's locals come from
   std::set<const FunctionDecl*> stack_;              // functions being inlined (no recursion)
   std::vector<const FunctionDecl*> bodies_{&root_};   // the function each statement is in
+  struct Placement {  // a TASSIGN at a constant UB address
+    std::string body;
+    const ValueDecl* tile;
+    int64_t end;
+    SourceLoc loc;
+  };
+  std::vector<Placement> placements_;
+  std::set<const ValueDecl*> scratchTiles_;  // tiles used as a soft barrier's UB scratch
   int depth_ = 0;        // control nesting (loops / branches) in the root
   int inlineDepth_ = 0;  // 0 in the root
   std::vector<int> inlineBaseDepth_{0};  // depth_ where each inlined body starts
@@ -964,16 +973,20 @@ class Translator {
     if (!op.tileAddr) op.tileAddrChoices = possibleConstants(addr);
     op.uses.push_back(text(call->getArg(1)));
     if (ti != tiles_.end()) ti->second.addr = op.tileAddr;
-    if (op.tileAddr && op.tileSpace == "ub") raiseHighWater(op, bodies_.back()->getNameAsString());
+    if (op.tileAddr && op.tileSpace == "ub")
+      placements_.push_back(Placement{bodies_.back()->getNameAsString(), d, *op.tileAddr + op.tileBytes, op.loc});
     emit(seq, std::move(op));
   }
 
-  void raiseHighWater(const Op& assign, const std::string& body) {
-    int64_t end = *assign.tileAddr + assign.tileBytes;
-    auto hw = std::find_if(facts_.highWater.begin(), facts_.highWater.end(),
-                           [&](const BodyHighWater& h) { return h.body == body; });
-    if (hw == facts_.highWater.end()) facts_.highWater.push_back(BodyHighWater{assign.loc, body, end});
-    else if (end > hw->end) *hw = BodyHighWater{assign.loc, body, end};
+  // Each body's UB high-water: the highest end of its TASSIGNs, barrier scratch tiles excepted.
+  void computeHighWater() {
+    for (const auto& p : placements_) {
+      if (p.tile && scratchTiles_.count(p.tile)) continue;
+      auto hw = std::find_if(facts_.highWater.begin(), facts_.highWater.end(),
+                             [&](const BodyHighWater& h) { return h.body == p.body; });
+      if (hw == facts_.highWater.end()) facts_.highWater.push_back(BodyHighWater{p.loc, p.body, p.end});
+      else if (p.end > hw->end) *hw = BodyHighWater{p.loc, p.body, p.end};
+    }
   }
 
   void translateSyncAll(const CallExpr* call, const std::string& n, Stmt& seq) {
@@ -1017,7 +1030,10 @@ class Translator {
     if (const ValueDecl* d = declOf(e)) {
       name = d->getNameAsString();
       auto tile = tiles_.find(d);
-      if (tile != tiles_.end()) addr = tile->second.addr;  // its last TASSIGN
+      if (tile != tiles_.end()) {
+        addr = tile->second.addr;  // its last TASSIGN
+        scratchTiles_.insert(d);
+      }
       if (!addr)
         if (const auto* vd = dyn_cast<VarDecl>(d))
           if (vd->getInit()) addr = constant(vd->getInit()->IgnoreParenCasts());
