@@ -248,7 +248,7 @@ static Verdict anyOf(Solver& solver, const Trace& t, const ExprPtr& any) {
   if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
   std::vector<ExprPtr> asserts = t.assumptions;
   asserts.push_back(any);
-  return verdictOf(solver.check(asserts));
+  return verdictOf(solver.check(asserts, {}, Solver::Model::None));  // verdictOf keeps no values
 }
 
 std::vector<std::pair<Pipe, Pipe>> ProofContext::opaqueEventPairs() {

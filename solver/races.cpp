@@ -76,7 +76,7 @@ bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b)
     q.push_back(a);
     q.push_back(b);
     q.push_back(exprNot(g));
-    result = solver_.check(q).kind == SatAnswer::Kind::Unsat;
+    result = solver_.check(q, {}, Solver::Model::None).kind == SatAnswer::Kind::Unsat;
   }
   impliedCache_[{g.get(), a.get(), b.get()}] = result;
   return result;

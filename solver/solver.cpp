@@ -146,11 +146,11 @@ Solver::~Solver() = default;
 
 void Solver::startKernel() { kernelSpentMs_ = 0; }
 
-SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate) {
+SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate, Model model) {
   ++stats_.queries;
   std::vector<ExprPtr> all = assertions;
   all.insert(all.end(), evaluate.begin(), evaluate.end());
-  std::string key = std::to_string(assertions.size()) + "|" + fingerprint(all);
+  std::string key = std::to_string(assertions.size()) + "|" + fingerprint(all) + (model == Model::None ? "|no-model" : "");
   for (const auto& [name, range] : options_.paramRanges)
     key += "|" + name + "=" + std::to_string(range.first) + ":" + std::to_string(range.second);
   {
@@ -218,6 +218,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     switch (s.check()) {
       case z3::sat: {
         answer.kind = SatAnswer::Kind::Sat;
+        if (model == Model::None) break;
         // Prefer the smallest parameter values (num_tokens = 0 rather than 8191): witnesses
         // read better and stay stable. If that takes too long, keep the first model.
         // A resource limit rather than a time limit: the same query gets the same witness on a

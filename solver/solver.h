@@ -46,10 +46,16 @@ class Solver {
   Solver(const Solver&) = delete;
   Solver& operator=(const Solver&) = delete;
 
-  // Is the conjunction of `assertions` (each read as "!= 0") satisfiable? When it is, the
-  // model's value of every `evaluate` expression is returned. Answers are cached by a hash of
-  // the query, so asking again (the same kernel re-checked) costs nothing.
-  SatAnswer check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate = {});
+  // What a satisfiable answer carries: nothing (the caller only needs sat / unsat), or the
+  // values of a minimal model (a witness for the user).
+  enum class Model { None, Minimal };
+
+  // Is the conjunction of `assertions` (each read as "!= 0") satisfiable? When it is, and a
+  // model is wanted, the minimal model's value of every `evaluate` expression is returned.
+  // Answers are cached by a hash of the query, so asking again (the same kernel re-checked)
+  // costs nothing.
+  SatAnswer check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate = {},
+                  Model model = Model::Minimal);
 
   // Starts the per-kernel time budget again.
   void startKernel();
