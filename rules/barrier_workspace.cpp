@@ -58,9 +58,7 @@ class BarrierWorkspace : public Rule {
  private:
   static void checkLaunches(const Kernel& k, const std::string& wsValue, int64_t words, const Op& barrier,
                             RuleContext& ctx) {
-    MemRef ref;
-    ref.value = wsValue;
-    auto index = argsIndexOf(ref);
+    auto index = argsIndexOf(wsValue);
     if (!index) return;
     std::map<std::string, const LaunchFacts*> owner;  // workspace tensor -> first launch
     for (const LaunchFacts* l : k.launches) {

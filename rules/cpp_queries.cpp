@@ -19,8 +19,7 @@ const LaunchArg* launchArgAt(const LaunchFacts& l, int64_t index) {
   return nullptr;
 }
 
-std::optional<int64_t> argsIndexOf(const MemRef& ref) {
-  const std::string& v = ref.value;
+std::optional<int64_t> argsIndexOf(const std::string& v) {
   if (v.rfind("args[", 0) != 0 || v.back() != ']') return std::nullopt;
   try {
     size_t used = 0;

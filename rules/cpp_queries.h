@@ -1,6 +1,8 @@
 #pragma once
 // Shared queries of the C++ rules (barrier-*, abi-order, cache-policy-wrapper): the barriers of a
 // kernel, and the launch argument a kernel's args[i] is bound to.
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "analyzer/model/cpp_facts.h"
@@ -15,7 +17,7 @@ bool isSoftBarrier(const Op& op);
 // The tensor a launch passes as args[index] (tensors are added first, in order), or null.
 const LaunchArg* launchArgAt(const LaunchFacts& l, int64_t index);
 
-// The args[i] index of a workspace reference ("args[12]"), if it is one.
-std::optional<int64_t> argsIndexOf(const MemRef& ref);
+// The args[i] index of a buffer the C++ front end names "args[12]", if it is one.
+std::optional<int64_t> argsIndexOf(const std::string& value);
 
 }  // namespace ptov
