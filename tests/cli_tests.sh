@@ -252,14 +252,16 @@ case "$case_name" in
     if ! grep -qE 'libclang' <<<"$libs"; then fail "ptoverify-cpp does not link Clang"; fi
     ;;
   cpp-frontend)
-    x=tests/cpp/xcheck
+    ir=tests/cpp/xcheck/vadd_kernel.pto
+    good=corpus/sync-event-pairing/good/ptoas_vector_kernel.cpp
+    bad=corpus/sync-event-pairing/bad/dropped_wait.cpp
     # Translation validation: the .pto and the C++ generated from it, in one run.
-    run 0 check "$x/vadd_kernel.pto" "$x/good/vadd_kernel.cpp"
-    run 1 check "$x/vadd_kernel.pto" "$x/bad/vadd_kernel.cpp" --rules xcheck-sync
-    expect_output "bad/vadd_kernel.cpp:29:5: error: the C\+\+ has 'pipe_barrier\(PIPE_ALL\)' where the .pto has 'set_flag \[PIPE_MTE3, PIPE_MTE2, EVENT_ID1\]'.*\[xcheck-sync\]"
-    expect_output "vadd_kernel.pto:12:7: note: in the .pto"
+    run 0 check "$ir" "$good"
+    run 1 check "$ir" "$bad" --rules xcheck-sync
+    expect_output "dropped_wait.cpp:33:5: error: the C\\+\\+ has 'set_flag \\[PIPE_MTE3, PIPE_MTE2, EVENT_ID1\\]' where the .pto has 'wait_flag \\[PIPE_V, PIPE_MTE3, EVENT_ID0\\]'.*\\[xcheck-sync\\]"
+    expect_output "vadd_kernel.pto:13:7: note: in the .pto"
     # Without the .pto the pairing rule has nothing to compare.
-    run 0 check "$x/bad/vadd_kernel.cpp" --rules xcheck-sync
+    run 0 check "$bad" --rules xcheck-sync
     tmp="$(mktemp -d)"
     # A syntax error is an input error (exit 2) with file:line:col; the other inputs are checked.
     printf 'AICORE void k() {\n  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)\n}\n' >"$tmp/broken.cpp"
