@@ -70,7 +70,7 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   }
   Solver& solver = solverFor(req.solver);
   for (const auto& k : loaded.kernels) {
-    auto f = runRules(k, req.ruleGlobs, &solver, &req.ruleOptions);
+    auto f = runRules(k, req.ruleGlobs, &solver, &req.ruleSettings);
     for (auto& x : f) {
       auto o = req.severityOverrides.find(x.ruleId);
       if (o != req.severityOverrides.end() && !x.unknown) x.severity = o->second;
@@ -143,8 +143,17 @@ static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
   if (!cli("param-range"))
     for (const auto& [name, range] : c.paramRanges) r.solver.paramRanges[name] = range;
   r.severityOverrides = c.severity;
-  r.ruleOptions = c.ruleOptions;
+  r.ruleSettings.options = c.ruleOptions;
+  r.ruleSettings.timing = c.timing;
   return r;
+}
+
+CheckRequest requestFor(const std::string& path, const CheckRequest& req, std::string& error) {
+  std::string cfgPath = !req.configPath.empty() ? req.configPath : req.useConfigFiles ? findConfig(path) : "";
+  if (cfgPath.empty()) return req;
+  Config c;
+  if (!loadConfig(cfgPath, c, error)) return req;
+  return withConfig(req, c);
 }
 
 bool inShard(const std::string& path, int shard, int shards) {

@@ -20,16 +20,16 @@ struct CheckRequest {
   bool strict = false;          // an undecided proof (unknown) makes the exit code 3
   SolverOptions solver;         // per-query / per-kernel budgets, parameter ranges
   std::map<std::string, Severity> severityOverrides;  // rule id -> severity (from the config)
-  RuleOptions ruleOptions;                            // from the config
+  RuleSettings ruleSettings;                          // from the config
   // Configuration: --config FILE, else .ptoverify.yaml above each input (cli/config.h).
   // Options named in `fromCli` were given on the command line and win over the file.
   std::string configPath;
   bool useConfigFiles = true;
-  std::set<std::string> fromCli;
+  std::set<std::string> fromCli;  // "rules", "arch", "fail-on", "solver-timeout", "kernel-budget", "param-range"
   unsigned jobs = 1;          // -j N: files checked in parallel (output order stays the input order)
   int shard = 1, shards = 1;  // --shard K/N: check only the stable K-th of N parts of the inputs
   bool recordApplicability = false;  // fill FileResult::applicableRules
-  bool progress = true;       // a progress line on stderr for long runs when it is a TTY  // "rules", "arch", "fail-on", "solver-timeout", "kernel-budget", "param-range"
+  bool progress = true;       // a progress line on stderr for long runs when it is a TTY
 };
 
 struct FileResult {
@@ -58,6 +58,9 @@ struct CheckResult {
 FileResult checkFile(const std::string& path, const CheckRequest& req);
 FileResult checkText(const std::string& path, const std::string& text, const CheckRequest& req);
 CheckResult runCheck(const CheckRequest& req);
+// The request for one input with its configuration applied (--config, else the .ptoverify.yaml
+// above it); `error` is set, and `req` returned, when that file is broken.
+CheckRequest requestFor(const std::string& path, const CheckRequest& req, std::string& error);
 
 // Exit codes, documented in the README.
 constexpr int kExitClean = 0;

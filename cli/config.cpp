@@ -42,6 +42,107 @@ int64_t integer(const YAML::Node& n, const std::string& what) {
 
 bool isRule(const std::string& id) { return findRule(id) != nullptr; }
 
+bool boolean(const YAML::Node& n, const std::string& what) {
+  std::string s = scalar(n, what);
+  if (s == "true") return true;
+  if (s == "false") return false;
+  fail(n, what + " must be true or false, not '" + s + "'");
+}
+
+std::vector<std::string> names(const YAML::Node& n, const std::string& what) {
+  if (!n.IsSequence()) fail(n, what + " must be a list of names");
+  std::vector<std::string> out;
+  for (const auto& x : n) out.push_back(scalar(x, "an entry of " + what));
+  return out;
+}
+
+// One row of the reader-set table; a row with the struct and field of a default row replaces it.
+void parseSharedField(const YAML::Node& n, TimingConfig& t) {
+  if (!n.IsMap()) fail(n, "a shared field is a mapping {struct, field, readers, per-round, per-slot, allowed-in, fix}");
+  SharedField f;
+  bool haveField = false;
+  for (const auto& kv : n) {
+    std::string k = kv.first.Scalar();
+    const std::string what = "timing.shared-fields." + k;
+    if (k == "struct") f.structName = scalar(kv.second, what);
+    else if (k == "field") f.field = scalar(kv.second, what), haveField = true;
+    else if (k == "readers") {
+      f.readers = names(kv.second, what);
+      for (size_t i = 0; i < f.readers.size(); ++i)
+        if (f.readers[i] != "ctrl" && f.readers[i] != "sche" && f.readers[i] != "aicore")
+          fail(kv.second[i], "a reader is ctrl, sche or aicore, not '" + f.readers[i] + "'");
+    } else if (k == "per-round") f.perRound = boolean(kv.second, what);
+    else if (k == "per-slot") f.perSlot = boolean(kv.second, what);
+    else if (k == "allowed-in") f.allowedIn = names(kv.second, what);
+    else if (k == "fix") f.fix = scalar(kv.second, what);
+    else fail(kv.first, "unknown key '" + k + "' (struct, field, readers, per-round, per-slot, allowed-in, fix)");
+  }
+  if (!haveField) fail(n, "a shared field needs field:");
+  if (f.structName.empty()) f.structName = "*";
+  for (auto& existing : t.sharedFields)
+    if (existing.structName == f.structName && existing.field == f.field) {
+      existing = f;
+      return;
+    }
+  t.sharedFields.push_back(f);
+}
+
+void parseTiming(const YAML::Node& v, TimingConfig& t) {
+  if (!v.IsMap()) fail(v, "timing: must be a mapping");
+  for (const auto& kv : v) {
+    std::string k = kv.first.Scalar();
+    const YAML::Node& n = kv.second;
+    if (k == "shared-fields") {
+      if (!n.IsSequence()) fail(n, "timing.shared-fields must be a list");
+      for (const auto& row : n) parseSharedField(row, t);
+    } else if (k == "per-round-objects") {
+      t.perRoundObjects = names(n, "timing." + k);
+    } else if (k == "stop-order") {
+      if (!n.IsMap()) fail(n, "timing.stop-order must be a mapping");
+      std::map<std::string, std::vector<std::string>*> lists = {
+          {"stop-calls", &t.stopCalls},           {"fences", &t.fenceCalls},
+          {"clear-calls", &t.clearCalls},         {"goodbye-calls", &t.goodbyeCalls},
+          {"sche-wait-calls", &t.scheWaitCalls},  {"aicore-wait-calls", &t.aicoreWaitCalls},
+          {"reclaim-calls", &t.reclaimCalls}};
+      for (const auto& s : n) {
+        std::string key = s.first.Scalar();
+        if (key == "stop-marker") t.stopMarker = scalar(s.second, "timing.stop-order.stop-marker");
+        else if (lists.count(key)) *lists[key] = names(s.second, "timing.stop-order." + key);
+        else fail(s.first, "unknown key 'timing.stop-order." + key + "' (stop-calls, stop-marker, fences, clear-calls, "
+                           "goodbye-calls, sche-wait-calls, aicore-wait-calls, reclaim-calls)");
+      }
+    } else if (k == "hard-wait") {
+      if (!n.IsMap()) fail(n, "timing.hard-wait must be a mapping");
+      std::map<std::string, std::vector<std::string>*> lists = {
+          {"safe-timeout-calls", &t.safeTimeoutCalls}, {"hard-failure-calls", &t.hardFailureCalls},
+          {"error-returns", &t.errorReturns},          {"degrade-calls", &t.degradeCalls},
+          {"ignore-polls", &t.ignorePolls}};
+      for (const auto& s : n) {
+        std::string key = s.first.Scalar();
+        const std::string what = "timing.hard-wait." + key;
+        if (key == "safe-window-ms") {
+          t.safeWindowMs = integer(s.second, what);
+          if (t.safeWindowMs <= 0) fail(s.second, what + " must be positive");
+        } else if (key == "safe-window-constants") {
+          if (!s.second.IsMap()) fail(s.second, what + " must map arch (a2a3, a5) to a constant's name");
+          for (const auto& c : s.second) {
+            std::string arch = c.first.Scalar();
+            if (arch != "a2a3" && arch != "a5") fail(c.first, "arch must be a2a3 or a5, not '" + arch + "'");
+            t.safeWindowConstants[arch] = scalar(c.second, what + "." + arch);
+          }
+        } else if (lists.count(key)) {
+          *lists[key] = names(s.second, what);
+        } else {
+          fail(s.first, "unknown key '" + what + "' (safe-timeout-calls, safe-window-ms, safe-window-constants, "
+                        "hard-failure-calls, error-returns, degrade-calls, ignore-polls)");
+        }
+      }
+    } else {
+      fail(kv.first, "unknown key 'timing." + k + "' (shared-fields, per-round-objects, stop-order, hard-wait)");
+    }
+  }
+}
+
 void parse(const YAML::Node& root, Config& c) {
   if (!root.IsMap()) fail(root, "the configuration must be a mapping of keys");
   for (const auto& kv : root) {
@@ -112,8 +213,10 @@ void parse(const YAML::Node& root, Config& c) {
           c.ruleOptions[id][name] = integer(o.second, id + "." + name);
         }
       }
+    } else if (key == "timing") {
+      parseTiming(v, c.timing);
     } else {
-      fail(kv.first, "unknown key '" + key + "' (rules, severity, arch, fail-on, solver, options)");
+      fail(kv.first, "unknown key '" + key + "' (rules, severity, arch, fail-on, solver, options, timing)");
     }
   }
 }
@@ -177,6 +280,35 @@ std::string dumpConfig(const Config& c) {
     for (const auto& [name, value] : opts) e << YAML::Key << name << YAML::Value << value;
     e << YAML::EndMap;
   }
+  e << YAML::EndMap;
+  const TimingConfig& t = c.timing;
+  e << YAML::Key << "timing" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "shared-fields" << YAML::Value << YAML::BeginSeq;
+  for (const auto& f : t.sharedFields) {
+    e << YAML::BeginMap << YAML::Key << "struct" << YAML::Value << f.structName << YAML::Key << "field" << YAML::Value
+      << f.field << YAML::Key << "readers" << YAML::Value << YAML::Flow << f.readers << YAML::Key << "per-round"
+      << YAML::Value << f.perRound << YAML::Key << "per-slot" << YAML::Value << f.perSlot << YAML::Key << "allowed-in"
+      << YAML::Value << YAML::Flow << f.allowedIn << YAML::Key << "fix" << YAML::Value << f.fix << YAML::EndMap;
+  }
+  e << YAML::EndSeq;
+  e << YAML::Key << "per-round-objects" << YAML::Value << YAML::Flow << t.perRoundObjects;
+  e << YAML::Key << "stop-order" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "stop-calls" << YAML::Value << YAML::Flow << t.stopCalls;
+  e << YAML::Key << "stop-marker" << YAML::Value << t.stopMarker;
+  e << YAML::Key << "fences" << YAML::Value << YAML::Flow << t.fenceCalls;
+  e << YAML::Key << "clear-calls" << YAML::Value << YAML::Flow << t.clearCalls;
+  e << YAML::Key << "goodbye-calls" << YAML::Value << YAML::Flow << t.goodbyeCalls;
+  e << YAML::Key << "sche-wait-calls" << YAML::Value << YAML::Flow << t.scheWaitCalls;
+  e << YAML::Key << "aicore-wait-calls" << YAML::Value << YAML::Flow << t.aicoreWaitCalls;
+  e << YAML::Key << "reclaim-calls" << YAML::Value << YAML::Flow << t.reclaimCalls << YAML::EndMap;
+  e << YAML::Key << "hard-wait" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "safe-timeout-calls" << YAML::Value << YAML::Flow << t.safeTimeoutCalls;
+  e << YAML::Key << "safe-window-ms" << YAML::Value << t.safeWindowMs;
+  e << YAML::Key << "safe-window-constants" << YAML::Value << YAML::Flow << t.safeWindowConstants;
+  e << YAML::Key << "hard-failure-calls" << YAML::Value << YAML::Flow << t.hardFailureCalls;
+  e << YAML::Key << "error-returns" << YAML::Value << YAML::Flow << t.errorReturns;
+  e << YAML::Key << "degrade-calls" << YAML::Value << YAML::Flow << t.degradeCalls;
+  e << YAML::Key << "ignore-polls" << YAML::Value << YAML::Flow << t.ignorePolls << YAML::EndMap;
   e << YAML::EndMap << YAML::EndMap;
   return std::string(e.c_str()) + "\n";
 }

@@ -7,6 +7,8 @@
 //   fail-on: error | warning | note
 //   solver: {timeout-ms: N, kernel-budget-ms: N, cache-dir: DIR, param-ranges: {name: [lo, hi]}}
 //   options: {rule-id: {option: N}}    e.g. ub-range: {ub-bytes: 131072}
+//   timing: {shared-fields: [...], per-round-objects: [...], stop-order: {...}, hard-wait: {...}}
+//                                      seed 003's tables (rules/timing_config.h)
 // An unknown key or a bad value is an error with the YAML line and column.
 #include <map>
 #include <optional>
@@ -28,6 +30,7 @@ struct Config {
   std::optional<std::string> cacheDir;
   std::map<std::string, std::pair<int64_t, int64_t>> paramRanges;
   RuleOptions ruleOptions;
+  TimingConfig timing = defaultTimingConfig();
 };
 
 // Parses `path`; false with "FILE:line:col: error: ..." in `error` on a bad file.

@@ -68,7 +68,13 @@ CorpusFileResult verifyFile(const std::string& path, const CheckRequest& req) {
     r.failures.push_back(path + ":1: no expectations: add expect-... comments or '// expect-no-findings'");
     return r;
   }
-  FileResult got = checkFile(path, req);
+  std::string configError;
+  CheckRequest fileReq = requestFor(path, req, configError);  // the case's .ptoverify.yaml, as `check` reads it
+  if (!configError.empty()) {
+    r.failures.push_back(configError);
+    return r;
+  }
+  FileResult got = checkFile(path, fileReq);
   std::vector<bool> used(exp.expected.size(), false);
   auto witnessText = [](const std::vector<std::pair<std::string, int64_t>>& values) {
     std::string t = valuesText(values);

@@ -25,6 +25,15 @@ bool hasHivmCrossCore(const Kernel& k) {
 
 bool ruleApplies(const std::string& id, const Kernel& k) {
   using K = OpKind;
+  // Device-side control code (seed 003) has no ops: only the timing rules read it.
+  bool machine = k.cpp && k.cpp->machine;
+  if (id.rfind("timing-", 0) == 0) {
+    if (!machine) return false;
+    if (id == "timing-shared-field-write") return !k.cpp->machine->writes.empty();
+    if (id == "timing-hard-wait-timeout") return !k.cpp->machine->waits.empty();
+    return true;
+  }
+  if (machine) return false;
   if (id == "sync-event-pairing" || id == "sync-deadlock" || id == "sync-exit-balance")
     return hasKind(k, {K::SetFlag, K::WaitFlag});
   if (id == "sync-pipe-race") return hasKind(k, {K::SetFlag, K::WaitFlag, K::PipeBarrier});

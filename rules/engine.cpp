@@ -38,6 +38,26 @@ Finding& RuleContext::report(Severity sev, const SourceLoc& loc, const std::stri
   return sink_.back();
 }
 
+const char* gradeName(ReviewGrade g) {
+  switch (g) {
+    case ReviewGrade::Blocker: return "Blocker";
+    case ReviewGrade::Major: return "Major";
+    case ReviewGrade::Minor: return "Minor";
+  }
+  return "Blocker";
+}
+
+Finding& RuleContext::report(ReviewGrade grade, const SourceLoc& loc, const std::string& message,
+                             const std::string& fix) {
+  Severity sev = grade == ReviewGrade::Blocker ? Severity::Error
+                 : grade == ReviewGrade::Major ? Severity::Warning
+                                               : Severity::Note;
+  Finding& f = report(sev, loc, message);
+  f.grade = gradeName(grade);
+  f.fix = fix;
+  return f;
+}
+
 const char* findingLevel(const Finding& f) { return f.unknown ? "unknown" : severityName(f.severity); }
 
 Finding* RuleContext::reportVerdict(const Verdict& v, const SourceLoc& loc, const std::string& message) {
@@ -87,15 +107,15 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs) {
 }
 
 std::optional<int64_t> RuleContext::option(const std::string& name) const {
-  if (!options_) return std::nullopt;
-  auto rule = options_->find(info_.id);
-  if (rule == options_->end()) return std::nullopt;
+  if (!settings_) return std::nullopt;
+  auto rule = settings_->options.find(info_.id);
+  if (rule == settings_->options.end()) return std::nullopt;
   auto it = rule->second.find(name);
   return it == rule->second.end() ? std::nullopt : std::optional<int64_t>(it->second);
 }
 
 std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver,
-                              const RuleOptions* options) {
+                              const RuleSettings* settings) {
   static Solver defaultSolver;
   Solver& s = solver ? *solver : defaultSolver;
   s.startKernel();
@@ -103,7 +123,7 @@ std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::strin
   std::vector<Finding> findings;
   for (const auto& rule : allRules()) {
     if (!ruleEnabled(rule->info().id, globs)) continue;
-    RuleContext ctx(rule->info(), kernel, findings, proofs, options);
+    RuleContext ctx(rule->info(), kernel, findings, proofs, settings);
     rule->check(kernel, ctx);
   }
   for (auto& f : findings) f.kernel = kernel.name;

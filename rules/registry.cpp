@@ -29,6 +29,9 @@ std::unique_ptr<Rule> makeBarrierDataVisibility();
 std::unique_ptr<Rule> makeAbiOrder();
 std::unique_ptr<Rule> makeCachePolicyWrapper();
 std::unique_ptr<Rule> makeXcheckSync();
+std::unique_ptr<Rule> makeTimingSharedFieldWrite();
+std::unique_ptr<Rule> makeTimingStopOrder();
+std::unique_ptr<Rule> makeTimingHardWaitTimeout();
 
 
 const std::vector<std::unique_ptr<Rule>>& allRules() {
@@ -58,6 +61,9 @@ const std::vector<std::unique_ptr<Rule>>& allRules() {
     r.push_back(makeAbiOrder());
     r.push_back(makeCachePolicyWrapper());
     r.push_back(makeXcheckSync());
+    r.push_back(makeTimingSharedFieldWrite());
+    r.push_back(makeTimingStopOrder());
+    r.push_back(makeTimingHardWaitTimeout());
 
     return r;
   }();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/model/model.h"
+#include "rules/timing_config.h"
 #include "solver/proofs.h"
 #include "solver/verdict.h"
 
@@ -27,6 +28,16 @@ struct RuleInfo {
 // Per-rule integer options: rule id -> option -> value.
 using RuleOptions = std::map<std::string, std::map<std::string, int64_t>>;
 
+// What .ptoverify.yaml tells the rules: integer options and seed 003's timing tables.
+struct RuleSettings {
+  RuleOptions options;
+  TimingConfig timing = defaultTimingConfig();
+};
+
+// Seed 003's review levels, mapped onto severities: Blocker = error, Major = warning, Minor = note.
+enum class ReviewGrade { Blocker, Major, Minor };
+const char* gradeName(ReviewGrade g);
+
 struct FindingNote {
   SourceLoc loc;
   std::string message;
@@ -42,6 +53,8 @@ struct Finding {
   // decide" (unknown = true: shown as `unknown:`, never counted as a pass; exit 3 under --strict).
   std::shared_ptr<const Witness> witness;
   bool unknown = false;
+  std::string grade;        // the review level a timing rule gives it (Blocker / Major / Minor), or ""
+  std::string fix;          // how to fix it, for review comments ("" when the message says it)
   std::string kernel;       // the kernel (function) it was found in
   std::string fingerprint;  // stable identity of the fact, independent of line numbers (cli/fingerprint)
 };
@@ -55,8 +68,8 @@ struct CheckOptions {
 class RuleContext {
  public:
   RuleContext(const RuleInfo& info, const Kernel& kernel, std::vector<Finding>& sink, ProofContext& proofs,
-              const RuleOptions* options = nullptr)
-      : info_(info), kernel_(kernel), sink_(sink), proofs_(proofs), options_(options) {}
+              const RuleSettings* settings = nullptr)
+      : info_(info), kernel_(kernel), sink_(sink), proofs_(proofs), settings_(settings) {}
 
   const Kernel& kernel() const { return kernel_; }
   const std::string& arch() const { return kernel_.arch; }
@@ -64,10 +77,14 @@ class RuleContext {
   ProofContext& proofs() { return proofs_; }
   // The configured value of one of the rule's options, if set.
   std::optional<int64_t> option(const std::string& name) const;
+  // Seed 003's tables, as configured.
+  const TimingConfig& timing() const { return settings_ ? settings_->timing : defaultTimingConfig(); }
 
   // Reports a finding with the rule's default severity (or `sev` when given).
   Finding& report(const SourceLoc& loc, const std::string& message);
   Finding& report(Severity sev, const SourceLoc& loc, const std::string& message);
+  // A review finding: the grade picks the severity; `fix` is the suggested change.
+  Finding& report(ReviewGrade grade, const SourceLoc& loc, const std::string& message, const std::string& fix);
   // Reports a proof's answer: Violated -> finding with its witness; Unknown -> an `unknown`
   // finding with the reason; Proved -> nothing (returns null).
   Finding* reportVerdict(const Verdict& v, const SourceLoc& loc, const std::string& message);
@@ -77,7 +94,7 @@ class RuleContext {
   const Kernel& kernel_;
   std::vector<Finding>& sink_;
   ProofContext& proofs_;
-  const RuleOptions* options_;
+  const RuleSettings* settings_;
 };
 
 class Rule {
@@ -103,6 +120,6 @@ bool ruleApplies(const std::string& id, const Kernel& k);
 // Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
 // `solver` (a default one when null).
 std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver = nullptr,
-                              const RuleOptions* options = nullptr);
+                              const RuleSettings* settings = nullptr);
 
 }  // namespace ptov

@@ -13,6 +13,7 @@
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,6 +22,7 @@
 #include <set>
 #include <sstream>
 
+#include "analyzer/cpp/machine.h"
 #include "analyzer/cpp/orchestration.h"
 #include "analyzer/cpp/translate.h"
 
@@ -81,8 +83,28 @@ class Collector : public DiagnosticConsumer {
 // Macros the source tests (#ifdef __DAV_CUBE__ ...), and headers that were not found.
 class PPWatcher : public PPCallbacks {
  public:
-  PPWatcher(std::set<std::string>& macros, std::vector<InputDiagnostic>& diags, SourceManager& sm)
-      : macros_(macros), diags_(diags), sm_(sm) {}
+  PPWatcher(std::set<std::string>& macros, std::map<std::string, NamedConstant>& constants,
+            std::vector<InputDiagnostic>& diags, SourceManager& sm)
+      : macros_(macros), constants_(constants), diags_(diags), sm_(sm) {}
+  // `#define TIMEOUT_A2A3_100MS 5000000ULL` in the user's code: a named constant.
+  void MacroDefined(const Token& name, const MacroDirective* md) override {
+    const MacroInfo* mi = md->getMacroInfo();
+    if (!mi || !mi->isObjectLike() || !inUserCode(sm_, name.getLocation())) return;
+    std::vector<Token> body;
+    for (const Token& t : mi->tokens())
+      if (!t.is(tok::l_paren) && !t.is(tok::r_paren)) body.push_back(t);
+    if (body.size() != 1 || !body[0].is(tok::numeric_constant)) return;
+    std::string text(body[0].getLiteralData(), body[0].getLength());
+    while (!text.empty() && std::strchr("uUlL", text.back())) text.pop_back();
+    try {
+      int64_t value = static_cast<int64_t>(std::stoull(text, nullptr, 0));
+      PresumedLoc p = sm_.getPresumedLoc(name.getLocation());
+      SourceLoc loc = p.isValid() ? SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())}
+                                  : SourceLoc{"", 0, 0};
+      constants_[name.getIdentifierInfo()->getName().str()] = NamedConstant{loc, value, ""};
+    } catch (const std::logic_error&) {
+    }
+  }
   void Ifdef(SourceLocation, const Token& name, const MacroDefinition&) override { record(name); }
   void Ifndef(SourceLocation, const Token& name, const MacroDefinition&) override { record(name); }
   void Defined(const Token& name, const MacroDefinition&, SourceRange) override { record(name); }
@@ -102,6 +124,7 @@ class PPWatcher : public PPCallbacks {
     if (const IdentifierInfo* ii = t.getIdentifierInfo()) macros_.insert(ii->getName().str());
   }
   std::set<std::string>& macros_;
+  std::map<std::string, NamedConstant>& constants_;
   std::vector<InputDiagnostic>& diags_;
   SourceManager& sm_;
 };
@@ -146,6 +169,7 @@ struct Output {
   std::vector<Kernel> kernels;
   std::vector<InputDiagnostic> diags;
   std::set<std::string> testedMacros;
+  std::map<std::string, NamedConstant> macroConstants;  // `#define NAME <integer>` of the user's code
   std::string arch;
 };
 
@@ -245,6 +269,25 @@ class Consumer : public ASTConsumer {
       out_.kernels.push_back(std::move(r.kernel));
       out_.diags.insert(out_.diags.end(), r.notes.begin(), r.notes.end());
     }
+    if (out_.kernels.empty()) modelMachineCode(ctx, facts);
+  }
+
+  // A file without kernels, wrappers or orchestration is control code (AICPU ctrl / sche, seed
+  // 003): each function of the file itself (not of its headers) is a "machine" kernel.
+  void modelMachineCode(ASTContext& ctx, const FileFacts& facts) {
+    const SourceManager& sm = ctx.getSourceManager();
+    std::set<const FunctionDecl*> done;
+    for (const FunctionDecl* fd : facts.functions) {
+      if (fd->isTemplateInstantiation() || !done.insert(canonical(fd)).second) continue;
+      if (!sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()))) continue;
+      bool hasFacts = false;
+      Kernel k = modelMachineFunction(ctx, *fd, out_.arch, hasFacts);
+      if (!hasFacts) continue;
+      auto withConstants = std::make_shared<CppFacts>(withFileFacts(*k.cpp, facts));
+      for (const auto& [name, c] : out_.macroConstants) withConstants->constants.emplace(name, c);
+      k.cpp = withConstants;
+      out_.kernels.push_back(std::move(k));
+    }
   }
 
   static CppFacts withFileFacts(CppFacts f, const FileFacts& file) {
@@ -259,7 +302,7 @@ class Action : public ASTFrontendAction {
   explicit Action(Output& out) : out_(out) {}
   bool BeginSourceFileAction(CompilerInstance& ci) override {
     ci.getPreprocessor().addPPCallbacks(
-        std::make_unique<PPWatcher>(out_.testedMacros, out_.diags, ci.getSourceManager()));
+        std::make_unique<PPWatcher>(out_.testedMacros, out_.macroConstants, out_.diags, ci.getSourceManager()));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {

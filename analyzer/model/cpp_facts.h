@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/model/expr.h"
+#include "analyzer/model/machine_facts.h"
 #include "analyzer/source_loc.h"
 
 namespace ptov {
@@ -122,6 +123,7 @@ struct CppFacts {
   std::map<std::string, NamedConstant> constants;  // enumerators and constexpr integers
   std::vector<StaticAssert> staticAsserts;
   std::vector<LaunchFacts> launches;  // orchestration functions only
+  std::optional<MachineFacts> machine;  // device-side control code (kernel kind "machine") only
 };
 
 }  // namespace ptov

@@ -1,0 +1,721 @@
+#include "analyzer/cpp/machine.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <memory>
+
+#include "analyzer/cpp/translate.h"
+#include "analyzer/model/cpp_facts.h"
+
+namespace ptov::cpp {
+
+using namespace clang;
+
+namespace {
+
+constexpr int kMaxInlineDepth = 4;  // calls followed into same-file functions
+constexpr size_t kMaxPaths = 64;    // paths enumerated per function when resolving a timeout
+
+std::string squash(const std::string& s) {
+  std::string o;
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c))) o += c;
+  return o;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+const clang::Expr* strip(const clang::Expr* e) {
+  while (e) {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) e = d->getExpr();
+    else if (const auto* c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
+    else if (const auto* s = dyn_cast<CStyleCastExpr>(e)) e = s->getSubExpr();
+    else if (const auto* s = dyn_cast<CXXStaticCastExpr>(e)) e = s->getSubExpr();
+    else return e;
+  }
+  return e;
+}
+
+// The machine function's view of the AST: spellings as the user wrote them (macros unexpanded).
+class Reader {
+ public:
+  explicit Reader(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()) {}
+
+  std::string spell(const clang::Stmt* s) const {
+    if (!s) return "";
+    CharSourceRange r = sm_.getExpansionRange(s->getSourceRange());
+    return Lexer::getSourceText(r, sm_, ctx_.getLangOpts()).str();
+  }
+  SourceLoc loc(const clang::Stmt* s) const { return locOf(ctx_, s->getBeginLoc()); }
+  // The outermost macro `loc` was written with ("" when none).
+  std::string macroAt(SourceLocation l) const {
+    std::string name;
+    while (l.isMacroID()) {
+      name = Lexer::getImmediateMacroName(l, sm_, ctx_.getLangOpts()).str();
+      l = sm_.getImmediateMacroCallerLoc(l);
+    }
+    return name;
+  }
+  const FunctionDecl* userDefinition(const CallExpr* c) const {
+    const FunctionDecl* fd = c->getDirectCallee();
+    if (!fd) return nullptr;
+    const FunctionDecl* def = nullptr;
+    if (!fd->hasBody(def) || !def || !def->getBody() || !inUserCode(sm_, def->getLocation())) return nullptr;
+    return def;
+  }
+  ASTContext& ctx() const { return ctx_; }
+
+ private:
+  ASTContext& ctx_;
+  const SourceManager& sm_;
+};
+
+// The calls in `s`, in evaluation order (arguments before the call); lambdas are not entered.
+void collectCalls(const clang::Stmt* s, std::vector<const CallExpr*>& out) {
+  if (!s || isa<LambdaExpr>(s)) return;
+  for (const clang::Stmt* c : s->children()) collectCalls(c, out);
+  if (const auto* call = dyn_cast<CallExpr>(s)) out.push_back(call);
+}
+
+// ---- field writes ----
+
+std::string recordName(QualType t, bool pointee) {
+  if (pointee && !t->getPointeeType().isNull()) t = t->getPointeeType();
+  t = t.getNonReferenceType();
+  if (const auto* rd = t->getAsRecordDecl()) return rd->getNameAsString();
+  return "";
+}
+
+// `a->b.c[i].d` -> views {A, "b.c.d"}, {B, "c.d"}, {C, "d"}; empty when no field is written.
+std::vector<std::pair<std::string, std::string>> fieldViews(const clang::Expr* lhs) {
+  std::vector<std::pair<std::string, std::string>> levels;  // (struct, member), leaf first
+  const clang::Expr* e = strip(lhs);
+  while (e) {
+    if (const auto* as = dyn_cast<ArraySubscriptExpr>(e)) {
+      e = strip(as->getBase());
+    } else if (const auto* me = dyn_cast<MemberExpr>(e)) {
+      const clang::Expr* base = me->getBase();
+      levels.emplace_back(recordName(base->getType(), me->isArrow()), me->getMemberDecl()->getNameAsString());
+      e = strip(base);
+    } else {
+      break;
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> views;
+  std::string path;
+  for (const auto& [record, member] : levels) {  // leaf first: build paths from the leaf outwards
+    path = path.empty() ? member : member + "." + path;
+    if (!record.empty()) views.emplace_back(record, path);
+  }
+  std::reverse(views.begin(), views.end());
+  return views;
+}
+
+class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
+ public:
+  WriteCollector(const Reader& r, std::vector<FieldWrite>& out) : r_(r), out_(out) {}
+  bool VisitBinaryOperator(BinaryOperator* b) {
+    if (b->isAssignmentOp()) add(b, b->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->isIncrementDecrementOp()) add(u, u->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* c) {
+    if (c->isAssignmentOp() && c->getNumArgs() > 0) add(c, c->getArg(0));
+    return true;
+  }
+  // std::atomic stores: `x->flag.store(v)`.
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr* c) {
+    static const char* writes[] = {"store", "exchange", "fetch_add", "fetch_sub", "fetch_or", "fetch_and",
+                                   "compare_exchange_weak", "compare_exchange_strong"};
+    std::string n = calleeName(c);
+    for (const char* w : writes)
+      if (n == w) add(c, c->getImplicitObjectArgument());
+    return true;
+  }
+
+ private:
+  void add(const clang::Expr* at, const clang::Expr* target) {
+    auto views = fieldViews(target);
+    if (views.empty()) return;
+    out_.push_back(FieldWrite{r_.loc(at), r_.spell(target), std::move(views)});
+  }
+  const Reader& r_;
+  std::vector<FieldWrite>& out_;
+};
+
+// ---- the control tree ----
+
+class ControlBuilder {
+ public:
+  explicit ControlBuilder(const Reader& r) : r_(r) {}
+
+  ControlNode build(const clang::Stmt* s) {
+    ControlNode seq;
+    if (!s) return seq;
+    if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
+      for (const clang::Stmt* c : cs->body()) seq.children.push_back(build(c));
+    } else if (const auto* is = dyn_cast<IfStmt>(s)) {
+      calls(is->getInit(), seq);
+      calls(is->getCond(), seq);
+      ControlNode n = node(ControlNode::Kind::If, is, r_.spell(is->getCond()));
+      n.children = {build(is->getThen()), build(is->getElse())};
+      seq.children.push_back(std::move(n));
+    } else if (const auto* ws = dyn_cast<WhileStmt>(s)) {
+      loop(ws, ws->getCond(), ws->getBody(), nullptr, seq);
+    } else if (const auto* fs = dyn_cast<ForStmt>(s)) {
+      seq.children.push_back(build(fs->getInit()));
+      loop(fs, fs->getCond(), fs->getBody(), fs->getInc(), seq);
+    } else if (const auto* ds = dyn_cast<DoStmt>(s)) {
+      seq.children.push_back(build(ds->getBody()));
+      loop(ds, ds->getCond(), ds->getBody(), nullptr, seq);
+    } else if (const auto* rs = dyn_cast<CXXForRangeStmt>(s)) {
+      calls(rs->getRangeInit(), seq);
+      loop(rs, nullptr, rs->getBody(), nullptr, seq);
+    } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
+      calls(sw->getCond(), seq);
+      ControlNode n = node(ControlNode::Kind::If, sw, r_.spell(sw->getCond()));
+      n.children = {build(sw->getBody()), ControlNode{}};
+      seq.children.push_back(std::move(n));
+    } else if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
+      calls(ret->getRetValue(), seq);
+      seq.children.push_back(node(ControlNode::Kind::Return, ret, ""));
+    } else if (isa<BreakStmt>(s)) {
+      seq.children.push_back(node(ControlNode::Kind::Break, s, ""));
+    } else if (isa<ContinueStmt>(s)) {
+      seq.children.push_back(node(ControlNode::Kind::Continue, s, ""));
+    } else if (const auto* ls = dyn_cast<LabelStmt>(s)) {
+      return build(ls->getSubStmt());
+    } else if (const auto* as = dyn_cast<AttributedStmt>(s)) {
+      return build(as->getSubStmt());
+    } else if (const auto* cs = dyn_cast<CaseStmt>(s)) {
+      return build(cs->getSubStmt());
+    } else if (const auto* dfs = dyn_cast<DefaultStmt>(s)) {
+      return build(dfs->getSubStmt());
+    } else {
+      calls(s, seq);
+    }
+    return seq;
+  }
+
+  void enter(const FunctionDecl* fd) { stack_.push_back(fd->getCanonicalDecl()); }
+
+ private:
+  ControlNode node(ControlNode::Kind k, const clang::Stmt* s, std::string name) {
+    ControlNode n;
+    n.kind = k;
+    n.loc = r_.loc(s);
+    n.name = std::move(name);
+    return n;
+  }
+
+  void loop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, ControlNode& seq) {
+    calls(cond, seq);
+    ControlNode l = node(ControlNode::Kind::Loop, s, cond ? r_.spell(cond) : "");
+    ControlNode b = build(body);
+    calls(inc, b);
+    calls(cond, b);
+    l.children.push_back(std::move(b));
+    seq.children.push_back(std::move(l));
+  }
+
+  void calls(const clang::Stmt* s, ControlNode& seq) {
+    std::vector<const CallExpr*> found;
+    collectCalls(s, found);
+    for (const CallExpr* c : found) {
+      ControlNode n = node(ControlNode::Kind::Call, c, calleeName(c));
+      n.text = r_.spell(c);
+      n.macro = r_.macroAt(c->getBeginLoc());
+      const FunctionDecl* def = r_.userDefinition(c);
+      if (def && stack_.size() < kMaxInlineDepth &&
+          std::find(stack_.begin(), stack_.end(), def->getCanonicalDecl()) == stack_.end()) {
+        stack_.push_back(def->getCanonicalDecl());
+        n.children.push_back(build(def->getBody()));
+        stack_.pop_back();
+      }
+      seq.children.push_back(std::move(n));
+    }
+  }
+
+  const Reader& r_;
+  std::vector<const FunctionDecl*> stack_;
+};
+
+bool hasCall(const ControlNode& n) {
+  if (n.kind == ControlNode::Kind::Call) return true;
+  for (const auto& c : n.children)
+    if (hasCall(c)) return true;
+  return false;
+}
+
+// ---- timeouts ----
+
+struct Env;
+struct Bound {
+  const clang::Expr* expr = nullptr;  // null: assigned something not followed (unknown)
+  std::shared_ptr<const Env> env;     // where `expr` is evaluated
+};
+struct Env {
+  std::map<const ValueDecl*, Bound> values;
+};
+
+class TimeoutResolver {
+ public:
+  explicit TimeoutResolver(const Reader& r) : r_(r) {}
+
+  // Every value `e` can take, with the conditions under which it takes it.
+  void resolve(const clang::Expr* e, const std::shared_ptr<const Env>& env, std::vector<PathLiteral> when,
+               std::vector<std::string> through, int depth, std::vector<TimeoutValue>& out) {
+    e = strip(e);
+    if (!e || out.size() >= kMaxPaths) return;
+    if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
+      Literal c = literal(co->getCond(), env);
+      if (c.decided) {
+        resolve(*c.decided ? co->getTrueExpr() : co->getFalseExpr(), env, when, through, depth, out);
+        return;
+      }
+      auto whenTrue = when, whenFalse = when;
+      whenTrue.push_back(c.lit);
+      whenFalse.push_back({c.lit.atom, !c.lit.positive});
+      resolve(co->getTrueExpr(), env, whenTrue, through, depth, out);
+      resolve(co->getFalseExpr(), env, whenFalse, through, depth, out);
+      return;
+    }
+    TimeoutValue v;
+    v.loc = r_.loc(e);
+    v.text = r_.spell(e);
+    v.when = when;
+    v.through = through;
+    std::string macro = r_.macroAt(e->getBeginLoc());
+    if (!macro.empty()) v.names.push_back(macro);
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+      const ValueDecl* d = dr->getDecl();
+      if (env)
+        if (auto it = env->values.find(d); it != env->values.end()) {
+          if (it->second.expr) resolve(it->second.expr, it->second.env, when, through, depth, out);
+          else out.push_back(v);
+          return;
+        }
+      v.names.push_back(d->getNameAsString());
+      if (auto value = evalInt(r_.ctx(), e)) {
+        v.value = value;
+        out.push_back(v);
+        return;
+      }
+      if (const auto* var = dyn_cast<VarDecl>(d); var && !isa<ParmVarDecl>(var) && depth < kMaxInlineDepth) {
+        // A variable of the function: every value assigned to it.
+        size_t before = out.size();
+        for (const clang::Expr* a : assignments(var)) resolve(a, env, when, through, depth + 1, out);
+        if (out.size() > before) return;
+      }
+      out.push_back(v);
+      return;
+    }
+    if (auto value = evalInt(r_.ctx(), e)) {
+      v.value = value;
+      out.push_back(v);
+      return;
+    }
+    if (const auto* call = dyn_cast<CallExpr>(e)) {
+      std::string name = calleeName(call);
+      v.through.push_back(name);
+      const FunctionDecl* def = r_.userDefinition(call);
+      if (def && depth < kMaxInlineDepth) {
+        auto callee = std::make_shared<Env>();
+        for (unsigned i = 0; i < def->getNumParams() && i < call->getNumArgs(); ++i)
+          callee->values[def->getParamDecl(i)] = Bound{call->getArg(i), env};
+        size_t before = out.size();
+        paths_ = 0;
+        walkReturns({def->getBody()}, callee, when, v.through, depth + 1, out);
+        if (out.size() > before) return;
+      }
+    }
+    out.push_back(v);
+  }
+
+ private:
+  struct Literal {
+    std::optional<bool> decided;
+    PathLiteral lit;
+  };
+
+  // A condition as a path literal; decided when it is a constant (possibly through a parameter).
+  Literal literal(const clang::Expr* c, const std::shared_ptr<const Env>& env) {
+    bool negate = false;
+    c = strip(c);
+    while (const auto* u = dyn_cast_or_null<UnaryOperator>(c)) {
+      if (u->getOpcode() != UO_LNot) break;
+      negate = !negate;
+      c = strip(u->getSubExpr());
+    }
+    Literal out;
+    if (const auto* dr = dyn_cast_or_null<DeclRefExpr>(c); dr && env)
+      if (auto it = env->values.find(dr->getDecl()); it != env->values.end() && it->second.expr) {
+        out = literal(it->second.expr, it->second.env);
+        if (out.decided) out.decided = *out.decided != negate;
+        else out.lit.positive = out.lit.positive != negate;
+        return out;
+      }
+    bool value = false;
+    if (c && !c->isValueDependent() && c->EvaluateAsBooleanCondition(value, r_.ctx())) {
+      out.decided = value != negate;
+      return out;
+    }
+    out.lit = PathLiteral{squash(r_.spell(c)), !negate};
+    return out;
+  }
+
+  // Paths through a callee's statements (loops are not entered): every returned value.
+  void walkReturns(std::vector<const clang::Stmt*> todo, std::shared_ptr<const Env> env, std::vector<PathLiteral> when,
+                   const std::vector<std::string>& through, int depth, std::vector<TimeoutValue>& out) {
+    if (++paths_ > kMaxPaths) return;
+    while (!todo.empty()) {
+      const clang::Stmt* s = todo.back();
+      todo.pop_back();
+      if (!s) continue;
+      if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
+        for (auto it = cs->body_rbegin(); it != cs->body_rend(); ++it) todo.push_back(*it);
+      } else if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+        for (const Decl* d : ds->decls())
+          if (const auto* v = dyn_cast<VarDecl>(d); v && v->getInit()) env = assign(env, v, v->getInit());
+      } else if (const auto* ex = dyn_cast<clang::Expr>(s)) {
+        const auto* b = dyn_cast<BinaryOperator>(strip(ex));
+        if (!b || !b->isAssignmentOp()) continue;
+        if (const auto* dr = dyn_cast<DeclRefExpr>(strip(b->getLHS())))
+          env = assign(env, dr->getDecl(), b->getOpcode() == BO_Assign ? b->getRHS() : nullptr);
+      } else if (const auto* is = dyn_cast<IfStmt>(s)) {
+        Literal c = literal(is->getCond(), env);
+        if (c.decided) {
+          todo.push_back(*c.decided ? is->getThen() : is->getElse());
+          continue;
+        }
+        auto thenTodo = todo, elseTodo = todo;
+        thenTodo.push_back(is->getThen());
+        elseTodo.push_back(is->getElse());
+        auto whenThen = when, whenElse = when;
+        whenThen.push_back(c.lit);
+        whenElse.push_back({c.lit.atom, !c.lit.positive});
+        walkReturns(thenTodo, env, whenThen, through, depth, out);
+        walkReturns(elseTodo, env, whenElse, through, depth, out);
+        return;
+      } else if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
+        if (ret->getRetValue()) resolve(ret->getRetValue(), env, when, through, depth, out);
+        return;
+      } else if (const auto* ls = dyn_cast<LabelStmt>(s)) {
+        todo.push_back(ls->getSubStmt());
+      }
+    }
+  }
+
+  static std::shared_ptr<const Env> assign(const std::shared_ptr<const Env>& env, const ValueDecl* d,
+                                           const clang::Expr* value) {
+    auto next = std::make_shared<Env>(env ? *env : Env{});
+    next->values[d] = Bound{value, env};
+    return next;
+  }
+
+  // The initialiser of `var` and every plain assignment to it in its function.
+  std::vector<const clang::Expr*> assignments(const VarDecl* var) {
+    std::vector<const clang::Expr*> out;
+    if (var->getInit()) out.push_back(var->getInit());
+    const auto* fn = dyn_cast_or_null<FunctionDecl>(var->getParentFunctionOrMethod());
+    if (!fn || !fn->getBody()) return out;
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const VarDecl* var;
+      std::vector<const clang::Expr*>* out;
+      bool VisitBinaryOperator(BinaryOperator* b) {
+        if (b->getOpcode() != BO_Assign) return true;
+        if (const auto* dr = dyn_cast<DeclRefExpr>(strip(b->getLHS())); dr && dr->getDecl() == var)
+          out->push_back(b->getRHS());
+        return true;
+      }
+    } finder;
+    finder.var = var;
+    finder.out = &out;
+    finder.TraverseStmt(fn->getBody());
+    return out;
+  }
+
+  const Reader& r_;
+  size_t paths_ = 0;
+};
+
+// ---- spin waits ----
+
+bool nameLooksLikeTimeout(const std::string& spelling) {
+  std::string l = lower(spelling);
+  return l.find("timeout") != std::string::npos || l.find("time_out") != std::string::npos ||
+         l.find("deadline") != std::string::npos;
+}
+
+// `now - start`, `GetCycles()`: an elapsed-time or clock expression.
+bool looksLikeElapsed(const clang::Expr* e) {
+  e = strip(e);
+  if (!e) return false;
+  if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Sub) return true;
+  if (const auto* c = dyn_cast<CallExpr>(e)) {
+    std::string n = lower(calleeName(c));
+    for (const char* w : {"cycle", "time", "tick", "now", "clock", "counter"})
+      if (n.find(w) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// A comparison of elapsed time with a timeout somewhere in `cond`.
+struct TimeoutCheck {
+  const BinaryOperator* cmp = nullptr;
+  const clang::Expr* timeout = nullptr;
+  bool expiredWhenTrue = true;  // the comparison is true once the time is up
+};
+
+TimeoutCheck findTimeoutCheck(const Reader& r, const clang::Expr* cond) {
+  TimeoutCheck out;
+  cond = strip(cond);
+  if (!cond) return out;
+  if (const auto* b = dyn_cast<BinaryOperator>(cond)) {
+    if (b->isLogicalOp()) {
+      out = findTimeoutCheck(r, b->getLHS());
+      return out.cmp ? out : findTimeoutCheck(r, b->getRHS());
+    }
+    if (!b->isRelationalOp()) return out;
+    const clang::Expr *lhs = b->getLHS(), *rhs = b->getRHS();
+    bool lName = nameLooksLikeTimeout(r.spell(lhs)), rName = nameLooksLikeTimeout(r.spell(rhs));
+    bool timeoutOnRight;
+    if (rName != lName) timeoutOnRight = rName;
+    else if (looksLikeElapsed(lhs) != looksLikeElapsed(rhs)) timeoutOnRight = looksLikeElapsed(lhs);
+    else return out;
+    bool greater = b->getOpcode() == BO_GT || b->getOpcode() == BO_GE;
+    out.cmp = b;
+    out.timeout = timeoutOnRight ? rhs : lhs;
+    out.expiredWhenTrue = timeoutOnRight ? greater : !greater;
+  }
+  return out;
+}
+
+// Does `e` read state another thread can change: a field, a pointer, a call, a global, a volatile
+// or atomic variable (not only locals)?
+bool readsShared(const clang::Stmt* s) {
+  if (!s) return false;
+  if (isa<MemberExpr>(s) || isa<ArraySubscriptExpr>(s) || isa<CallExpr>(s)) return true;
+  if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->getOpcode() == UO_Deref) return true;
+  if (const auto* dr = dyn_cast<DeclRefExpr>(s))
+    if (const auto* v = dyn_cast<VarDecl>(dr->getDecl())) {
+      QualType t = v->getType();
+      if (v->hasGlobalStorage() || t.isVolatileQualified() || t->isAtomicType()) return true;
+      if (const auto* rd = t->getAsCXXRecordDecl(); rd && rd->getNameAsString() == "atomic") return true;
+    }
+  for (const clang::Stmt* c : s->children())
+    if (readsShared(c)) return true;
+  return false;
+}
+
+class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
+ public:
+  WaitCollector(const Reader& r, std::vector<SpinWait>& out) : r_(r), resolver_(r), out_(out) {}
+
+  bool VisitWhileStmt(WhileStmt* s) { return loop(s, s->getCond(), s->getBody()); }
+  bool VisitDoStmt(DoStmt* s) { return loop(s, s->getCond(), s->getBody()); }
+  bool VisitForStmt(ForStmt* s) { return loop(s, s->getCond(), s->getBody()); }
+
+  // `while (!ready && elapsed < timeout) {}` followed by `if (...) { fail }`.
+  bool VisitCompoundStmt(CompoundStmt* cs) {
+    const clang::Stmt* prev = nullptr;
+    for (const clang::Stmt* s : cs->body()) {
+      const clang::Expr* cond = nullptr;
+      if (const auto* w = dyn_cast_or_null<WhileStmt>(prev)) cond = w->getCond();
+      else if (const auto* d = dyn_cast_or_null<DoStmt>(prev)) cond = d->getCond();
+      else if (const auto* f = dyn_cast_or_null<ForStmt>(prev)) cond = f->getCond();
+      const auto* after = dyn_cast<IfStmt>(s);
+      prev = s;
+      if (!cond || !after) continue;
+      TimeoutCheck check = findTimeoutCheck(r_, cond);
+      if (!check.cmp || check.expiredWhenTrue) continue;
+      SpinWait w = wait(cond, check);
+      w.loc = r_.loc(cond);
+      w.exits = exits(after->getThen());
+      out_.push_back(std::move(w));
+    }
+    return true;
+  }
+
+ private:
+  bool loop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body) {
+    const IfStmt* timeoutIf = nullptr;
+    TimeoutCheck check;
+    findTimeoutIf(body, timeoutIf, check);
+    if (!timeoutIf) return true;
+    SpinWait w = wait(cond, check);
+    w.loc = r_.loc(s);
+    bool constant = false;
+    if (!cond || (!cond->isValueDependent() && cond->EvaluateAsBooleanCondition(constant, r_.ctx())))
+      w.polled = pollInBody(body, timeoutIf);
+    w.sharedPoll |= sharedPollInBody(body, timeoutIf);
+    w.exits = exits(check.expiredWhenTrue ? timeoutIf->getThen() : timeoutIf->getElse());
+    out_.push_back(std::move(w));
+    return true;
+  }
+
+  SpinWait wait(const clang::Expr* cond, const TimeoutCheck& check) {
+    SpinWait w;
+    w.polled = cond ? r_.spell(cond) : "";
+    w.sharedPoll = cond && readsShared(cond);
+    w.checkLoc = r_.loc(check.cmp);
+    w.timeoutText = r_.spell(check.timeout);
+    resolver_.resolve(check.timeout, nullptr, {}, {}, 0, w.values);
+    return w;
+  }
+
+  // The first `if` of the loop body (not of a nested loop) that compares elapsed time with a timeout.
+  void findTimeoutIf(const clang::Stmt* s, const IfStmt*& found, TimeoutCheck& check) {
+    if (!s || found || isa<WhileStmt>(s) || isa<ForStmt>(s) || isa<DoStmt>(s) || isa<LambdaExpr>(s)) return;
+    if (const auto* is = dyn_cast<IfStmt>(s)) {
+      TimeoutCheck c = findTimeoutCheck(r_, is->getCond());
+      if (c.cmp) {
+        found = is;
+        check = c;
+        return;
+      }
+    }
+    for (const clang::Stmt* c : s->children()) findTimeoutIf(c, found, check);
+  }
+
+  // In `while (true)` loops the poll is an `if (...) break;` of the body.
+  std::string pollInBody(const clang::Stmt* body, const IfStmt* timeoutIf) {
+    std::string out;
+    forEachExitIf(body, timeoutIf, [&](const IfStmt* is) {
+      if (out.empty()) out = r_.spell(is->getCond());
+    });
+    return out;
+  }
+  bool sharedPollInBody(const clang::Stmt* body, const IfStmt* timeoutIf) {
+    bool shared = false;
+    forEachExitIf(body, timeoutIf, [&](const IfStmt* is) { shared |= readsShared(is->getCond()); });
+    return shared;
+  }
+  template <class F>
+  void forEachExitIf(const clang::Stmt* s, const IfStmt* skip, F&& f) {
+    if (!s || isa<WhileStmt>(s) || isa<ForStmt>(s) || isa<DoStmt>(s) || isa<LambdaExpr>(s)) return;
+    if (const auto* is = dyn_cast<IfStmt>(s); is && is != skip) {
+      const clang::Stmt* then = is->getThen();
+      bool leaves = isa<BreakStmt>(then) || isa<ReturnStmt>(then);
+      if (const auto* cs = dyn_cast<CompoundStmt>(then))
+        for (const clang::Stmt* c : cs->body()) leaves |= isa<BreakStmt>(c) || isa<ReturnStmt>(c);
+      if (leaves) f(is);
+    }
+    for (const clang::Stmt* c : s->children()) forEachExitIf(c, skip, f);
+  }
+
+  // Every path out of the timeout branch: its calls, how it leaves, under which conditions.
+  std::vector<WaitExit> exits(const clang::Stmt* branch) {
+    std::vector<WaitExit> out;
+    walkExits({branch}, {}, {}, out);
+    return out;
+  }
+  void walkExits(std::vector<const clang::Stmt*> todo, std::vector<std::string> calls, std::vector<PathLiteral> when,
+                 std::vector<WaitExit>& out) {
+    if (out.size() >= kMaxPaths) return;
+    SourceLoc last;
+    while (!todo.empty()) {
+      const clang::Stmt* s = todo.back();
+      todo.pop_back();
+      if (!s) continue;
+      last = r_.loc(s);
+      if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
+        for (auto it = cs->body_rbegin(); it != cs->body_rend(); ++it) todo.push_back(*it);
+        continue;
+      }
+      if (const auto* is = dyn_cast<IfStmt>(s)) {
+        addCalls(is->getCond(), calls);
+        const clang::Expr* c = strip(is->getCond());
+        bool positive = true;
+        while (const auto* u = dyn_cast_or_null<UnaryOperator>(c)) {
+          if (u->getOpcode() != UO_LNot) break;
+          positive = !positive;
+          c = strip(u->getSubExpr());
+        }
+        std::string atom = squash(r_.spell(c));
+        auto thenTodo = todo, elseTodo = todo;
+        thenTodo.push_back(is->getThen());
+        elseTodo.push_back(is->getElse());
+        auto whenThen = when, whenElse = when;
+        whenThen.push_back({atom, positive});
+        whenElse.push_back({atom, !positive});
+        walkExits(thenTodo, calls, whenThen, out);
+        walkExits(elseTodo, calls, whenElse, out);
+        return;
+      }
+      if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
+        addCalls(ret->getRetValue(), calls);
+        WaitExit e{r_.loc(ret), WaitExit::Kind::Return, ret->getRetValue() ? r_.spell(ret->getRetValue()) : "",
+                   calls, when};
+        out.push_back(std::move(e));
+        return;
+      }
+      if (isa<BreakStmt>(s)) {
+        out.push_back(WaitExit{r_.loc(s), WaitExit::Kind::Break, "", calls, when});
+        return;
+      }
+      addCalls(s, calls);
+    }
+    out.push_back(WaitExit{last, WaitExit::Kind::FallThrough, "", calls, when});
+  }
+  void addCalls(const clang::Stmt* s, std::vector<std::string>& names) {
+    std::vector<const CallExpr*> found;
+    collectCalls(s, found);
+    for (const CallExpr* c : found) {
+      names.push_back(calleeName(c));
+      std::string macro = r_.macroAt(c->getBeginLoc());
+      if (!macro.empty()) names.push_back(macro);
+    }
+  }
+
+  const Reader& r_;
+  TimeoutResolver resolver_;
+  std::vector<SpinWait>& out_;
+};
+
+}  // namespace
+
+Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::string& arch, bool& hasFacts) {
+  Reader r(ctx);
+  Kernel k;
+  k.name = fn.getQualifiedNameAsString();
+  k.kind = "machine";
+  k.frontEnd = "cpp";
+  k.arch = arch;
+  k.loc = locOf(ctx, fn.getLocation());
+  k.file = k.loc.file;
+  k.body = ptov::Stmt::seq();
+  MachineFacts m;
+  WriteCollector(r, m.writes).TraverseStmt(fn.getBody());
+  ControlBuilder builder(r);
+  builder.enter(&fn);
+  m.body = builder.build(fn.getBody());
+  WaitCollector(r, m.waits).TraverseStmt(fn.getBody());
+  hasFacts = !m.writes.empty() || !m.waits.empty() || hasCall(m.body);
+  auto facts = std::make_shared<CppFacts>();
+  facts->machine = std::move(m);
+  k.cpp = facts;
+  return k;
+}
+
+}  // namespace ptov::cpp

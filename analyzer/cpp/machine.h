@@ -1,0 +1,19 @@
+#pragma once
+// Device-side control C++ (AICPU ctrl / sche code, seed 003) -> a kernel of kind "machine" per
+// function, carrying MachineFacts: field writes, the function's calls as a branch/loop tree, and
+// its spin waits with every value their timeout can take.
+#include "analyzer/model/model.h"
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+}  // namespace clang
+
+namespace ptov::cpp {
+
+// The function's facts; the kernel has an empty op body. `hasFacts` says whether it has anything
+// the timing rules read (a field write, a call or a spin wait).
+Kernel modelMachineFunction(clang::ASTContext& ctx, const clang::FunctionDecl& fn, const std::string& arch,
+                            bool& hasFacts);
+
+}  // namespace ptov::cpp

@@ -1,0 +1,81 @@
+#pragma once
+// Facts of device-side control C++ (PyPTO framework/src/machine: ctrl / sche AICPU code), read
+// by the timing rules of seed 003. The front end records what the code does without knowing the
+// rules' tables (which fields are shared, which calls stop cores): those are configuration, applied
+// by the rules (rules/timing_config.h).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyzer/source_loc.h"
+
+namespace ptov {
+
+// One condition on a path: `atom` (its spelling, parameters replaced by the caller's arguments,
+// spaces removed) is true (positive) or false.
+struct PathLiteral {
+  std::string atom;
+  bool positive = true;
+};
+// Two conjunctions of literals can hold together unless one says `a` and the other `!a`.
+bool compatible(const std::vector<PathLiteral>& a, const std::vector<PathLiteral>& b);
+std::string describePath(const std::vector<PathLiteral>& when);  // "`a` is true and `b` is false"
+
+// A write to a struct field: `devProg->devArgs.nrValidAic = n`, `++x.count`, `f.store(v)`.
+struct FieldWrite {
+  SourceLoc loc;
+  std::string text;  // the written expression's spelling
+  // The field as seen from each struct on the access chain, outermost first:
+  // {"DevProg", "devArgs.nrValidAic"}, {"DevArgs", "nrValidAic"}. Subscripts are dropped.
+  std::vector<std::pair<std::string, std::string>> views;
+};
+
+// The calls of a function in execution order, with its branches and loops: what timing-stop-order
+// walks path by path. A call to a function defined in the same file carries that function's body.
+struct ControlNode {
+  enum class Kind { Seq, Call, If, Loop, Return, Break, Continue } kind = Kind::Seq;
+  SourceLoc loc;
+  std::string name;  // Call: the callee's unqualified name; If / Loop: the condition's spelling
+  std::string text;  // Call: the whole call's spelling
+  std::string macro;  // Call: the macro the call was written with, "" if none
+  std::vector<ControlNode> children;  // Seq: statements; If: {then, else}; Loop: {body}; Call: {callee body}
+};
+
+// One value a timeout may have, and the conditions under which it has it.
+struct TimeoutValue {
+  SourceLoc loc;                     // where the value is written
+  std::string text;                  // TIMEOUT_A2A3_100US, GetOsThrottleSafeWaitTimeout(archInfo), 5000
+  std::optional<int64_t> value;      // folded, when it is a constant
+  std::vector<std::string> through;  // calls the value was resolved through (outermost first)
+  std::vector<std::string> names;    // constant and macro names met on the way (for units: ..._100MS)
+  std::vector<PathLiteral> when;
+};
+
+// One way out of a spin wait's timeout branch.
+struct WaitExit {
+  SourceLoc loc;
+  enum class Kind { Return, Break, FallThrough } kind = Kind::FallThrough;
+  std::string returned;            // Return: the returned value's spelling
+  std::vector<std::string> calls;  // calls on the way (callee and macro names)
+  std::vector<PathLiteral> when;
+};
+
+// A loop polling shared state with a timeout: `while (!flag) { if (now - start > t) {...} }`.
+struct SpinWait {
+  SourceLoc loc;            // the loop
+  std::string polled;       // the loop's condition, or the polled expression
+  bool sharedPoll = false;  // the poll reads a field, a pointer, a call or a volatile / atomic
+  SourceLoc checkLoc;       // the timeout comparison
+  std::string timeoutText;  // the timeout operand's spelling
+  std::vector<TimeoutValue> values;
+  std::vector<WaitExit> exits;
+};
+
+struct MachineFacts {
+  std::vector<FieldWrite> writes;
+  ControlNode body;
+  std::vector<SpinWait> waits;
+};
+
+}  // namespace ptov

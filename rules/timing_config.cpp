@@ -1,0 +1,72 @@
+#include "rules/timing_config.h"
+
+namespace ptov {
+
+const TimingConfig& defaultTimingConfig() {
+  static const TimingConfig c = [] {
+    TimingConfig t;
+    const std::string devStartArgs =
+        "keep only the full-core capacity in the shared DevProg.devArgs and write this round's value to "
+        "DevStartArgs (ring-slot local, read by sche through its own round's args)";
+    const std::string slotProtocol =
+        "do not use it as this round's private buffer: hand the slot back through the stop sequence (STOP visible, "
+        "fence, ResetParallelDevTask, fence, ResetShakeBuf; see timing-stop-order)";
+    t.sharedFields = {
+        {"DevProg", "ctrlFlowCacheAnchor", {"ctrl"}, true, false, {}, ""},
+        {"DevProg", "memBudget", {"ctrl"}, true, false, {}, ""},
+        {"DevProg", "devArgs.nrValidAic", {"ctrl", "sche"}, true, false, {}, devStartArgs},
+        {"DevProg", "devArgs.scheCpuNum", {"ctrl", "sche"}, true, false, {}, devStartArgs},
+        {"DevProg", "runtimeDataRingBufferInited", {"ctrl", "sche"}, true, false, {"*RuntimeDataRingBuffer*"},
+         "use the existing ring protocol (RuntimeDataRingBufferHeadAllocate / AllocatePrepare / AllocateSubmit / "
+         "Deallocate, and waiting for runtimeDataRingBufferInited) instead of a second writer"},
+        {"*", "parallelDevTask", {"sche", "aicore"}, true, false, {"ResetParallelDevTask"}, slotProtocol},
+        {"*", "shake", {"sche", "aicore"}, true, false, {"ResetShakeBuf"}, slotProtocol},
+        {"*", "rawTensorAddr", {"ctrl", "aicore"}, true, true, {},
+         "before this CF-cache slot is reused, wait until the AICores of its previous round have exited "
+         "(restore only then)"},
+    };
+    t.perRoundObjects = {"DevStartArgs", "DevStartArgsBase"};
+    t.stopCalls = {"SetReadyQueue"};
+    t.stopMarker = "AICORE_TASK_STOP";
+    t.fenceCalls = {"__sync_synchronize", "__atomic_thread_fence", "atomic_thread_fence"};
+    t.clearCalls = {"ResetParallelDevTask"};
+    t.goodbyeCalls = {"ResetShakeBuf"};
+    t.reclaimCalls = {"*Deallocate"};
+    t.safeTimeoutCalls = {"GetOsThrottleSafeWaitTimeout"};
+    t.safeWindowConstants = {{"a2a3", "TIMEOUT_A2A3_100MS"}, {"a5", "TIMEOUT_A5_100MS"}};
+    t.hardFailureCalls = {"*ERROR*", "*Error", "abort", "*Abort*", "*Fatal*", "*FATAL*", "*Panic*", "exit", "_exit"};
+    t.errorReturns = {"*ERR*", "*FAIL*", "*Err*", "*Fail*", "-1"};
+    t.degradeCalls = {"*Degrade*", "*Drop*", "*Retry*", "*Fallback*"};
+    return t;
+  }();
+  return c;
+}
+
+bool nameMatches(const std::string& glob, const std::string& name) {
+  // Iterative `*` matching, backtracking to the last star.
+  size_t g = 0, n = 0, star = std::string::npos, mark = 0;
+  while (n < name.size()) {
+    if (g < glob.size() && glob[g] == '*') {
+      star = g++;
+      mark = n;
+    } else if (g < glob.size() && glob[g] == name[n]) {
+      ++g;
+      ++n;
+    } else if (star != std::string::npos) {
+      g = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (g < glob.size() && glob[g] == '*') ++g;
+  return g == glob.size();
+}
+
+bool anyNameMatches(const std::vector<std::string>& globs, const std::string& name) {
+  for (const auto& g : globs)
+    if (!name.empty() && nameMatches(g, name)) return true;
+  return false;
+}
+
+}  // namespace ptov

@@ -1,0 +1,147 @@
+// timing-hard-wait-timeout (seed 003 rule 3): a spin wait on another AICPU whose timeout is a
+// hard failure must wait at least the OS throttle window (GetOsThrottleSafeWaitTimeout(), 100 ms):
+// the device OS lets one AICPU run ~950 ms and then parks it ~50 ms, plus scheduling delay, and a
+// counter-based wait keeps counting meanwhile. A wait whose timeout only degrades (drops a
+// thread, retries) keeps its short timeout and is not reported.
+#include <cctype>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "analyzer/model/cpp_facts.h"
+#include "rules/rule.h"
+#include "rules/timing_queries.h"
+
+namespace ptov {
+namespace {
+
+bool isHardFailure(const WaitExit& e, const TimingConfig& t) {
+  for (const auto& c : e.calls)
+    if (anyNameMatches(t.degradeCalls, c)) return false;
+  for (const auto& c : e.calls)
+    if (anyNameMatches(t.hardFailureCalls, c)) return true;
+  return e.kind == WaitExit::Kind::Return && anyNameMatches(t.errorReturns, e.returned);
+}
+
+// A duration written into a name, as seed 003's timeout families do: TIMEOUT_A2A3_100US -> 100 us.
+std::optional<int64_t> microsInName(const std::string& name) {
+  static const std::regex unit(R"((\d+)(US|MS|SEC|S|MIN)$)", std::regex::icase);
+  std::smatch m;
+  if (!std::regex_search(name, m, unit)) return std::nullopt;
+  int64_t n = std::stoll(m[1]);
+  std::string u = m[2];
+  for (auto& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (u == "US") return n;
+  if (u == "MS") return n * 1000;
+  if (u == "MIN") return n * 60'000'000;
+  return n * 1'000'000;
+}
+
+std::string microsText(int64_t us) {
+  if (us % 1'000'000 == 0) return std::to_string(us / 1'000'000) + " s";
+  if (us % 1000 == 0) return std::to_string(us / 1000) + " ms";
+  return std::to_string(us) + " us";
+}
+
+enum class Length { Safe, Short, Unknown };
+
+struct Judgement {
+  Length length = Length::Unknown;
+  std::string what;  // "TIMEOUT_A2A3_100US (100 us)", "5000, below TIMEOUT_A2A3_100MS = 5000000"
+};
+
+Judgement judge(const TimeoutValue& v, const Kernel& k, const TimingConfig& t) {
+  for (const auto& c : v.through)
+    if (anyNameMatches(t.safeTimeoutCalls, c)) return {Length::Safe, c + "()"};
+  // Same unit as the code's own window constant, when the file has it.
+  auto constant = t.safeWindowConstants.find(k.arch);
+  if (v.value && constant != t.safeWindowConstants.end()) {
+    auto it = k.cpp->constants.find(constant->second);
+    if (it != k.cpp->constants.end()) {
+      bool shorter = *v.value < it->second.value;
+      return {shorter ? Length::Short : Length::Safe,
+              "`" + v.text + "` = " + std::to_string(*v.value) + (shorter ? ", below " : ", not below ") +
+                  constant->second + " = " + std::to_string(it->second.value)};
+    }
+  }
+  std::vector<std::string> names = v.names;
+  names.push_back(v.text);
+  for (const auto& n : names)
+    if (auto us = microsInName(n)) {
+      bool shorter = *us < t.safeWindowMs * 1000;
+      return {shorter ? Length::Short : Length::Safe, "`" + v.text + "` (" + microsText(*us) + ")"};
+    }
+  return {Length::Unknown, "`" + v.text + "`"};
+}
+
+std::vector<PathLiteral> joined(std::vector<PathLiteral> a, const std::vector<PathLiteral>& b) {
+  for (const auto& l : b) {
+    bool seen = false;
+    for (const auto& x : a) seen |= x.atom == l.atom;
+    if (!seen) a.push_back(l);
+  }
+  return a;
+}
+
+class TimingHardWaitTimeout : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"timing-hard-wait-timeout", "timing", Severity::Error,
+                            "a hard-failure spin wait on another AICPU times out sooner than the OS throttle window",
+                            {"seed 003 §4 (rule 3: a hard-failure wait on another AICPU covers the OS throttle)",
+                             "seed 003 §4.3 (CalcWaitTimeout: single sche -> GetOsThrottleSafeWaitTimeout)"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    if (!k.cpp || !k.cpp->machine) return;
+    const TimingConfig& t = ctx.timing();
+    const std::string window = std::to_string(t.safeWindowMs) + " ms";
+    const std::string safeCall = firstName(t.safeTimeoutCalls, "GetOsThrottleSafeWaitTimeout");
+    for (const SpinWait& w : k.cpp->machine->waits) {
+      if (!w.sharedPoll || anyNameMatches(t.ignorePolls, w.polled)) continue;
+      std::vector<const WaitExit*> hard;
+      for (const auto& e : w.exits)
+        if (isHardFailure(e, t)) hard.push_back(&e);
+      if (hard.empty()) continue;  // a degradable wait or a quick probe keeps its short timeout
+      std::set<std::pair<int, int>> reported;
+      for (const TimeoutValue& v : w.values) {
+        const WaitExit* failing = nullptr;
+        for (const WaitExit* e : hard)
+          if (!failing && compatible(v.when, e->when)) failing = e;
+        if (!failing) continue;
+        Judgement j = judge(v, k, t);
+        if (j.length == Length::Safe || !reported.insert({v.loc.line, v.loc.col}).second) continue;
+        std::vector<PathLiteral> when = joined(v.when, failing->when);
+        std::string path = when.empty() ? "" : " when " + describePath(when);
+        std::string polled = w.polled.empty() ? "" : " polling `" + w.polled + "`";
+        Finding* f;
+        if (j.length == Length::Short) {
+          f = &ctx.report(ReviewGrade::Blocker, v.loc,
+                          "the spin wait" + polled + " fails hard on timeout, but" + path + " its timeout is " +
+                              j.what + ", shorter than the " + window +
+                              " OS throttle window: the AICPU it waits for can be parked ~50 ms after ~950 ms of "
+                              "running, and the wait then reports a false timeout",
+                          "use " + safeCall + "(archInfo) on this path; keep a short timeout only where the "
+                          "timeout degrades (drops a thread, retries)");
+        } else {
+          f = &ctx.report(ReviewGrade::Major, v.loc,
+                          "the spin wait" + polled + " fails hard on timeout, and its timeout " + j.what + path +
+                              " could not be resolved to a constant: check that it is at least the " + window +
+                              " OS throttle window",
+                          "use " + safeCall + "(archInfo), or a constant whose name or value shows it is >= " +
+                              window);
+        }
+        f->notes.push_back({w.loc, "the spin wait"});
+        f->notes.push_back({w.checkLoc, "its timeout check against `" + w.timeoutText + "`"});
+        f->notes.push_back({failing->loc, "the hard failure on timeout"});
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeTimingHardWaitTimeout() { return std::make_unique<TimingHardWaitTimeout>(); }
+
+}  // namespace ptov

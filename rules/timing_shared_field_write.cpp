@@ -1,0 +1,76 @@
+// timing-shared-field-write (seed 003 rule 1): judge a field by who still reads it, not by the
+// struct it hangs on. A field that sche or aicore also reads and whose value changes every round
+// must not be rewritten in place on the shared object: this round's value goes to DevStartArgs
+// or a per-slot cache. The reader-set table is configuration (timing.shared-fields).
+#include "analyzer/model/cpp_facts.h"
+#include "rules/rule.h"
+#include "rules/timing_queries.h"
+
+namespace ptov {
+namespace {
+
+bool fieldMatches(const SharedField& row, const std::pair<std::string, std::string>& view) {
+  if (row.structName != "*" && !nameMatches(row.structName, view.first)) return false;
+  const std::string& path = view.second;
+  return path == row.field || path.rfind(row.field + ".", 0) == 0;
+}
+
+std::string joinRoles(const std::vector<std::string>& roles) {
+  std::string out;
+  for (size_t i = 0; i < roles.size(); ++i) out += (i == 0 ? "" : i + 1 == roles.size() ? " and " : ", ") + roles[i];
+  return out;
+}
+
+class TimingSharedFieldWrite : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"timing-shared-field-write", "timing", Severity::Error,
+                            "a field other roles read and that changes per round is rewritten in place on the "
+                            "shared object",
+                            {"seed 003 §2 (rule 1: look at who reads it, not where it hangs)",
+                             "seed 003 §2.2 (DevStartArgs carries per-round nrValidAic / scheCpuNum)"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    if (!k.cpp || !k.cpp->machine) return;
+    const TimingConfig& t = ctx.timing();
+    for (const FieldWrite& w : k.cpp->machine->writes) {
+      bool perRoundObject = false;
+      for (const auto& view : w.views) perRoundObject |= anyNameMatches(t.perRoundObjects, view.first);
+      if (perRoundObject) continue;
+      for (const SharedField& row : t.sharedFields) {
+        const std::pair<std::string, std::string>* hit = nullptr;
+        for (const auto& view : w.views)
+          if (!hit && fieldMatches(row, view)) hit = &view;
+        if (!hit || !row.perRound || functionMatches(row.allowedIn, k.name)) continue;
+        std::vector<std::string> others;
+        for (const auto& r : row.readers)
+          if (r != "ctrl") others.push_back(r);
+        if (others.empty()) continue;  // only ctrl reads it, and ctrl does not overlap with itself
+        std::string field = hit->first + "::" + hit->second;
+        std::string readers = joinRoles(row.readers);
+        if (row.perSlot) {
+          ctx.report(ReviewGrade::Minor, w.loc,
+                     "`" + w.text + "` (" + field + ") is per-slot state read by " + readers +
+                         ": this write is safe only once the slot's previous " + joinRoles(others) +
+                         " has finished with it",
+                     row.fix);
+        } else {
+          ctx.report(ReviewGrade::Blocker, w.loc,
+                     "`" + w.text + "` rewrites " + field + " in place on the shared object, but " + readers +
+                         " read it and it changes every round: under early launch the previous round's " +
+                         joinRoles(others) + " can still read it and see this round's value",
+                     row.fix.empty() ? "write this round's value to DevStartArgs or a per-slot cache" : row.fix);
+        }
+        break;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeTimingSharedFieldWrite() { return std::make_unique<TimingSharedFieldWrite>(); }
+
+}  // namespace ptov

@@ -1,0 +1,272 @@
+// timing-stop-order (seed 003 rule 2): a slot is handed back only after the ones really using
+// it are done. Stopping managed cores is STOP made visible (queue write) -> full fence -> clear
+// the slots -> fence -> GOODBYE, on every path: a fence inside an optional `if` does not count on
+// the path that skips it. Where the wait calls are configured, reclaiming a slot after waiting
+// for sche but not for the AICores is reported too (sche exiting != AICores done reading).
+#include <map>
+#include <set>
+
+#include "analyzer/model/cpp_facts.h"
+#include "rules/rule.h"
+#include "rules/timing_queries.h"
+
+namespace ptov {
+namespace {
+
+enum class Step { None, Stop, Fence, Clear, Goodbye, ScheWait, AicoreWait, Reclaim };
+
+Step stepOf(const ControlNode& call, const TimingConfig& t) {
+  if (call.kind != ControlNode::Kind::Call) return Step::None;
+  if (callMatches(t.stopCalls, call) && (t.stopMarker.empty() || call.text.find(t.stopMarker) != std::string::npos))
+    return Step::Stop;
+  if (callMatches(t.fenceCalls, call)) return Step::Fence;
+  if (callMatches(t.clearCalls, call)) return Step::Clear;
+  if (callMatches(t.goodbyeCalls, call)) return Step::Goodbye;
+  if (callMatches(t.aicoreWaitCalls, call)) return Step::AicoreWait;
+  if (callMatches(t.scheWaitCalls, call)) return Step::ScheWait;
+  if (callMatches(t.reclaimCalls, call)) return Step::Reclaim;
+  return Step::None;
+}
+
+// What one path has done so far. Paths with the same flags are merged (the first one's branch
+// decisions describe them), so a function has at most 64 states at any point.
+struct PathState {
+  bool stop = false, fencedAfterStop = false, cleared = false, fencedAfterClear = false;
+  bool scheWaited = false, aicoreWaited = false;
+  SourceLoc stopLoc, clearLoc;
+  std::vector<std::string> decisions;  // "`cond` is false", in order
+  int key() const {
+    return stop | fencedAfterStop << 1 | cleared << 2 | fencedAfterClear << 3 | scheWaited << 4 | aicoreWaited << 5;
+  }
+};
+using States = std::map<int, PathState>;
+
+void merge(States& into, const States& from) {
+  for (const auto& [k, s] : from) into.emplace(k, s);
+}
+
+enum class Problem { ClearBeforeStop, NoFenceBeforeClear, GoodbyeBeforeClear, NoFenceBeforeGoodbye, ScheOnlyWait };
+
+struct Violation {
+  Problem problem;
+  SourceLoc at, related;
+  std::string call;
+  std::vector<std::string> decisions;
+};
+
+class Walker {
+ public:
+  Walker(const TimingConfig& t, bool hasClear) : t_(t), hasClear_(hasClear) {}
+
+  std::map<int, Violation> violations;  // problem -> where it is first seen: one comment per mistake
+  std::vector<SourceLoc> conditionalFences;
+
+  struct Exits {
+    States returned, broken, continued;
+  };
+
+  States walk(const ControlNode& n, States in, Exits& fn, Exits* loop, int conditional) {
+    using K = ControlNode::Kind;
+    switch (n.kind) {
+      case K::Seq:
+        for (const auto& c : n.children) in = walk(c, std::move(in), fn, loop, conditional);
+        return in;
+      case K::Call: {
+        Step step = stepOf(n, t_);
+        if (step != Step::None) {
+          apply(step, n, in, conditional);
+          return in;
+        }
+        if (n.children.empty()) return in;
+        Exits callee;  // a return in an inlined callee ends the callee, not the caller
+        States out = walk(n.children[0], std::move(in), callee, nullptr, conditional);
+        merge(out, callee.returned);
+        return out;
+      }
+      case K::If: {
+        States out;
+        for (size_t i = 0; i < n.children.size(); ++i) {
+          States branch = in;
+          std::string decision = "`" + n.name + "` is " + (i == 0 ? "true" : "false");
+          for (auto& [k, s] : branch)
+            if (s.decisions.size() < 4) s.decisions.push_back(decision);
+          merge(out, walk(n.children[i], std::move(branch), fn, loop, conditional + 1));
+        }
+        return out;
+      }
+      case K::Loop: {
+        // The body is taken to run at least once: a loop over cores that runs zero times stops
+        // and clears no core, and the clear loop of the same shape does not run either.
+        States out, current = std::move(in);
+        for (int round = 0; round < 8 && !current.empty(); ++round) {
+          Exits body;
+          States after = walk(n.children.empty() ? ControlNode{} : n.children[0], current, fn, &body, conditional + 1);
+          merge(after, body.continued);
+          merge(out, body.broken);
+          current.clear();
+          for (const auto& [k, s] : after)
+            if (out.emplace(k, s).second) current.emplace(k, s);
+        }
+        return out;
+      }
+      case K::Return:
+        merge(fn.returned, in);
+        return {};
+      case K::Break:
+        if (loop) merge(loop->broken, in);
+        return {};
+      case K::Continue:
+        if (loop) merge(loop->continued, in);
+        return {};
+    }
+    return in;
+  }
+
+ private:
+  void apply(Step step, const ControlNode& call, States& states, int conditional) {
+    if (step == Step::Fence && conditional > 0) conditionalFences.push_back(call.loc);
+    States out;
+    for (auto [k, s] : states) {
+      switch (step) {
+        case Step::Stop:
+          s.stop = true;
+          s.fencedAfterStop = false;
+          s.stopLoc = call.loc;
+          break;
+        case Step::Fence:
+          if (s.stop) s.fencedAfterStop = true;
+          if (s.cleared) s.fencedAfterClear = true;
+          break;
+        case Step::Clear:
+          if (!s.stop) report(Problem::ClearBeforeStop, call, {}, s);
+          else if (!s.fencedAfterStop) report(Problem::NoFenceBeforeClear, call, s.stopLoc, s);
+          if (s.scheWaited && !s.aicoreWaited) report(Problem::ScheOnlyWait, call, {}, s);
+          s.cleared = true;
+          s.fencedAfterClear = false;
+          s.clearLoc = call.loc;
+          break;
+        case Step::Goodbye:
+          if (!s.cleared && hasClear_) report(Problem::GoodbyeBeforeClear, call, {}, s);
+          else if (s.cleared && !s.fencedAfterClear) report(Problem::NoFenceBeforeGoodbye, call, s.clearLoc, s);
+          break;
+        case Step::Reclaim:
+          if (s.scheWaited && !s.aicoreWaited) report(Problem::ScheOnlyWait, call, {}, s);
+          break;
+        case Step::ScheWait: s.scheWaited = true; break;
+        case Step::AicoreWait: s.aicoreWaited = true; break;
+        case Step::None: break;
+      }
+      out.emplace(s.key(), s);
+    }
+    states = std::move(out);
+  }
+
+  void report(Problem p, const ControlNode& call, const SourceLoc& related, const PathState& s) {
+    violations.emplace(static_cast<int>(p), Violation{p, call.loc, related, call.text, s.decisions});
+  }
+
+  const TimingConfig& t_;
+  bool hasClear_;
+};
+
+void findSteps(const ControlNode& n, const TimingConfig& t, bool inlined, std::set<Step>& all, bool& own) {
+  Step s = stepOf(n, t);
+  if (s != Step::None) {
+    all.insert(s);
+    own |= !inlined;
+    return;
+  }
+  for (size_t i = 0; i < n.children.size(); ++i)
+    findSteps(n.children[i], t, inlined || n.kind == ControlNode::Kind::Call, all, own);
+}
+
+std::string pathPhrase(const std::vector<std::string>& decisions) {
+  if (decisions.empty()) return "";
+  std::string out = " on the path where ";
+  for (size_t i = 0; i < decisions.size(); ++i) out += (i ? " and " : "") + decisions[i];
+  return out;
+}
+
+class TimingStopOrder : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"timing-stop-order", "timing", Severity::Error,
+                            "stopping managed cores does not follow STOP visible, fence, clear slots, fence, "
+                            "GOODBYE on every path",
+                            {"seed 003 §3 (rule 2: STOP visible -> clear slots -> GOODBYE; no barrier in an "
+                             "optional if)",
+                             "seed 003 §3.2 (BatchStopAllManagedCores is the reference order)"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    if (!k.cpp || !k.cpp->machine) return;
+    const TimingConfig& t = ctx.timing();
+    const ControlNode& body = k.cpp->machine->body;
+    std::set<Step> steps;
+    bool own = false;
+    findSteps(body, t, false, steps, own);
+    bool stops = steps.count(Step::Stop) && (steps.count(Step::Clear) || steps.count(Step::Goodbye));
+    bool reclaimsAfterWait = steps.count(Step::ScheWait) && (steps.count(Step::Clear) || steps.count(Step::Reclaim));
+    if (!own || (!stops && !reclaimsAfterWait)) return;
+    Walker w(t, steps.count(Step::Clear) > 0);
+    Walker::Exits fn;
+    States start;
+    start.emplace(0, PathState{});
+    w.walk(body, start, fn, nullptr, 0);
+    const std::string fence = firstName(t.fenceCalls, "__sync_synchronize") + "()";
+    const std::string stop = firstName(t.stopCalls, "SetReadyQueue");
+    const std::string clear = firstName(t.clearCalls, "ResetParallelDevTask");
+    const std::string goodbye = firstName(t.goodbyeCalls, "ResetShakeBuf");
+    for (const auto& [key, v] : w.violations) {
+      if (!stops && v.problem != Problem::ScheOnlyWait) continue;
+      std::string path = pathPhrase(v.decisions);
+      Finding* f = nullptr;
+      switch (v.problem) {
+        case Problem::ClearBeforeStop:
+          f = &ctx.report(ReviewGrade::Blocker, v.at,
+                          "`" + v.call + "` clears slots before STOP is made visible" + path +
+                              ": AICores still reading the slot (ptrElements) race with the clear",
+                          "send STOP first (" + stop + "(..., " + t.stopMarker + " + 1) for every managed core), then " +
+                              fence + ", then clear the slots");
+          break;
+        case Problem::NoFenceBeforeClear:
+          f = &ctx.report(ReviewGrade::Blocker, v.at,
+                          "no full fence between the STOP and `" + v.call + "`" + path +
+                              ": the AICores may not see STOP before their slot is cleared",
+                          "put " + fence + " unconditionally between the STOP writes and the first " + clear +
+                              ", outside any optional if");
+          if (v.related.line) f->notes.push_back({v.related, "STOP is written here"});
+          break;
+        case Problem::GoodbyeBeforeClear:
+          f = &ctx.report(ReviewGrade::Blocker, v.at,
+                          "`" + v.call + "` says GOODBYE before the slots are cleared" + path,
+                          "clear the slots (" + clear + ") and fence before " + goodbye);
+          break;
+        case Problem::NoFenceBeforeGoodbye:
+          f = &ctx.report(ReviewGrade::Blocker, v.at,
+                          "no fence between clearing the slots and `" + v.call + "` (GOODBYE)" + path +
+                              ": an AICore can take GOODBYE while the clear is not yet visible",
+                          "fence once (" + fence + ") after the last " + clear + " and before " + goodbye);
+          if (v.related.line) f->notes.push_back({v.related, "the slots are cleared here"});
+          break;
+        case Problem::ScheOnlyWait:
+          f = &ctx.report(ReviewGrade::Blocker, v.at,
+                          "`" + v.call + "` reclaims a slot after waiting only for sche" + path +
+                              ": sche exiting does not mean the AICores have finished reading it",
+                          "wait for the AICores to exit (" + firstName(t.aicoreWaitCalls, "the AICore exit wait") +
+                              ") before reclaiming the slot");
+          break;
+      }
+      if (v.problem == Problem::NoFenceBeforeClear || v.problem == Problem::NoFenceBeforeGoodbye)
+        for (const auto& c : w.conditionalFences)
+          f->notes.push_back({c, "this fence is inside a branch and does not run on that path"});
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeTimingStopOrder() { return std::make_unique<TimingStopOrder>(); }
+
+}  // namespace ptov
