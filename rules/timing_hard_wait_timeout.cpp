@@ -6,7 +6,6 @@
 #include <cctype>
 #include <map>
 #include <regex>
-#include <set>
 
 #include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
@@ -43,6 +42,8 @@ std::string microsText(int64_t us) {
   return std::to_string(us) + " us";
 }
 
+std::string window(const TimingConfig& t) { return std::to_string(t.safeWindowMs) + " ms"; }
+
 enum class Length { Safe, Short, Unknown };
 
 struct Judgement {
@@ -60,8 +61,8 @@ Judgement judge(const TimeoutValue& v, const Kernel& k, const TimingConfig& t) {
     if (it != k.cpp->constants.end()) {
       bool shorter = *v.value < it->second.value;
       return {shorter ? Length::Short : Length::Safe,
-              "`" + v.text + "` = " + std::to_string(*v.value) + (shorter ? ", below " : ", not below ") +
-                  constant->second + " = " + std::to_string(it->second.value)};
+              "`" + v.text + "` = " + std::to_string(*v.value) + ", below the " + window(t) + " OS throttle window (" +
+                  constant->second + " = " + std::to_string(it->second.value) + ")"};
     }
   }
   std::vector<std::string> names = v.names;
@@ -69,7 +70,8 @@ Judgement judge(const TimeoutValue& v, const Kernel& k, const TimingConfig& t) {
   for (const auto& n : names)
     if (auto us = microsInName(n)) {
       bool shorter = *us < t.safeWindowMs * 1000;
-      return {shorter ? Length::Short : Length::Safe, "`" + v.text + "` (" + microsText(*us) + ")"};
+      return {shorter ? Length::Short : Length::Safe,
+              "`" + v.text + "` (" + microsText(*us) + "), below the " + window(t) + " OS throttle window"};
     }
   return {Length::Unknown, "`" + v.text + "`"};
 }
@@ -81,6 +83,22 @@ std::vector<PathLiteral> joined(std::vector<PathLiteral> a, const std::vector<Pa
     if (!seen) a.push_back(l);
   }
   return a;
+}
+
+// The literals every path has: what the paths to one value have in common (`DEV_IF_INFO` either way drops out).
+std::vector<PathLiteral> common(const std::vector<std::vector<PathLiteral>>& paths) {
+  std::vector<PathLiteral> out;
+  if (paths.empty()) return out;
+  for (const auto& l : paths[0]) {
+    bool everywhere = true;
+    for (const auto& p : paths) {
+      bool found = false;
+      for (const auto& x : p) found |= x.atom == l.atom && x.positive == l.positive;
+      everywhere &= found;
+    }
+    if (everywhere) out.push_back(l);
+  }
+  return out;
 }
 
 class TimingHardWaitTimeout : public Rule {
@@ -96,7 +114,7 @@ class TimingHardWaitTimeout : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->machine) return;
     const TimingConfig& t = ctx.timing();
-    const std::string window = std::to_string(t.safeWindowMs) + " ms";
+    const std::string window = ptov::window(t);
     const std::string safeCall = firstName(t.safeTimeoutCalls, "GetOsThrottleSafeWaitTimeout");
     for (const SpinWait& w : k.cpp->machine->waits) {
       if (!w.sharedPoll || anyNameMatches(t.ignorePolls, w.polled)) continue;
@@ -104,24 +122,40 @@ class TimingHardWaitTimeout : public Rule {
       for (const auto& e : w.exits)
         if (isHardFailure(e, t)) hard.push_back(&e);
       if (hard.empty()) continue;  // a degradable wait or a quick probe keeps its short timeout
-      std::set<std::pair<int, int>> reported;
+      // One finding per place a too-short (or unresolved) value is written, under the conditions
+      // all its paths to a hard failure share.
+      struct Hit {
+        const TimeoutValue* value;
+        const WaitExit* failing;
+        Judgement judgement;
+        std::vector<std::vector<PathLiteral>> paths;
+      };
+      std::vector<Hit> hits;
       for (const TimeoutValue& v : w.values) {
-        const WaitExit* failing = nullptr;
-        for (const WaitExit* e : hard)
-          if (!failing && compatible(v.when, e->when)) failing = e;
-        if (!failing) continue;
-        Judgement j = judge(v, k, t);
-        if (j.length == Length::Safe || !reported.insert({v.loc.line, v.loc.col}).second) continue;
-        std::vector<PathLiteral> when = joined(v.when, failing->when);
+        for (const WaitExit* e : hard) {
+          if (!compatible(v.when, e->when)) continue;
+          Judgement j = judge(v, k, t);
+          if (j.length == Length::Safe) continue;
+          Hit* same = nullptr;
+          for (auto& h : hits)
+            if (h.value->loc.line == v.loc.line && h.value->loc.col == v.loc.col) same = &h;
+          if (!same) same = &hits.emplace_back(Hit{&v, e, j, {}});
+          same->paths.push_back(joined(v.when, e->when));
+        }
+      }
+      for (const Hit& h : hits) {
+        const TimeoutValue& v = *h.value;
+        const WaitExit* failing = h.failing;
+        const Judgement& j = h.judgement;
+        std::vector<PathLiteral> when = common(h.paths);
         std::string path = when.empty() ? "" : " when " + describePath(when);
         std::string polled = w.polled.empty() ? "" : " polling `" + w.polled + "`";
         Finding* f;
         if (j.length == Length::Short) {
           f = &ctx.report(ReviewGrade::Blocker, v.loc,
                           "the spin wait" + polled + " fails hard on timeout, but" + path + " its timeout is " +
-                              j.what + ", shorter than the " + window +
-                              " OS throttle window: the AICPU it waits for can be parked ~50 ms after ~950 ms of "
-                              "running, and the wait then reports a false timeout",
+                              j.what + ": the AICPU it waits for can be parked for ~50 ms after ~950 ms of running, "
+                              "and the wait then reports a false timeout",
                           "use " + safeCall + "(archInfo) on this path; keep a short timeout only where the "
                           "timeout degrades (drops a thread, retries)");
         } else {
@@ -132,7 +166,7 @@ class TimingHardWaitTimeout : public Rule {
                           "use " + safeCall + "(archInfo), or a constant whose name or value shows it is >= " +
                               window);
         }
-        f->notes.push_back({w.loc, "the spin wait"});
+        f->notes.push_back({w.loc, "the spin wait, in " + k.name});
         f->notes.push_back({w.checkLoc, "its timeout check against `" + w.timeoutText + "`"});
         f->notes.push_back({failing->loc, "the hard failure on timeout"});
       }

@@ -103,6 +103,18 @@ std::string recordName(QualType t, bool pointee) {
   return "";
 }
 
+// The object a local reference or pointer was bound to: `T& a = <expr>` or `T* a = &<expr>`.
+const clang::Expr* aliasOf(const clang::Expr* e) {
+  const auto* dr = dyn_cast<DeclRefExpr>(e);
+  const auto* var = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+  if (!var || !var->isLocalVarDecl() || !var->getInit()) return nullptr;
+  const clang::Expr* init = strip(var->getInit());
+  if (var->getType()->isReferenceType()) return isa<MemberExpr>(init) ? init : nullptr;
+  if (const auto* u = dyn_cast<UnaryOperator>(init); u && u->getOpcode() == UO_AddrOf && var->getType()->isPointerType())
+    return isa<MemberExpr>(strip(u->getSubExpr())) ? strip(u->getSubExpr()) : nullptr;
+  return nullptr;
+}
+
 // `a->b.c[i].d` -> views {A, "b.c.d"}, {B, "c.d"}, {C, "d"}; empty when no field is written.
 std::vector<std::pair<std::string, std::string>> fieldViews(const clang::Expr* lhs) {
   std::vector<std::pair<std::string, std::string>> levels;  // (struct, member), leaf first
@@ -114,6 +126,8 @@ std::vector<std::pair<std::string, std::string>> fieldViews(const clang::Expr* l
       const clang::Expr* base = me->getBase();
       levels.emplace_back(recordName(base->getType(), me->isArrow()), me->getMemberDecl()->getNameAsString());
       e = strip(base);
+    } else if (const auto* alias = aliasOf(e)) {
+      e = alias;  // `DevArgs& a = devProg->devArgs; a.x = ...` is a write to devProg->devArgs.x
     } else {
       break;
     }
@@ -551,6 +565,8 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       if (!check.cmp || check.expiredWhenTrue) continue;
       SpinWait w = wait(cond, check);
       w.loc = r_.loc(cond);
+      if (const auto* both = dyn_cast<BinaryOperator>(strip(cond)); both && both->getOpcode() == BO_LAnd)
+        w.polled = r_.spell(strip(both->getRHS()) == check.cmp ? both->getLHS() : both->getRHS());
       w.exits = exits(after->getThen());
       out_.push_back(std::move(w));
     }
