@@ -59,8 +59,9 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
       if (d.level == InputDiagnostic::Level::Error) ++inputErrors;
     }
     for (const auto& x : f.findings) {
-      line(out, color, x.loc, findingLevel(x), x.message, x.ruleId);
+      line(out, color, x.loc, findingLevel(x), (x.grade.empty() ? "" : x.grade + ": ") + x.message, x.ruleId);
       for (const auto& n : x.notes) line(out, color, n.loc, "note", n.message, "");
+      if (!x.fix.empty()) line(out, color, x.loc, "note", "fix: " + x.fix, "");
       if (x.witness) printWitness(out, color, x.loc, *x.witness);
       if (x.unknown) ++unknowns;
       else ++counts[static_cast<int>(x.severity)];

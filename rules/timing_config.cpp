@@ -6,19 +6,19 @@ const TimingConfig& defaultTimingConfig() {
   static const TimingConfig c = [] {
     TimingConfig t;
     const std::string devStartArgs =
-        "keep only the full-core capacity in the shared DevProg.devArgs and write this round's value to "
-        "DevStartArgs (ring-slot local, read by sche through its own round's args)";
+        "keep only the full-core capacity in the shared `DevProg.devArgs` and write this round's value to "
+        "`DevStartArgs` (ring-slot local, read by sche through its own round's args)";
     const std::string slotProtocol =
         "do not use it as this round's private buffer: hand the slot back through the stop sequence (STOP visible, "
-        "fence, ResetParallelDevTask, fence, ResetShakeBuf; see timing-stop-order)";
+        "fence, `ResetParallelDevTask`, fence, `ResetShakeBuf`; see timing-stop-order)";
     t.sharedFields = {
         {"DevProg", "ctrlFlowCacheAnchor", {"ctrl"}, true, false, {}, ""},
         {"DevProg", "memBudget", {"ctrl"}, true, false, {}, ""},
         {"DevProg", "devArgs.nrValidAic", {"ctrl", "sche"}, true, false, {}, devStartArgs},
         {"DevProg", "devArgs.scheCpuNum", {"ctrl", "sche"}, true, false, {}, devStartArgs},
         {"DevProg", "runtimeDataRingBufferInited", {"ctrl", "sche"}, true, false, {"*RuntimeDataRingBuffer*"},
-         "use the existing ring protocol (RuntimeDataRingBufferHeadAllocate / AllocatePrepare / AllocateSubmit / "
-         "Deallocate, and waiting for runtimeDataRingBufferInited) instead of a second writer"},
+         "use the existing ring protocol (`RuntimeDataRingBufferHeadAllocate` / `AllocatePrepare` / `AllocateSubmit` / "
+         "`Deallocate`, and waiting for `runtimeDataRingBufferInited`) instead of a second writer"},
         {"*", "parallelDevTask", {"sche", "aicore"}, true, false, {"ResetParallelDevTask"}, slotProtocol},
         {"*", "shake", {"sche", "aicore"}, true, false, {"ResetShakeBuf"}, slotProtocol},
         {"*", "rawTensorAddr", {"ctrl", "aicore"}, true, true, {},

@@ -156,14 +156,14 @@ class TimingHardWaitTimeout : public Rule {
                           "the spin wait" + polled + " fails hard on timeout, but" + path + " its timeout is " +
                               j.what + ": the AICPU it waits for can be parked for ~50 ms after ~950 ms of running, "
                               "and the wait then reports a false timeout",
-                          "use " + safeCall + "(archInfo) on this path; keep a short timeout only where the "
+                          "use `" + safeCall + "(archInfo)` on this path; keep a short timeout only where the "
                           "timeout degrades (drops a thread, retries)");
         } else {
           f = &ctx.report(ReviewGrade::Major, v.loc,
                           "the spin wait" + polled + " fails hard on timeout, and its timeout " + j.what + path +
                               " could not be resolved to a constant: check that it is at least the " + window +
                               " OS throttle window",
-                          "use " + safeCall + "(archInfo), or a constant whose name or value shows it is >= " +
+                          "use `" + safeCall + "(archInfo)`, or a constant whose name or value shows it is >= " +
                               window);
         }
         f->notes.push_back({w.loc, "the spin wait, in " + k.name});

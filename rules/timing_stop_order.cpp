@@ -214,10 +214,10 @@ class TimingStopOrder : public Rule {
     States start;
     start.emplace(0, PathState{});
     w.walk(body, start, fn, nullptr, 0);
-    const std::string fence = firstName(t.fenceCalls, "__sync_synchronize") + "()";
-    const std::string stop = firstName(t.stopCalls, "SetReadyQueue");
-    const std::string clear = firstName(t.clearCalls, "ResetParallelDevTask");
-    const std::string goodbye = firstName(t.goodbyeCalls, "ResetShakeBuf");
+    const std::string fence = "`" + firstName(t.fenceCalls, "__sync_synchronize") + "()`";
+    const std::string clear = "`" + firstName(t.clearCalls, "ResetParallelDevTask") + "`";
+    const std::string goodbye = "`" + firstName(t.goodbyeCalls, "ResetShakeBuf") + "`";
+    const std::string stop = "`" + firstName(t.stopCalls, "SetReadyQueue") + "(..., " + t.stopMarker + " + 1)`";
     for (const auto& [key, v] : w.violations) {
       if (!stops && v.problem != Problem::ScheOnlyWait) continue;
       std::string path = pathPhrase(v.decisions);
@@ -227,7 +227,7 @@ class TimingStopOrder : public Rule {
           f = &ctx.report(ReviewGrade::Blocker, v.at,
                           "`" + v.call + "` clears slots before STOP is made visible" + path +
                               ": AICores still reading the slot (ptrElements) race with the clear",
-                          "send STOP first (" + stop + "(..., " + t.stopMarker + " + 1) for every managed core), then " +
+                          "send STOP first (" + stop + " for every managed core), then " +
                               fence + ", then clear the slots");
           break;
         case Problem::NoFenceBeforeClear:
@@ -254,8 +254,8 @@ class TimingStopOrder : public Rule {
           f = &ctx.report(ReviewGrade::Blocker, v.at,
                           "`" + v.call + "` reclaims a slot after waiting only for sche" + path +
                               ": sche exiting does not mean the AICores have finished reading it",
-                          "wait for the AICores to exit (" + firstName(t.aicoreWaitCalls, "the AICore exit wait") +
-                              ") before reclaiming the slot");
+                          "wait for the AICores to exit (`" + firstName(t.aicoreWaitCalls, "the AICore exit wait") +
+                              "`) before reclaiming the slot");
           break;
       }
       if (v.problem == Problem::NoFenceBeforeClear || v.problem == Problem::NoFenceBeforeGoodbye)

@@ -30,6 +30,8 @@ void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions
       json j = {{"ruleId", x.ruleId},         {"level", findingLevel(x)}, {"severity", severityName(x.severity)},
                 {"location", locJson(x.loc)}, {"kernel", x.kernel},       {"message", x.message},
                 {"fingerprint", x.fingerprint}};
+      if (!x.grade.empty()) j["grade"] = x.grade;
+      if (!x.fix.empty()) j["fix"] = x.fix;
       json notes = json::array();
       for (const auto& n : x.notes) notes.push_back({{"location", locJson(n.loc)}, {"message", n.message}});
       j["notes"] = notes;

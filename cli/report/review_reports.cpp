@@ -20,10 +20,11 @@ json rdLocation(const SourceLoc& l) {
   return {{"path", l.file}, {"range", {{"start", {{"line", std::max(1, l.line)}, {"column", std::max(1, l.col)}}}}}};
 }
 
-// The finding with its fix hint and witness, as one review comment body.
+// The finding with its review level, fix and witness, as one review comment body.
 std::string commentBody(const Finding& f) {
-  std::string body = (f.unknown ? "unknown: " : "") + f.message;
+  std::string body = (f.unknown ? "unknown: " : "") + (f.grade.empty() ? "" : "[" + f.grade + "] ") + f.message;
   if (f.witness && !f.witness->values.empty()) body += "\nwitness: " + valuesText(f.witness->values);
+  if (!f.fix.empty()) body += "\nFix: " + f.fix;
   body += "\n(`ptoverify explain " + f.ruleId + "` shows the bad and good form)";
   return body;
 }
@@ -64,10 +65,14 @@ std::string ghProperty(const std::string& s) {
   return o;
 }
 
+// Escapes what markdown would read as a table cell or HTML, except inside `code spans`, where a
+// backslash would show as itself (`devProg->devArgs`).
 std::string mdEscape(const std::string& s) {
   std::string o;
+  bool code = false;
   for (char c : s) {
-    if (c == '|' || c == '<' || c == '>') o += '\\';
+    if (c == '`') code = !code;
+    if (!code && (c == '|' || c == '<' || c == '>')) o += '\\';
     o += c;
   }
   return o;
@@ -135,8 +140,13 @@ void writeMarkdown(const CheckResult& result, std::ostream& out) {
   out << '\n';
   for (const auto& file : result.files) {
     for (const auto& f : file.findings) {
-      out << "- **" << findingLevel(f) << "** `" << f.ruleId << "` at `" << f.loc.file << ":" << f.loc.line << ":"
-          << f.loc.col << "` (kernel `" << f.kernel << "`): " << mdEscape(f.message) << '\n';
+      // Review findings (timing rules, on control functions) lead with the seed's level.
+      std::string level = f.grade.empty() ? "**" + std::string(findingLevel(f)) + "**"
+                                          : "**" + f.grade + "** (" + findingLevel(f) + ")";
+      out << "- " << level << " `" << f.ruleId << "` at `" << f.loc.file << ":" << f.loc.line << ":" << f.loc.col
+          << "` (" << (f.grade.empty() ? "kernel" : "function") << " `" << f.kernel << "`): " << mdEscape(f.message)
+          << '\n';
+      if (!f.fix.empty()) out << "  - **Fix:** " << mdEscape(f.fix) << '\n';
       std::vector<std::string> lines;
       for (const auto& n : f.notes)
         lines.push_back("`" + n.loc.file + ":" + std::to_string(n.loc.line) + "` " + mdEscape(n.message));

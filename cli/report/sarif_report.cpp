@@ -123,6 +123,9 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
                 {"partialFingerprints", {{"ptoverifyFact/v1", f.fingerprint}}},
                 {"properties", {{"kernel", f.kernel}, {"verdict", f.unknown ? "unknown" : "violated"}}}};
       if (ruleIndex.count(f.ruleId)) r["ruleIndex"] = ruleIndex[f.ruleId];
+      // SARIF fixes need replacement text; a review fix is advice, so it goes to the properties.
+      if (!f.grade.empty()) r["properties"]["reviewLevel"] = f.grade;
+      if (!f.fix.empty()) r["properties"]["fix"] = f.fix;
       json related = json::array();
       for (size_t i = 0; i < f.notes.size(); ++i) {
         json loc = physical(f.notes[i].loc, o);
