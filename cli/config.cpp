@@ -125,6 +125,7 @@ void parseTiming(const YAML::Node& v, TimingConfig& t) {
           if (t.safeWindowMs <= 0) fail(s.second, what + " must be positive");
         } else if (key == "safe-window-constants") {
           if (!s.second.IsMap()) fail(s.second, what + " must map arch (a2a3, a5) to a constant's name");
+          t.safeWindowConstants.clear();  // like the lists: the configured map replaces the default
           for (const auto& c : s.second) {
             std::string arch = c.first.Scalar();
             if (arch != "a2a3" && arch != "a5") fail(c.first, "arch must be a2a3 or a5, not '" + arch + "'");

@@ -160,7 +160,7 @@ class TimingHardWaitTimeout : public Rule {
                           "timeout degrades (drops a thread, retries)");
         } else {
           f = &ctx.report(ReviewGrade::Major, v.loc,
-                          "the spin wait" + polled + " fails hard on timeout, and its timeout " + j.what + path +
+                          "the spin wait" + polled + " fails hard on timeout" + path + ", and its timeout " + j.what +
                               " could not be resolved to a constant: check that it is at least the " + window +
                               " OS throttle window",
                           "use `" + safeCall + "(archInfo)`, or a constant whose name or value shows it is >= " +

@@ -286,6 +286,57 @@ case "$case_name" in
     expect_output "CACHELINE_OUT"
     rm -rf "$tmp"
     ;;
+  timing-rules)
+    # Seed 003 on control C++: the review level and the fix reach every output a PR bot posts.
+    stop=corpus/timing-stop-order/bad/fence_moved_into_optional_if.cpp
+    run 1 check "$stop"
+    expect_output "fence_moved_into_optional_if.cpp:26:5: error: Blocker: no full fence between the STOP .* on the path where \`hal_.NeedsFastPathRegClose\(\)\` is false"
+    expect_output "fence_moved_into_optional_if.cpp:26:5: note: fix: put \`__sync_synchronize\(\)\` unconditionally"
+    run 1 check corpus/timing-shared-field-write/bad --format markdown
+    expect_output '^- \*\*Blocker\*\* \(error\) `timing-shared-field-write` at .*\(function `DevCtrl::InitDyn`\)'
+    expect_output '^  - \*\*Fix:\*\* keep only the full-core capacity'
+    expect_output '^- \*\*Minor\*\* \(note\) `timing-shared-field-write`'
+    expect_no_output '`[^`]*\\>[^`]*`'
+    # rdjsonl: one line per finding, each with its level and fix.
+    run 1 check corpus/timing-hard-wait-timeout/bad --format rdjsonl
+    lines="$(grep -c . <<<"$out")"
+    [ "$lines" -eq 3 ] || fail "rdjsonl: $lines lines, expected 3"
+    fixes="$(grep -c '\\nFix: use `GetOsThrottleSafeWaitTimeout(archInfo)`' <<<"$out")"
+    [ "$fixes" -eq 3 ] || fail "rdjsonl: $fixes diagnostics with the fix, expected 3"
+    expect_output '"message":"\[Major\] the spin wait'
+    run 1 check corpus/timing-hard-wait-timeout/bad --format json
+    expect_output '"grade": "Blocker"'
+    # The tables are configuration: renamed steps, a new field, a wider window.
+    tmp="$(mktemp -d)"
+    printf 'timing:\n  stop-order:\n    clear-calls: [ClearSlots]\n' >"$tmp/renamed.yaml"
+    run 0 check "$stop" --config "$tmp/renamed.yaml"
+    printf 'timing:\n  shared-fields:\n    - {struct: DevCtrl, field: roundCounter, readers: [ctrl, aicore]}\n' >"$tmp/field.yaml"
+    printf 'struct DevCtrl { unsigned roundCounter; };\nvoid Next(DevCtrl* c) { c->roundCounter += 1; }\n' >"$tmp/round.cpp"
+    run 0 check "$tmp/round.cpp"
+    run 1 check "$tmp/round.cpp" --config "$tmp/field.yaml"
+    expect_output "round.cpp:2:25: error: Blocker: \`c->roundCounter\` rewrites DevCtrl::roundCounter in place"
+    printf 'timing:\n  hard-wait:\n    safe-window-constants: {a2a3: TIMEOUT_A2A3_100US}\n' >"$tmp/window.yaml"
+    run 0 check corpus/timing-hard-wait-timeout/bad/single_sche_branch_uses_100us.cpp --config "$tmp/window.yaml"
+    # Without a window constant, durations come from the names: TIMEOUT_A2A3_2MS passes a 1 ms window.
+    printf 'timing:\n  hard-wait:\n    safe-window-ms: 1\n    safe-window-constants: {}\n' >"$tmp/window.yaml"
+    run 0 check corpus/timing-hard-wait-timeout/bad/sche_waits_for_ring_inited.cpp --config "$tmp/window.yaml" --fail-on error
+    expect_output "0 error\\(s\\), 1 warning\\(s\\)"
+    run 1 check corpus/timing-hard-wait-timeout/good corpus/timing-hard-wait-timeout/bad/single_sche_branch_uses_100us.cpp
+    # Bad tables are input errors with the YAML position.
+    printf 'timing:\n  shared-fields:\n    - {struct: DevProg, field: x, readers: [ctrl, gpu]}\n' >"$tmp/badrole.yaml"
+    run 2 check "$stop" --config "$tmp/badrole.yaml"
+    expect_output "badrole.yaml:3:51: error: a reader is ctrl, sche or aicore, not 'gpu'"
+    printf 'timing:\n  stop-order:\n    fence-calls: [x]\n' >"$tmp/badkey.yaml"
+    run 2 check "$stop" --config "$tmp/badkey.yaml"
+    expect_output "badkey.yaml:3:5: error: unknown key 'timing.stop-order.fence-calls'"
+    run 0 config --dump "$stop"
+    expect_output "field: devArgs.nrValidAic"
+    expect_output "safe-timeout-calls: \[GetOsThrottleSafeWaitTimeout\]"
+    # Generated kernels are not control code: the timing rules do not look at them.
+    run 0 check corpus/barrier-participants/good --rules 'timing-*'
+    expect_output "0 error\(s\), 0 warning\(s\), 0 note\(s\)"
+    rm -rf "$tmp"
+    ;;
   *)
     echo "unknown case $case_name"
     exit 2

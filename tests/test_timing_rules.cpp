@@ -1,0 +1,219 @@
+// The timing rules (seed 003) on machine facts built by hand: the rules' logic without Clang.
+// The C++ front end's side is covered by corpus/timing-*/ and the cli_timing-rules test.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "analyzer/model/cpp_facts.h"
+#include "cli/config.h"
+#include "rules/rule.h"
+
+using namespace ptov;
+
+namespace {
+SourceLoc at(int line) { return SourceLoc{"ctrl.cpp", line, 5}; }
+
+ControlNode call(int line, const std::string& name, const std::string& text = "") {
+  ControlNode n;
+  n.kind = ControlNode::Kind::Call;
+  n.loc = at(line);
+  n.name = name;
+  n.text = text.empty() ? name + "()" : text;
+  return n;
+}
+ControlNode seq(std::vector<ControlNode> children) {
+  ControlNode n;
+  n.children = std::move(children);
+  return n;
+}
+ControlNode branch(int line, const std::string& cond, ControlNode then, ControlNode otherwise = {}) {
+  ControlNode n;
+  n.kind = ControlNode::Kind::If;
+  n.loc = at(line);
+  n.name = cond;
+  n.children = {std::move(then), std::move(otherwise)};
+  return n;
+}
+ControlNode loop(int line, ControlNode body) {
+  ControlNode n;
+  n.kind = ControlNode::Kind::Loop;
+  n.loc = at(line);
+  n.children = {std::move(body)};
+  return n;
+}
+ControlNode stop(int line) { return call(line, "SetReadyQueue", "hal_.SetReadyQueue(0, 24, AICORE_TASK_STOP + 1)"); }
+ControlNode fence(int line) { return call(line, "__sync_synchronize"); }
+
+Kernel machineKernel(const std::string& name, MachineFacts m) {
+  Kernel k;
+  k.name = name;
+  k.kind = "machine";
+  k.frontEnd = "cpp";
+  k.body = Stmt::seq();
+  auto facts = std::make_shared<CppFacts>();
+  facts->constants["TIMEOUT_A2A3_100MS"] = NamedConstant{at(1), 5000000, ""};
+  facts->machine = std::move(m);
+  k.cpp = facts;
+  return k;
+}
+
+std::vector<Finding> run(const Kernel& k, const std::string& rule, const RuleSettings* settings = nullptr) {
+  return runRules(k, {rule}, nullptr, settings);
+}
+}  // namespace
+
+TEST_CASE("timing: name globs and path literals") {
+  CHECK(nameMatches("*Deallocate", "RuntimeDataRingBufferHeadDeallocate"));
+  CHECK(nameMatches("*ERROR*", "DEV_ERROR"));
+  CHECK(nameMatches("a*b*c", "aXbYbZc"));
+  CHECK_FALSE(nameMatches("*Drop*", "Dro"));
+  CHECK_FALSE(nameMatches("ResetShakeBuf", "ResetShakeBufs"));
+  CHECK(compatible({{"isOnlyOneSche", true}, {"IsDeviceMode()", true}}, {{"isOnlyOneSche", true}}));
+  CHECK_FALSE(compatible({{"isOnlyOneSche", false}}, {{"IsDeviceMode()", true}, {"isOnlyOneSche", true}}));
+  CHECK(describePath({{"a", true}, {"b", false}, {"c", true}}) == "`a` is true, `b` is false and `c` is true");
+}
+
+TEST_CASE("timing-stop-order: a fence only in an optional if is missing on the other path") {
+  MachineFacts m;
+  m.body = seq({stop(10), branch(11, "hal_.NeedsFastPathRegClose()", seq({fence(12), call(13, "CloseFastPathReg")})),
+                call(15, "ResetParallelDevTask"), fence(16), call(17, "ResetShakeBuf")});
+  auto f = run(machineKernel("AicoreManager::BatchStop", m), "timing-stop-order");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].loc.line == 15);
+  CHECK(f[0].severity == Severity::Error);
+  CHECK(f[0].grade == "Blocker");
+  CHECK(f[0].message.find("`hal_.NeedsFastPathRegClose()` is false") != std::string::npos);
+  CHECK(f[0].fix.find("__sync_synchronize()") != std::string::npos);
+
+  // The reference order, with the steps inside loops over core groups, is clean.
+  m.body = seq({loop(10, stop(11)), fence(12), branch(13, "quiet", seq({})), loop(14, call(15, "ResetParallelDevTask")),
+                fence(16), loop(17, call(18, "ResetShakeBuf"))});
+  CHECK(run(machineKernel("GroupStopper::StopAll", m), "timing-stop-order").empty());
+
+  // A SetReadyQueue without the STOP marker is not a STOP.
+  m.body = seq({call(10, "SetReadyQueue", "hal_.SetReadyQueue(0, 24, task)"), fence(11), call(12, "ResetParallelDevTask"),
+                fence(13), call(14, "ResetShakeBuf")});
+  CHECK(run(machineKernel("Dispatch", m), "timing-stop-order").empty());
+}
+
+TEST_CASE("timing-stop-order: an early return skips the rest of the path, in the caller and in a callee") {
+  MachineFacts m;
+  ControlNode helper = call(20, "StopHelper");
+  helper.children = {seq({stop(30), branch(31, "degraded", seq({ControlNode{ControlNode::Kind::Return, at(32), "", "", "", {}}})),
+                          fence(33)})};
+  m.body = seq({helper, call(21, "ResetParallelDevTask"), fence(22), call(23, "ResetShakeBuf")});
+  auto f = run(machineKernel("StopViaHelper", m), "timing-stop-order");
+  REQUIRE(f.size() == 1);  // the callee's return skips its fence, then the caller clears
+  CHECK(f[0].loc.line == 21);
+  CHECK(f[0].message.find("`degraded` is true") != std::string::npos);
+}
+
+TEST_CASE("timing-stop-order: reclaiming after waiting only for sche, when the waits are configured") {
+  MachineFacts m;
+  m.body = seq({call(10, "WaitAllScheExit"), call(11, "ReuseRingSlot")});
+  RuleSettings s;
+  CHECK(run(machineKernel("Recycle", m), "timing-stop-order", &s).empty());  // not configured
+  s.timing.scheWaitCalls = {"WaitAllScheExit"};
+  s.timing.aicoreWaitCalls = {"WaitManagedAicoreExit"};
+  s.timing.reclaimCalls = {"ReuseRingSlot"};
+  auto f = run(machineKernel("Recycle", m), "timing-stop-order", &s);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.find("waiting only for sche") != std::string::npos);
+  m.body = seq({call(10, "WaitAllScheExit"), call(11, "WaitManagedAicoreExit"), call(12, "ReuseRingSlot")});
+  CHECK(run(machineKernel("Recycle", m), "timing-stop-order", &s).empty());
+}
+
+TEST_CASE("timing-shared-field-write: the reader set decides, not the struct") {
+  MachineFacts m;
+  m.writes = {FieldWrite{at(10), "devProg->devArgs.nrValidAic", {{"DevProg", "devArgs.nrValidAic"}, {"DevArgs", "nrValidAic"}}},
+              FieldWrite{at(11), "devProg->memBudget", {{"DevProg", "memBudget"}}},
+              FieldWrite{at(12), "args->nrValidAic", {{"DevStartArgs", "nrValidAic"}}},
+              FieldWrite{at(13), "slots[i].rawTensorAddr", {{"CfCacheSlot", "rawTensorAddr"}}},
+              FieldWrite{at(14), "start->topo.devArgs.nrValidAic",
+                         {{"DevStartArgs", "topo.devArgs.nrValidAic"}, {"Topo", "devArgs.nrValidAic"}}}};
+  auto f = run(machineKernel("DevCtrl::InitDyn", m), "timing-shared-field-write");
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].loc.line == 10);
+  CHECK(f[0].grade == "Blocker");
+  CHECK(f[0].message.find("ctrl and sche read it") != std::string::npos);
+  CHECK(f[0].fix.find("DevStartArgs") != std::string::npos);
+  CHECK(f[1].loc.line == 13);
+  CHECK(f[1].grade == "Minor");
+  CHECK(f[1].severity == Severity::Note);
+
+  // The protocol's own function may write its field.
+  MachineFacts reset;
+  reset.writes = {FieldWrite{at(20), "k->parallelDevTask[c].count", {{"KernelArgs", "parallelDevTask.count"}}}};
+  CHECK(run(machineKernel("AicoreHal::ResetParallelDevTask", reset), "timing-shared-field-write").empty());
+  CHECK(run(machineKernel("PatchRound", reset), "timing-shared-field-write").size() == 1);
+}
+
+TEST_CASE("timing-hard-wait-timeout: a short value reaches the hard failure only on compatible paths") {
+  auto wait = [](std::vector<TimeoutValue> values, std::vector<WaitExit> exits) {
+    MachineFacts m;
+    SpinWait w;
+    w.loc = at(50);
+    w.polled = "ctrl->roundReady != round";
+    w.sharedPoll = true;
+    w.checkLoc = at(51);
+    w.timeoutText = "timeout";
+    w.values = std::move(values);
+    w.exits = std::move(exits);
+    m.waits.push_back(w);
+    return machineKernel("WaitCtrlRoundReady", m);
+  };
+  TimeoutValue shortValue{at(30), "TIMEOUT_A2A3_100US", 5000, {"CalcWaitTimeout"}, {"TIMEOUT_A2A3_100US"},
+                          {{"isOnlyOneSche", false}}};
+  TimeoutValue safeValue{at(33), "GetOsThrottleSafeWaitTimeout(archInfo)", std::nullopt,
+                         {"CalcWaitTimeout", "GetOsThrottleSafeWaitTimeout"}, {}, {{"isOnlyOneSche", true}}};
+  WaitExit hard{at(54), WaitExit::Kind::Return, "DEVICE_MACHINE_ERROR", {"DevLog", "DEV_ERROR"}, {{"isOnlyOneSche", true}}};
+  WaitExit degrade{at(57), WaitExit::Kind::Return, "DEVICE_MACHINE_DEGRADED", {"DropCurrentScheThread"},
+                   {{"isOnlyOneSche", false}}};
+  CHECK(run(wait({shortValue, safeValue}, {hard, degrade}), "timing-hard-wait-timeout").empty());
+
+  shortValue.when = {{"isOnlyOneSche", true}};
+  auto f = run(wait({shortValue}, {hard, degrade}), "timing-hard-wait-timeout");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].loc.line == 30);
+  CHECK(f[0].grade == "Blocker");
+  CHECK(f[0].message.find("below the 100 ms OS throttle window (TIMEOUT_A2A3_100MS = 5000000)") != std::string::npos);
+
+  // Unresolved: Major, naming the expression.
+  TimeoutValue unknown{at(40), "cfg->timeout", std::nullopt, {}, {}, {}};
+  f = run(wait({unknown}, {hard}), "timing-hard-wait-timeout");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].grade == "Major");
+  CHECK(f[0].severity == Severity::Warning);
+  CHECK(f[0].message.find("`cfg->timeout` could not be resolved") != std::string::npos);
+
+  // A wait that only degrades keeps its short timeout.
+  CHECK(run(wait({shortValue}, {degrade}), "timing-hard-wait-timeout").empty());
+}
+
+TEST_CASE("config: timing tables merge rows by struct and field, and replace name lists") {
+  const char* path = "timing_config_test.yaml";
+  {
+    std::ofstream out(path);
+    out << "timing:\n"
+           "  shared-fields:\n"
+           "    - {struct: DevProg, field: devArgs.nrValidAic, readers: [ctrl], per-round: false}\n"
+           "    - {field: slotEpoch, readers: [ctrl, aicore], per-slot: true}\n"
+           "  stop-order:\n"
+           "    fences: [FullBarrier]\n";
+  }
+  Config c;
+  std::string error;
+  REQUIRE(loadConfig(path, c, error));
+  std::remove(path);
+  size_t defaults = defaultTimingConfig().sharedFields.size();
+  REQUIRE(c.timing.sharedFields.size() == defaults + 1);
+  bool replaced = false;
+  for (const auto& row : c.timing.sharedFields)
+    if (row.field == "devArgs.nrValidAic") replaced = !row.perRound && row.readers.size() == 1;
+  CHECK(replaced);
+  CHECK(c.timing.sharedFields.back().structName == "*");
+  CHECK(c.timing.sharedFields.back().perSlot);
+  CHECK(c.timing.fenceCalls == std::vector<std::string>{"FullBarrier"});
+  CHECK(c.timing.clearCalls == defaultTimingConfig().clearCalls);
+}
