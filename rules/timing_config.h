@@ -12,11 +12,11 @@ namespace ptov {
 
 // One row of the reader-set table (seed 003 §2.1).
 struct SharedField {
-  std::string structName;  // the struct the field is reached from, `*` for any
-  std::string field;       // path from that struct: devArgs.nrValidAic
-  std::vector<std::string> readers;  // roles that read it: ctrl, sche, aicore
-  bool perRound = true;              // its value changes from round to round
-  bool perSlot = false;              // it lives in a per-slot object: writes are reminders, not Blockers
+  std::string structName;              // the struct the field is reached from, `*` for any
+  std::string field;                   // path from that struct: devArgs.nrValidAic
+  std::vector<std::string> readers;    // roles that read it: ctrl, sche, aicore
+  bool perRound = true;                // its value changes from round to round
+  bool perSlot = false;                // it lives in a per-slot object: writes are reminders, not Blockers
   std::vector<std::string> allowedIn;  // functions that own the protocol writing it
   std::string fix;                     // where the value should live / what to do instead
 };
@@ -34,7 +34,7 @@ struct TimingConfig {
   std::vector<std::string> scheWaitCalls, aicoreWaitCalls, reclaimCalls;
 
   // timing-hard-wait-timeout
-  std::vector<std::string> safeTimeoutCalls;   // calls that return the OS-throttle-safe timeout
+  std::vector<std::string> safeTimeoutCalls;               // calls that return the OS-throttle-safe timeout
   std::map<std::string, std::string> safeWindowConstants;  // arch -> the constant equal to the window
   int64_t safeWindowMs = 100;
   std::vector<std::string> hardFailureCalls;  // a call that makes the timeout branch a hard failure

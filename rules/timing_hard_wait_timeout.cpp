@@ -42,7 +42,9 @@ std::string microsText(int64_t us) {
   return std::to_string(us) + " us";
 }
 
-std::string window(const TimingConfig& t) { return std::to_string(t.safeWindowMs) + " ms"; }
+std::string window(const TimingConfig& t) {
+  return std::to_string(t.safeWindowMs) + " ms";
+}
 
 enum class Length { Safe, Short, Unknown };
 
@@ -104,7 +106,9 @@ std::vector<PathLiteral> common(const std::vector<std::vector<PathLiteral>>& pat
 class TimingHardWaitTimeout : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"timing-hard-wait-timeout", "timing", Severity::Error,
+    static const RuleInfo i{"timing-hard-wait-timeout",
+                            "timing",
+                            Severity::Error,
                             "a hard-failure spin wait on another AICPU times out sooner than the OS throttle window",
                             {"seed 003 §4 (rule 3: a hard-failure wait on another AICPU covers the OS throttle)",
                              "seed 003 §4.3 (CalcWaitTimeout: single sche -> GetOsThrottleSafeWaitTimeout)"}};
@@ -154,17 +158,19 @@ class TimingHardWaitTimeout : public Rule {
         if (j.length == Length::Short) {
           f = &ctx.report(ReviewGrade::Blocker, v.loc,
                           "the spin wait" + polled + " fails hard on timeout, but" + path + " its timeout is " +
-                              j.what + ": the AICPU it waits for can be parked for ~50 ms after ~950 ms of running, "
+                              j.what +
+                              ": the AICPU it waits for can be parked for ~50 ms after ~950 ms of running, "
                               "and the wait then reports a false timeout",
-                          "use `" + safeCall + "(archInfo)` on this path; keep a short timeout only where the "
-                          "timeout degrades (drops a thread, retries)");
+                          "use `" + safeCall +
+                              "(archInfo)` on this path; keep a short timeout only where the "
+                              "timeout degrades (drops a thread, retries)");
         } else {
-          f = &ctx.report(ReviewGrade::Major, v.loc,
-                          "the spin wait" + polled + " fails hard on timeout" + path + ", and its timeout " + j.what +
-                              " could not be resolved to a constant: check that it is at least the " + window +
-                              " OS throttle window",
-                          "use `" + safeCall + "(archInfo)`, or a constant whose name or value shows it is >= " +
-                              window);
+          f = &ctx.report(
+              ReviewGrade::Major, v.loc,
+              "the spin wait" + polled + " fails hard on timeout" + path + ", and its timeout " + j.what +
+                  " could not be resolved to a constant: check that it is at least the " + window +
+                  " OS throttle window",
+              "use `" + safeCall + "(archInfo)`, or a constant whose name or value shows it is >= " + window);
         }
         f->notes.push_back({w.loc, "the spin wait, in " + k.name});
         f->notes.push_back({w.checkLoc, "its timeout check against `" + w.timeoutText + "`"});
@@ -176,6 +182,8 @@ class TimingHardWaitTimeout : public Rule {
 
 }  // namespace
 
-std::unique_ptr<Rule> makeTimingHardWaitTimeout() { return std::make_unique<TimingHardWaitTimeout>(); }
+std::unique_ptr<Rule> makeTimingHardWaitTimeout() {
+  return std::make_unique<TimingHardWaitTimeout>();
+}
 
 }  // namespace ptov

@@ -11,7 +11,8 @@ bool functionMatches(const std::vector<std::string>& globs, const std::string& q
 }
 
 bool callMatches(const std::vector<std::string>& globs, const ControlNode& call) {
-  return call.kind == ControlNode::Kind::Call && (anyNameMatches(globs, call.name) || anyNameMatches(globs, call.macro));
+  return call.kind == ControlNode::Kind::Call &&
+         (anyNameMatches(globs, call.name) || anyNameMatches(globs, call.macro));
 }
 
 std::string firstName(const std::vector<std::string>& names, const std::string& fallback) {

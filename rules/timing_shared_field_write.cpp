@@ -24,7 +24,9 @@ std::string joinRoles(const std::vector<std::string>& roles) {
 class TimingSharedFieldWrite : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"timing-shared-field-write", "timing", Severity::Error,
+    static const RuleInfo i{"timing-shared-field-write",
+                            "timing",
+                            Severity::Error,
                             "a field other roles read and that changes per round is rewritten in place on the "
                             "shared object",
                             {"seed 003 §2 (rule 1: look at who reads it, not where it hangs)",
@@ -71,6 +73,8 @@ class TimingSharedFieldWrite : public Rule {
 
 }  // namespace
 
-std::unique_ptr<Rule> makeTimingSharedFieldWrite() { return std::make_unique<TimingSharedFieldWrite>(); }
+std::unique_ptr<Rule> makeTimingSharedFieldWrite() {
+  return std::make_unique<TimingSharedFieldWrite>();
+}
 
 }  // namespace ptov

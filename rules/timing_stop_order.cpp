@@ -138,23 +138,32 @@ class Walker {
           if (s.cleared) s.fencedAfterClear = true;
           break;
         case Step::Clear:
-          if (!s.stop) report(Problem::ClearBeforeStop, call, {}, s);
-          else if (!s.fencedAfterStop) report(Problem::NoFenceBeforeClear, call, s.stopLoc, s);
+          if (!s.stop)
+            report(Problem::ClearBeforeStop, call, {}, s);
+          else if (!s.fencedAfterStop)
+            report(Problem::NoFenceBeforeClear, call, s.stopLoc, s);
           if (s.scheWaited && !s.aicoreWaited) report(Problem::ScheOnlyWait, call, {}, s);
           s.cleared = true;
           s.fencedAfterClear = false;
           s.clearLoc = call.loc;
           break;
         case Step::Goodbye:
-          if (!s.cleared && hasClear_) report(Problem::GoodbyeBeforeClear, call, {}, s);
-          else if (s.cleared && !s.fencedAfterClear) report(Problem::NoFenceBeforeGoodbye, call, s.clearLoc, s);
+          if (!s.cleared && hasClear_)
+            report(Problem::GoodbyeBeforeClear, call, {}, s);
+          else if (s.cleared && !s.fencedAfterClear)
+            report(Problem::NoFenceBeforeGoodbye, call, s.clearLoc, s);
           break;
         case Step::Reclaim:
           if (s.scheWaited && !s.aicoreWaited) report(Problem::ScheOnlyWait, call, {}, s);
           break;
-        case Step::ScheWait: s.scheWaited = true; break;
-        case Step::AicoreWait: s.aicoreWaited = true; break;
-        case Step::None: break;
+        case Step::ScheWait:
+          s.scheWaited = true;
+          break;
+        case Step::AicoreWait:
+          s.aicoreWaited = true;
+          break;
+        case Step::None:
+          break;
       }
       out.emplace(s.key(), s);
     }
@@ -190,7 +199,9 @@ std::string pathPhrase(const std::vector<std::string>& decisions) {
 class TimingStopOrder : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"timing-stop-order", "timing", Severity::Error,
+    static const RuleInfo i{"timing-stop-order",
+                            "timing",
+                            Severity::Error,
                             "stopping managed cores does not follow STOP visible, fence, clear slots, fence, "
                             "GOODBYE on every path",
                             {"seed 003 §3 (rule 2: STOP visible -> clear slots -> GOODBYE; no barrier in an "
@@ -224,11 +235,11 @@ class TimingStopOrder : public Rule {
       Finding* f = nullptr;
       switch (v.problem) {
         case Problem::ClearBeforeStop:
-          f = &ctx.report(ReviewGrade::Blocker, v.at,
-                          "`" + v.call + "` clears slots before STOP is made visible" + path +
-                              ": AICores still reading the slot (ptrElements) race with the clear",
-                          "send STOP first (" + stop + " for every managed core), then " +
-                              fence + ", then clear the slots");
+          f = &ctx.report(
+              ReviewGrade::Blocker, v.at,
+              "`" + v.call + "` clears slots before STOP is made visible" + path +
+                  ": AICores still reading the slot (ptrElements) race with the clear",
+              "send STOP first (" + stop + " for every managed core), then " + fence + ", then clear the slots");
           break;
         case Problem::NoFenceBeforeClear:
           f = &ctx.report(ReviewGrade::Blocker, v.at,
@@ -267,6 +278,8 @@ class TimingStopOrder : public Rule {
 
 }  // namespace
 
-std::unique_ptr<Rule> makeTimingStopOrder() { return std::make_unique<TimingStopOrder>(); }
+std::unique_ptr<Rule> makeTimingStopOrder() {
+  return std::make_unique<TimingStopOrder>();
+}
 
 }  // namespace ptov

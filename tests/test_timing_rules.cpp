@@ -12,7 +12,9 @@
 using namespace ptov;
 
 namespace {
-SourceLoc at(int line) { return SourceLoc{"ctrl.cpp", line, 5}; }
+SourceLoc at(int line) {
+  return SourceLoc{"ctrl.cpp", line, 5};
+}
 
 ControlNode call(int line, const std::string& name, const std::string& text = "") {
   ControlNode n;
@@ -42,8 +44,12 @@ ControlNode loop(int line, ControlNode body) {
   n.children = {std::move(body)};
   return n;
 }
-ControlNode stop(int line) { return call(line, "SetReadyQueue", "hal_.SetReadyQueue(0, 24, AICORE_TASK_STOP + 1)"); }
-ControlNode fence(int line) { return call(line, "__sync_synchronize"); }
+ControlNode stop(int line) {
+  return call(line, "SetReadyQueue", "hal_.SetReadyQueue(0, 24, AICORE_TASK_STOP + 1)");
+}
+ControlNode fence(int line) {
+  return call(line, "__sync_synchronize");
+}
 
 Kernel machineKernel(const std::string& name, MachineFacts m) {
   Kernel k;
@@ -92,16 +98,17 @@ TEST_CASE("timing-stop-order: a fence only in an optional if is missing on the o
   CHECK(run(machineKernel("GroupStopper::StopAll", m), "timing-stop-order").empty());
 
   // A SetReadyQueue without the STOP marker is not a STOP.
-  m.body = seq({call(10, "SetReadyQueue", "hal_.SetReadyQueue(0, 24, task)"), fence(11), call(12, "ResetParallelDevTask"),
-                fence(13), call(14, "ResetShakeBuf")});
+  m.body = seq({call(10, "SetReadyQueue", "hal_.SetReadyQueue(0, 24, task)"), fence(11),
+                call(12, "ResetParallelDevTask"), fence(13), call(14, "ResetShakeBuf")});
   CHECK(run(machineKernel("Dispatch", m), "timing-stop-order").empty());
 }
 
 TEST_CASE("timing-stop-order: an early return skips the rest of the path, in the caller and in a callee") {
   MachineFacts m;
   ControlNode helper = call(20, "StopHelper");
-  helper.children = {seq({stop(30), branch(31, "degraded", seq({ControlNode{ControlNode::Kind::Return, at(32), "", "", "", {}}})),
-                          fence(33)})};
+  helper.children = {
+      seq({stop(30), branch(31, "degraded", seq({ControlNode{ControlNode::Kind::Return, at(32), "", "", "", {}}})),
+           fence(33)})};
   m.body = seq({helper, call(21, "ResetParallelDevTask"), fence(22), call(23, "ResetShakeBuf")});
   auto f = run(machineKernel("StopViaHelper", m), "timing-stop-order");
   REQUIRE(f.size() == 1);  // the callee's return skips its fence, then the caller clears
@@ -126,12 +133,14 @@ TEST_CASE("timing-stop-order: reclaiming after waiting only for sche, when the w
 
 TEST_CASE("timing-shared-field-write: the reader set decides, not the struct") {
   MachineFacts m;
-  m.writes = {FieldWrite{at(10), "devProg->devArgs.nrValidAic", {{"DevProg", "devArgs.nrValidAic"}, {"DevArgs", "nrValidAic"}}},
-              FieldWrite{at(11), "devProg->memBudget", {{"DevProg", "memBudget"}}},
-              FieldWrite{at(12), "args->nrValidAic", {{"DevStartArgs", "nrValidAic"}}},
-              FieldWrite{at(13), "slots[i].rawTensorAddr", {{"CfCacheSlot", "rawTensorAddr"}}},
-              FieldWrite{at(14), "start->topo.devArgs.nrValidAic",
-                         {{"DevStartArgs", "topo.devArgs.nrValidAic"}, {"Topo", "devArgs.nrValidAic"}}}};
+  m.writes = {
+      FieldWrite{at(10), "devProg->devArgs.nrValidAic", {{"DevProg", "devArgs.nrValidAic"}, {"DevArgs", "nrValidAic"}}},
+      FieldWrite{at(11), "devProg->memBudget", {{"DevProg", "memBudget"}}},
+      FieldWrite{at(12), "args->nrValidAic", {{"DevStartArgs", "nrValidAic"}}},
+      FieldWrite{at(13), "slots[i].rawTensorAddr", {{"CfCacheSlot", "rawTensorAddr"}}},
+      FieldWrite{at(14),
+                 "start->topo.devArgs.nrValidAic",
+                 {{"DevStartArgs", "topo.devArgs.nrValidAic"}, {"Topo", "devArgs.nrValidAic"}}}};
   auto f = run(machineKernel("DevCtrl::InitDyn", m), "timing-shared-field-write");
   REQUIRE(f.size() == 2);
   CHECK(f[0].loc.line == 10);
@@ -163,13 +172,15 @@ TEST_CASE("timing-hard-wait-timeout: a short value reaches the hard failure only
     m.waits.push_back(w);
     return machineKernel("WaitCtrlRoundReady", m);
   };
-  TimeoutValue shortValue{at(30), "TIMEOUT_A2A3_100US", 5000, {"CalcWaitTimeout"}, {"TIMEOUT_A2A3_100US"},
-                          {{"isOnlyOneSche", false}}};
-  TimeoutValue safeValue{at(33), "GetOsThrottleSafeWaitTimeout(archInfo)", std::nullopt,
-                         {"CalcWaitTimeout", "GetOsThrottleSafeWaitTimeout"}, {}, {{"isOnlyOneSche", true}}};
-  WaitExit hard{at(54), WaitExit::Kind::Return, "DEVICE_MACHINE_ERROR", {"DevLog", "DEV_ERROR"}, {{"isOnlyOneSche", true}}};
-  WaitExit degrade{at(57), WaitExit::Kind::Return, "DEVICE_MACHINE_DEGRADED", {"DropCurrentScheThread"},
-                   {{"isOnlyOneSche", false}}};
+  TimeoutValue shortValue{
+      at(30), "TIMEOUT_A2A3_100US", 5000, {"CalcWaitTimeout"}, {"TIMEOUT_A2A3_100US"}, {{"isOnlyOneSche", false}}};
+  TimeoutValue safeValue{at(33),       "GetOsThrottleSafeWaitTimeout(archInfo)",
+                         std::nullopt, {"CalcWaitTimeout", "GetOsThrottleSafeWaitTimeout"},
+                         {},           {{"isOnlyOneSche", true}}};
+  WaitExit hard{
+      at(54), WaitExit::Kind::Return, "DEVICE_MACHINE_ERROR", {"DevLog", "DEV_ERROR"}, {{"isOnlyOneSche", true}}};
+  WaitExit degrade{
+      at(57), WaitExit::Kind::Return, "DEVICE_MACHINE_DEGRADED", {"DropCurrentScheThread"}, {{"isOnlyOneSche", false}}};
   CHECK(run(wait({shortValue, safeValue}, {hard, degrade}), "timing-hard-wait-timeout").empty());
 
   shortValue.when = {{"isOnlyOneSche", true}};

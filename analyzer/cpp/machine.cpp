@@ -42,13 +42,20 @@ std::string lower(std::string s) {
 const clang::Expr* strip(const clang::Expr* e) {
   while (e) {
     e = e->IgnoreParenImpCasts();
-    if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e)) e = d->getExpr();
-    else if (const auto* c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
-    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
-    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
-    else if (const auto* s = dyn_cast<CStyleCastExpr>(e)) e = s->getSubExpr();
-    else if (const auto* s = dyn_cast<CXXStaticCastExpr>(e)) e = s->getSubExpr();
-    else return e;
+    if (const auto* d = dyn_cast<CXXDefaultArgExpr>(e))
+      e = d->getExpr();
+    else if (const auto* c = dyn_cast<ExprWithCleanups>(e))
+      e = c->getSubExpr();
+    else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (const auto* f = dyn_cast<CXXFunctionalCastExpr>(e))
+      e = f->getSubExpr();
+    else if (const auto* s = dyn_cast<CStyleCastExpr>(e))
+      e = s->getSubExpr();
+    else if (const auto* s = dyn_cast<CXXStaticCastExpr>(e))
+      e = s->getSubExpr();
+    else
+      return e;
   }
   return e;
 }
@@ -110,7 +117,8 @@ const clang::Expr* aliasOf(const clang::Expr* e) {
   if (!var || !var->isLocalVarDecl() || !var->getInit()) return nullptr;
   const clang::Expr* init = strip(var->getInit());
   if (var->getType()->isReferenceType()) return isa<MemberExpr>(init) ? init : nullptr;
-  if (const auto* u = dyn_cast<UnaryOperator>(init); u && u->getOpcode() == UO_AddrOf && var->getType()->isPointerType())
+  if (const auto* u = dyn_cast<UnaryOperator>(init);
+      u && u->getOpcode() == UO_AddrOf && var->getType()->isPointerType())
     return isa<MemberExpr>(strip(u->getSubExpr())) ? strip(u->getSubExpr()) : nullptr;
   return nullptr;
 }
@@ -159,8 +167,14 @@ class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
   }
   // std::atomic stores: `x->flag.store(v)`.
   bool VisitCXXMemberCallExpr(CXXMemberCallExpr* c) {
-    static const char* writes[] = {"store", "exchange", "fetch_add", "fetch_sub", "fetch_or", "fetch_and",
-                                   "compare_exchange_weak", "compare_exchange_strong"};
+    static const char* writes[] = {"store",
+                                   "exchange",
+                                   "fetch_add",
+                                   "fetch_sub",
+                                   "fetch_or",
+                                   "fetch_and",
+                                   "compare_exchange_weak",
+                                   "compare_exchange_strong"};
     std::string n = calleeName(c);
     for (const char* w : writes)
       if (n == w) add(c, c->getImplicitObjectArgument());
@@ -242,7 +256,8 @@ class ControlBuilder {
     return n;
   }
 
-  void loop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, ControlNode& seq) {
+  void loop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc,
+            ControlNode& seq) {
     calls(cond, seq);
     ControlNode l = node(ControlNode::Kind::Loop, s, cond ? r_.spell(cond) : "");
     ControlNode b = build(body);
@@ -297,8 +312,8 @@ class TimeoutResolver {
   explicit TimeoutResolver(const Reader& r) : r_(r) {}
 
   // Every value `e` can take, with the conditions under which it takes it.
-  void resolve(const clang::Expr* e, const std::shared_ptr<const Env>& env, std::vector<PathLiteral> when,
-               std::vector<std::string> through, int depth, std::vector<TimeoutValue>& out) {
+  void resolve(const clang::Expr* e, const std::shared_ptr<const Env>& env, const std::vector<PathLiteral>& when,
+               const std::vector<std::string>& through, int depth, std::vector<TimeoutValue>& out) {
     e = strip(e);
     if (!e || out.size() >= kMaxPaths) return;
     if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
@@ -325,8 +340,10 @@ class TimeoutResolver {
       const ValueDecl* d = dr->getDecl();
       if (env)
         if (auto it = env->values.find(d); it != env->values.end()) {
-          if (it->second.expr) resolve(it->second.expr, it->second.env, when, through, depth, out);
-          else out.push_back(v);
+          if (it->second.expr)
+            resolve(it->second.expr, it->second.env, when, through, depth, out);
+          else
+            out.push_back(v);
           return;
         }
       v.names.push_back(d->getNameAsString());
@@ -385,8 +402,10 @@ class TimeoutResolver {
     if (const auto* dr = dyn_cast_or_null<DeclRefExpr>(c); dr && env)
       if (auto it = env->values.find(dr->getDecl()); it != env->values.end() && it->second.expr) {
         out = literal(it->second.expr, it->second.env);
-        if (out.decided) out.decided = *out.decided != negate;
-        else out.lit.positive = out.lit.positive != negate;
+        if (out.decided)
+          out.decided = *out.decided != negate;
+        else
+          out.lit.positive = out.lit.positive != negate;
         return out;
       }
     bool value = false;
@@ -399,8 +418,9 @@ class TimeoutResolver {
   }
 
   // Paths through a callee's statements (loops are not entered): every returned value.
-  void walkReturns(std::vector<const clang::Stmt*> todo, std::shared_ptr<const Env> env, std::vector<PathLiteral> when,
-                   const std::vector<std::string>& through, int depth, std::vector<TimeoutValue>& out) {
+  void walkReturns(std::vector<const clang::Stmt*> todo, std::shared_ptr<const Env> env,
+                   const std::vector<PathLiteral>& when, const std::vector<std::string>& through, int depth,
+                   std::vector<TimeoutValue>& out) {
     if (++paths_ > kMaxPaths) return;
     while (!todo.empty()) {
       const clang::Stmt* s = todo.back();
@@ -514,9 +534,12 @@ TimeoutCheck findTimeoutCheck(const Reader& r, const clang::Expr* cond) {
     const clang::Expr *lhs = b->getLHS(), *rhs = b->getRHS();
     bool lName = nameLooksLikeTimeout(r.spell(lhs)), rName = nameLooksLikeTimeout(r.spell(rhs));
     bool timeoutOnRight;
-    if (rName != lName) timeoutOnRight = rName;
-    else if (looksLikeElapsed(lhs) != looksLikeElapsed(rhs)) timeoutOnRight = looksLikeElapsed(lhs);
-    else return out;
+    if (rName != lName)
+      timeoutOnRight = rName;
+    else if (looksLikeElapsed(lhs) != looksLikeElapsed(rhs))
+      timeoutOnRight = looksLikeElapsed(lhs);
+    else
+      return out;
     bool greater = b->getOpcode() == BO_GT || b->getOpcode() == BO_GE;
     out.cmp = b;
     out.timeout = timeoutOnRight ? rhs : lhs;
@@ -555,9 +578,12 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     const clang::Stmt* prev = nullptr;
     for (const clang::Stmt* s : cs->body()) {
       const clang::Expr* cond = nullptr;
-      if (const auto* w = dyn_cast_or_null<WhileStmt>(prev)) cond = w->getCond();
-      else if (const auto* d = dyn_cast_or_null<DoStmt>(prev)) cond = d->getCond();
-      else if (const auto* f = dyn_cast_or_null<ForStmt>(prev)) cond = f->getCond();
+      if (const auto* w = dyn_cast_or_null<WhileStmt>(prev))
+        cond = w->getCond();
+      else if (const auto* d = dyn_cast_or_null<DoStmt>(prev))
+        cond = d->getCond();
+      else if (const auto* f = dyn_cast_or_null<ForStmt>(prev))
+        cond = f->getCond();
       const auto* after = dyn_cast<IfStmt>(s);
       prev = s;
       if (!cond || !after) continue;
@@ -646,8 +672,8 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     walkExits({branch}, {}, {}, out);
     return out;
   }
-  void walkExits(std::vector<const clang::Stmt*> todo, std::vector<std::string> calls, std::vector<PathLiteral> when,
-                 std::vector<WaitExit>& out) {
+  void walkExits(std::vector<const clang::Stmt*> todo, std::vector<std::string> calls,
+                 const std::vector<PathLiteral>& when, std::vector<WaitExit>& out) {
     if (out.size() >= kMaxPaths) return;
     SourceLoc last;
     while (!todo.empty()) {
@@ -681,8 +707,8 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       }
       if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
         addCalls(ret->getRetValue(), calls);
-        WaitExit e{r_.loc(ret), WaitExit::Kind::Return, ret->getRetValue() ? r_.spell(ret->getRetValue()) : "",
-                   calls, when};
+        WaitExit e{r_.loc(ret), WaitExit::Kind::Return, ret->getRetValue() ? r_.spell(ret->getRetValue()) : "", calls,
+                   when};
         out.push_back(std::move(e));
         return;
       }

@@ -36,9 +36,9 @@ struct FieldWrite {
 struct ControlNode {
   enum class Kind { Seq, Call, If, Loop, Return, Break, Continue } kind = Kind::Seq;
   SourceLoc loc;
-  std::string name;  // Call: the callee's unqualified name; If / Loop: the condition's spelling
-  std::string text;  // Call: the whole call's spelling
-  std::string macro;  // Call: the macro the call was written with, "" if none
+  std::string name;                   // Call: the callee's unqualified name; If / Loop: the condition's spelling
+  std::string text;                   // Call: the whole call's spelling
+  std::string macro;                  // Call: the macro the call was written with, "" if none
   std::vector<ControlNode> children;  // Seq: statements; If: {then, else}; Loop: {body}; Call: {callee body}
 };
 
