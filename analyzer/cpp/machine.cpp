@@ -26,6 +26,8 @@ namespace {
 
 constexpr int kMaxInlineDepth = 4;  // calls followed into same-file functions
 constexpr size_t kMaxPaths = 64;    // paths enumerated per function when resolving a timeout
+constexpr size_t kMaxSteps = 4096;  // paths enumerated in all, per spin wait
+constexpr int kMaxInlinedBodies = 256;  // callee bodies copied into one function's call tree
 
 std::string squash(const std::string& s) {
   std::string o;
@@ -275,9 +277,10 @@ class ControlBuilder {
       n.text = r_.spell(c);
       n.macro = r_.macroAt(c->getBeginLoc());
       const FunctionDecl* def = r_.userDefinition(c);
-      if (def && stack_.size() < kMaxInlineDepth &&
+      if (def && stack_.size() < kMaxInlineDepth && inlined_ < kMaxInlinedBodies &&
           std::find(stack_.begin(), stack_.end(), def->getCanonicalDecl()) == stack_.end()) {
         stack_.push_back(def->getCanonicalDecl());
+        ++inlined_;
         n.children.push_back(build(def->getBody()));
         stack_.pop_back();
       }
@@ -287,6 +290,7 @@ class ControlBuilder {
 
   const Reader& r_;
   std::vector<const FunctionDecl*> stack_;
+  int inlined_ = 0;
 };
 
 bool hasCall(const ControlNode& n) {
@@ -374,9 +378,10 @@ class TimeoutResolver {
         auto callee = std::make_shared<Env>();
         for (unsigned i = 0; i < def->getNumParams() && i < call->getNumArgs(); ++i)
           callee->values[def->getParamDecl(i)] = Bound{call->getArg(i), env};
-        size_t before = out.size();
+        size_t before = out.size(), outerPaths = paths_;
         paths_ = 0;
         walkReturns({def->getBody()}, callee, when, v.through, depth + 1, out);
+        paths_ = outerPaths;
         if (out.size() > before) return;
       }
     }
@@ -421,7 +426,7 @@ class TimeoutResolver {
   void walkReturns(std::vector<const clang::Stmt*> todo, std::shared_ptr<const Env> env,
                    const std::vector<PathLiteral>& when, const std::vector<std::string>& through, int depth,
                    std::vector<TimeoutValue>& out) {
-    if (++paths_ > kMaxPaths) return;
+    if (++paths_ > kMaxPaths || out.size() >= kMaxPaths || ++steps_ > kMaxSteps) return;
     while (!todo.empty()) {
       const clang::Stmt* s = todo.back();
       todo.pop_back();
@@ -490,7 +495,8 @@ class TimeoutResolver {
   }
 
   const Reader& r_;
-  size_t paths_ = 0;
+  size_t paths_ = 0;  // paths walked in the current callee
+  size_t steps_ = 0;  // paths walked in all callees of one wait
 };
 
 // ---- spin waits ----
@@ -514,45 +520,69 @@ bool looksLikeElapsed(const clang::Expr* e) {
   return false;
 }
 
-// A comparison of elapsed time with a timeout somewhere in `cond`.
+// A comparison of elapsed time with a timeout somewhere in `cond`: `now - start > timeout`, or a
+// helper such as `IsTimeout(start, timeout)`.
 struct TimeoutCheck {
-  const BinaryOperator* cmp = nullptr;
+  const clang::Expr* cmp = nullptr;  // the comparison or the helper call
   const clang::Expr* timeout = nullptr;
-  bool expiredWhenTrue = true;  // the comparison is true once the time is up
+  bool expiredWhenTrue = true;  // `cond`'s part is true once the time is up
 };
 
-TimeoutCheck findTimeoutCheck(const Reader& r, const clang::Expr* cond) {
+TimeoutCheck findTimeoutCheck(const Reader& r, const clang::Expr* cond, bool negated = false) {
   TimeoutCheck out;
   cond = strip(cond);
   if (!cond) return out;
-  if (const auto* b = dyn_cast<BinaryOperator>(cond)) {
-    if (b->isLogicalOp()) {
-      out = findTimeoutCheck(r, b->getLHS());
-      return out.cmp ? out : findTimeoutCheck(r, b->getRHS());
-    }
-    if (!b->isRelationalOp()) return out;
-    const clang::Expr *lhs = b->getLHS(), *rhs = b->getRHS();
-    bool lName = nameLooksLikeTimeout(r.spell(lhs)), rName = nameLooksLikeTimeout(r.spell(rhs));
-    bool timeoutOnRight;
-    if (rName != lName)
-      timeoutOnRight = rName;
-    else if (looksLikeElapsed(lhs) != looksLikeElapsed(rhs))
-      timeoutOnRight = looksLikeElapsed(lhs);
-    else
+  if (const auto* u = dyn_cast<UnaryOperator>(cond); u && u->getOpcode() == UO_LNot)
+    return findTimeoutCheck(r, u->getSubExpr(), !negated);
+  if (const auto* call = dyn_cast<CallExpr>(cond)) {
+    std::string n = lower(calleeName(call));
+    if (call->getNumArgs() == 0 || (n.find("timeout") == std::string::npos && n.find("expired") == std::string::npos))
       return out;
-    bool greater = b->getOpcode() == BO_GT || b->getOpcode() == BO_GE;
-    out.cmp = b;
-    out.timeout = timeoutOnRight ? rhs : lhs;
-    out.expiredWhenTrue = timeoutOnRight ? greater : !greater;
+    out.cmp = call;
+    out.timeout = call->getArg(call->getNumArgs() - 1);
+    for (const clang::Expr* a : call->arguments())
+      if (nameLooksLikeTimeout(r.spell(a))) out.timeout = a;
+    out.expiredWhenTrue = !negated;
+    return out;
   }
+  const auto* b = dyn_cast<BinaryOperator>(cond);
+  if (!b) return out;
+  if (b->isLogicalOp()) {
+    out = findTimeoutCheck(r, b->getLHS(), negated);
+    return out.cmp ? out : findTimeoutCheck(r, b->getRHS(), negated);
+  }
+  if (!b->isRelationalOp()) return out;
+  const clang::Expr *lhs = b->getLHS(), *rhs = b->getRHS();
+  bool lName = nameLooksLikeTimeout(r.spell(lhs)), rName = nameLooksLikeTimeout(r.spell(rhs));
+  bool timeoutOnRight;
+  if (rName != lName)
+    timeoutOnRight = rName;
+  else if (looksLikeElapsed(lhs) != looksLikeElapsed(rhs))
+    timeoutOnRight = looksLikeElapsed(lhs);
+  else
+    return out;
+  bool greater = b->getOpcode() == BO_GT || b->getOpcode() == BO_GE;
+  out.cmp = b;
+  out.timeout = timeoutOnRight ? rhs : lhs;
+  out.expiredWhenTrue = (timeoutOnRight ? greater : !greater) != negated;
   return out;
+}
+
+bool contains(const clang::Stmt* s, const clang::Stmt* target) {
+  if (!s) return false;
+  if (s == target) return true;
+  for (const clang::Stmt* c : s->children())
+    if (contains(c, target)) return true;
+  return false;
 }
 
 // Does `e` read state another thread can change: a field, a pointer, a call, a global, a volatile
 // or atomic variable (not only locals)?
 bool readsShared(const clang::Stmt* s) {
   if (!s) return false;
-  if (isa<MemberExpr>(s) || isa<ArraySubscriptExpr>(s) || isa<CallExpr>(s)) return true;
+  if (isa<MemberExpr>(s) || isa<ArraySubscriptExpr>(s) || isa<CallExpr>(s) || isa<CXXDependentScopeMemberExpr>(s) ||
+      isa<UnresolvedMemberExpr>(s))
+    return true;
   if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->getOpcode() == UO_Deref) return true;
   if (const auto* dr = dyn_cast<DeclRefExpr>(s))
     if (const auto* v = dyn_cast<VarDecl>(dr->getDecl())) {
@@ -567,7 +597,7 @@ bool readsShared(const clang::Stmt* s) {
 
 class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
  public:
-  WaitCollector(const Reader& r, std::vector<SpinWait>& out) : r_(r), resolver_(r), out_(out) {}
+  WaitCollector(const Reader& r, std::vector<SpinWait>& out) : r_(r), out_(out) {}
 
   bool VisitWhileStmt(WhileStmt* s) { return loop(s, s->getCond(), s->getBody()); }
   bool VisitDoStmt(DoStmt* s) { return loop(s, s->getCond(), s->getBody()); }
@@ -592,7 +622,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       SpinWait w = wait(cond, check);
       w.loc = r_.loc(cond);
       if (const auto* both = dyn_cast<BinaryOperator>(strip(cond)); both && both->getOpcode() == BO_LAnd)
-        w.polled = r_.spell(strip(both->getRHS()) == check.cmp ? both->getLHS() : both->getRHS());
+        w.polled = r_.spell(contains(both->getRHS(), check.cmp) ? both->getLHS() : both->getRHS());
       w.exits = exits(after->getThen());
       out_.push_back(std::move(w));
     }
@@ -622,7 +652,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     w.sharedPoll = cond && readsShared(cond);
     w.checkLoc = r_.loc(check.cmp);
     w.timeoutText = r_.spell(check.timeout);
-    resolver_.resolve(check.timeout, nullptr, {}, {}, 0, w.values);
+    TimeoutResolver(r_).resolve(check.timeout, nullptr, {}, {}, 0, w.values);  // a fresh budget per wait
     return w;
   }
 
@@ -731,7 +761,6 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
   }
 
   const Reader& r_;
-  TimeoutResolver resolver_;
   std::vector<SpinWait>& out_;
 };
 
