@@ -251,11 +251,15 @@ class Consumer : public ASTConsumer {
               break;
             }
     }
+    const SourceManager& sm = ctx.getSourceManager();
+    bool kernelInMainFile = false;  // a kernel, wrapper or orchestration function of the file itself
     std::set<const FunctionDecl*> done;
     for (const FunctionDecl* fd : facts.functions) {
       const FunctionDecl* self = canonical(fd);
       if (fd->isTemplateInstantiation() || !done.insert(self).second) continue;
+      bool inMainFile = sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
       if (orchestration.count(self)) {
+        kernelInMainFile |= inMainFile;
         Kernel k = modelOrchestration(ctx, *fd);
         k.cpp = std::make_shared<CppFacts>(withFileFacts(*k.cpp, facts));
         out_.kernels.push_back(std::move(k));
@@ -264,16 +268,18 @@ class Consumer : public ASTConsumer {
       bool entry = fd->getNameAsString() == "kernel_entry";
       if (!entry && (called.count(self) || !relevant.count(self))) continue;
       if (isa<CXXMethodDecl>(fd)) continue;
+      kernelInMainFile |= inMainFile;
       TranslateResult r = translateKernel(ctx, *fd, out_.arch, out_.testedMacros);
       r.kernel.cpp = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
       out_.kernels.push_back(std::move(r.kernel));
       out_.diags.insert(out_.diags.end(), r.notes.begin(), r.notes.end());
     }
-    if (out_.kernels.empty()) modelMachineCode(ctx, facts);
+    if (!kernelInMainFile) modelMachineCode(ctx, facts);
   }
 
-  // A file without kernels, wrappers or orchestration is control code (AICPU ctrl / sche, seed
-  // 003): each function of the file itself (not of its headers) is a "machine" kernel.
+  // A file that defines no kernel, wrapper or orchestration function is control code (AICPU
+  // ctrl / sche, seed 003): each function of the file itself (not of its headers) is a
+  // "machine" kernel.
   void modelMachineCode(ASTContext& ctx, const FileFacts& facts) {
     const SourceManager& sm = ctx.getSourceManager();
     std::set<const FunctionDecl*> done;
