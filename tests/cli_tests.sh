@@ -298,7 +298,8 @@ case "$case_name" in
     expect_output '^- \*\*Minor\*\* \(note\) `timing-shared-field-write`'
     expect_no_output '`[^`]*\\>[^`]*`'
     # rdjsonl: one line per finding, each with its level and fix.
-    run 1 check corpus/timing-hard-wait-timeout/bad --format rdjsonl
+    run 1 check corpus/timing-hard-wait-timeout/bad/single_sche_branch_uses_100us.cpp \
+      corpus/timing-hard-wait-timeout/bad/sche_waits_for_ring_inited.cpp --format rdjsonl
     lines="$(grep -c . <<<"$out")"
     [ "$lines" -eq 3 ] || fail "rdjsonl: $lines lines, expected 3"
     fixes="$(grep -c '\\nFix: use `GetOsThrottleSafeWaitTimeout(archInfo)`' <<<"$out")"
