@@ -15,6 +15,12 @@ bool callMatches(const std::vector<std::string>& globs, const ControlNode& call)
          (anyNameMatches(globs, call.name) || anyNameMatches(globs, call.macro));
 }
 
+std::string joinWithAnd(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  return out;
+}
+
 std::string firstName(const std::vector<std::string>& names, const std::string& fallback) {
   for (const auto& n : names)
     if (n.find('*') == std::string::npos) return n;

@@ -11,6 +11,8 @@ namespace ptov {
 bool functionMatches(const std::vector<std::string>& globs, const std::string& qualifiedName);
 // Does a glob match the call's callee or the macro it was written with?
 bool callMatches(const std::vector<std::string>& globs, const ControlNode& call);
+// "a", "a and b", "a, b and c".
+std::string joinWithAnd(const std::vector<std::string>& items);
 // The first name of a list, for fix texts ("" when empty).
 std::string firstName(const std::vector<std::string>& names, const std::string& fallback);
 

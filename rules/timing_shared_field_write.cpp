@@ -15,12 +15,6 @@ bool fieldMatches(const SharedField& row, const std::pair<std::string, std::stri
   return path == row.field || path.rfind(row.field + ".", 0) == 0;
 }
 
-std::string joinRoles(const std::vector<std::string>& roles) {
-  std::string out;
-  for (size_t i = 0; i < roles.size(); ++i) out += (i == 0 ? "" : i + 1 == roles.size() ? " and " : ", ") + roles[i];
-  return out;
-}
-
 class TimingSharedFieldWrite : public Rule {
  public:
   const RuleInfo& info() const override {
@@ -51,18 +45,18 @@ class TimingSharedFieldWrite : public Rule {
           if (r != "ctrl") others.push_back(r);
         if (others.empty()) continue;  // only ctrl reads it, and ctrl does not overlap with itself
         std::string field = hit->first + "::" + hit->second;
-        std::string readers = joinRoles(row.readers);
+        std::string readers = joinWithAnd(row.readers);
         if (row.perSlot) {
           ctx.report(ReviewGrade::Minor, w.loc,
                      "`" + w.text + "` (" + field + ") is per-slot state read by " + readers +
-                         ": this write is safe only once the slot's previous " + joinRoles(others) +
+                         ": this write is safe only once the slot's previous " + joinWithAnd(others) +
                          " has finished with it",
                      row.fix);
         } else {
           ctx.report(ReviewGrade::Blocker, w.loc,
                      "`" + w.text + "` rewrites " + field + " in place on the shared object, but " + readers +
                          " read it and it changes every round: under early launch the previous round's " +
-                         joinRoles(others) + " can still read it and see this round's value",
+                         joinWithAnd(others) + " can still read it and see this round's value",
                      row.fix.empty() ? "write this round's value to DevStartArgs or a per-slot cache" : row.fix);
         }
         break;

@@ -191,9 +191,7 @@ void findSteps(const ControlNode& n, const TimingConfig& t, bool inlined, std::s
 
 std::string pathPhrase(const std::vector<std::string>& decisions) {
   if (decisions.empty()) return "";
-  std::string out = " on the path where ";
-  for (size_t i = 0; i < decisions.size(); ++i) out += (i ? " and " : "") + decisions[i];
-  return out;
+  return " on the path where " + joinWithAnd(decisions);
 }
 
 class TimingStopOrder : public Rule {

@@ -24,7 +24,7 @@ using namespace clang;
 
 namespace {
 
-constexpr int kMaxInlineDepth = 4;  // calls followed into same-file functions
+constexpr int kMaxInlineDepth = 4;  // calls followed into functions of the user's code
 constexpr size_t kMaxPaths = 64;    // paths enumerated per function when resolving a timeout
 constexpr size_t kMaxSteps = 4096;  // paths enumerated in all, per spin wait
 constexpr int kMaxInlinedBodies = 256;  // callee bodies copied into one function's call tree
