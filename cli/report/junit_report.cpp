@@ -29,9 +29,10 @@ std::string xml(const std::string& s) {
   return o;
 }
 
+// The finding as its text line (with the review level and fix of timing findings).
 std::string line(const Finding& f) {
   return f.loc.file + ":" + std::to_string(f.loc.line) + ":" + std::to_string(f.loc.col) + ": " + findingLevel(f) +
-         ": " + f.message;
+         ": " + (f.grade.empty() ? "" : f.grade + ": ") + f.message + (f.fix.empty() ? "" : " (fix: " + f.fix + ")");
 }
 
 struct Case {
