@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Golden-output tests of every --format on fixed corpus kernels. The absolute source directory
+# Golden-output tests of every --format on fixed corpus kernels (and one control-code review
+# finding, with its level and fix). The absolute source directory
 # (SARIF's SRCROOT) is replaced by @SRCROOT@. Regenerate after an intended change with:
 #   tests/golden_formats.sh build/ptoverify . --update
 set -uo pipefail
@@ -10,6 +11,7 @@ cd "$src" || exit 2
 inputs=(corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto
         corpus/comm-wait-invalidate/bad/mesh_wait_mismatched_guards.pto
         corpus/barrier-arrival/bad/lane_dependent_arrivals.pto
+        corpus/timing-stop-order/bad/fence_moved_into_optional_if.cpp
         tests/inputs/syntax_errors.pto)
 fail=0
 for fmt in text json sarif rdjson rdjsonl junit github markdown; do
