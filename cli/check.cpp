@@ -64,7 +64,7 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
     if (!req.recordApplicability) continue;
     std::set<std::string> applicable;
     for (const auto& rule : allRules())
-      if (ruleEnabled(rule->info().id, req.ruleGlobs) && ruleApplies(rule->info().id, k))
+      if (ruleEnabled(rule->info().id, req.ruleGlobs) && ruleApplies(rule->info().id, k, &req.ruleSettings))
         applicable.insert(rule->info().id);
     r.applicableRules.push_back(std::move(applicable));
   }

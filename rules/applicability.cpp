@@ -1,6 +1,7 @@
 // Which rules have something to check in a kernel (for `ptoverify audit`'s Not-applicable).
 #include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
+#include "rules/timing_queries.h"
 
 namespace ptov {
 
@@ -23,7 +24,7 @@ bool hasHivmCrossCore(const Kernel& k) {
 }
 }  // namespace
 
-bool ruleApplies(const std::string& id, const Kernel& k) {
+bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* settings) {
   using K = OpKind;
   // Device-side control code (seed 003) has no ops: only the timing rules read it.
   bool machine = k.cpp && k.cpp->machine;
@@ -31,7 +32,8 @@ bool ruleApplies(const std::string& id, const Kernel& k) {
     if (!machine) return false;
     if (id == "timing-shared-field-write") return !k.cpp->machine->writes.empty();
     if (id == "timing-hard-wait-timeout") return !k.cpp->machine->waits.empty();
-    return true;
+    const TimingConfig& t = settings ? settings->timing : defaultTimingConfig();
+    return stopStepsOf(k.cpp->machine->body, t).qualifies();  // timing-stop-order
   }
   if (machine) return false;
   if (id == "sync-event-pairing" || id == "sync-deadlock" || id == "sync-exit-balance")

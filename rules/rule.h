@@ -115,7 +115,7 @@ std::string ruleDoc(const std::string& id);
 bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
 
 // Does the rule have anything to check in this kernel (the ops it reads are there)?
-bool ruleApplies(const std::string& id, const Kernel& k);
+bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* settings = nullptr);
 
 // Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
 // `solver` (a default one when null).

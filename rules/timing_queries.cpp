@@ -1,6 +1,5 @@
 #include "rules/timing_queries.h"
 
-#include "rules/timing_config.h"
 
 namespace ptov {
 
@@ -13,6 +12,37 @@ bool functionMatches(const std::vector<std::string>& globs, const std::string& q
 bool callMatches(const std::vector<std::string>& globs, const ControlNode& call) {
   return call.kind == ControlNode::Kind::Call &&
          (anyNameMatches(globs, call.name) || anyNameMatches(globs, call.macro));
+}
+
+Step stepOf(const ControlNode& call, const TimingConfig& t) {
+  if (call.kind != ControlNode::Kind::Call) return Step::None;
+  if (callMatches(t.stopCalls, call) && (t.stopMarker.empty() || call.text.find(t.stopMarker) != std::string::npos))
+    return Step::Stop;
+  if (callMatches(t.fenceCalls, call)) return Step::Fence;
+  if (callMatches(t.clearCalls, call)) return Step::Clear;
+  if (callMatches(t.goodbyeCalls, call)) return Step::Goodbye;
+  if (callMatches(t.aicoreWaitCalls, call)) return Step::AicoreWait;
+  if (callMatches(t.scheWaitCalls, call)) return Step::ScheWait;
+  if (callMatches(t.reclaimCalls, call)) return Step::Reclaim;
+  return Step::None;
+}
+
+namespace {
+void collectSteps(const ControlNode& n, const TimingConfig& t, bool inCallee, StopSteps& out) {
+  Step s = stepOf(n, t);
+  if (s != Step::None) {
+    out.found.insert(s);
+    out.own |= !inCallee;
+    return;
+  }
+  for (const auto& c : n.children) collectSteps(c, t, inCallee || n.kind == ControlNode::Kind::Call, out);
+}
+}  // namespace
+
+StopSteps stopStepsOf(const ControlNode& body, const TimingConfig& t) {
+  StopSteps out;
+  collectSteps(body, t, false, out);
+  return out;
 }
 
 std::string joinWithAnd(const std::vector<std::string>& items) {

@@ -1,9 +1,11 @@
 #pragma once
 // Helpers shared by the timing rules (seed 003): matching configured names against functions and calls.
+#include <set>
 #include <string>
 #include <vector>
 
 #include "analyzer/model/machine_facts.h"
+#include "rules/timing_config.h"
 
 namespace ptov {
 
@@ -11,6 +13,22 @@ namespace ptov {
 bool functionMatches(const std::vector<std::string>& globs, const std::string& qualifiedName);
 // Does a glob match the call's callee or the macro it was written with?
 bool callMatches(const std::vector<std::string>& globs, const ControlNode& call);
+// The steps of stopping cores and reclaiming slots (timing-stop-order), by the configured names.
+enum class Step { None, Stop, Fence, Clear, Goodbye, ScheWait, AicoreWait, Reclaim };
+Step stepOf(const ControlNode& call, const TimingConfig& t);
+
+// The steps a function's call tree takes, counting the callees it carries.
+struct StopSteps {
+  std::set<Step> found;
+  bool own = false;  // a step is written in the function itself, not only in a callee
+  bool stops() const { return found.count(Step::Stop) && (found.count(Step::Clear) || found.count(Step::Goodbye)); }
+  bool reclaimsAfterWait() const {
+    return found.count(Step::ScheWait) && (found.count(Step::Clear) || found.count(Step::Reclaim));
+  }
+  // The function stops cores or reclaims slots itself: timing-stop-order checks (and applies to) it.
+  bool qualifies() const { return own && (stops() || reclaimsAfterWait()); }
+};
+StopSteps stopStepsOf(const ControlNode& body, const TimingConfig& t);
 // "a", "a and b", "a, b and c".
 std::string joinWithAnd(const std::vector<std::string>& items);
 // The first name of a list, for fix texts ("" when empty).

@@ -4,7 +4,6 @@
 // the path that skips it. Where the wait calls are configured, reclaiming a slot after waiting
 // for sche but not for the AICores is reported too (sche exiting != AICores done reading).
 #include <map>
-#include <set>
 
 #include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
@@ -12,21 +11,6 @@
 
 namespace ptov {
 namespace {
-
-enum class Step { None, Stop, Fence, Clear, Goodbye, ScheWait, AicoreWait, Reclaim };
-
-Step stepOf(const ControlNode& call, const TimingConfig& t) {
-  if (call.kind != ControlNode::Kind::Call) return Step::None;
-  if (callMatches(t.stopCalls, call) && (t.stopMarker.empty() || call.text.find(t.stopMarker) != std::string::npos))
-    return Step::Stop;
-  if (callMatches(t.fenceCalls, call)) return Step::Fence;
-  if (callMatches(t.clearCalls, call)) return Step::Clear;
-  if (callMatches(t.goodbyeCalls, call)) return Step::Goodbye;
-  if (callMatches(t.aicoreWaitCalls, call)) return Step::AicoreWait;
-  if (callMatches(t.scheWaitCalls, call)) return Step::ScheWait;
-  if (callMatches(t.reclaimCalls, call)) return Step::Reclaim;
-  return Step::None;
-}
 
 // What one path has done so far. Paths with the same flags are merged (the first one's branch
 // decisions describe them), so a function has at most 64 states at any point.
@@ -178,17 +162,6 @@ class Walker {
   bool hasClear_;
 };
 
-void findSteps(const ControlNode& n, const TimingConfig& t, bool inlined, std::set<Step>& all, bool& own) {
-  Step s = stepOf(n, t);
-  if (s != Step::None) {
-    all.insert(s);
-    own |= !inlined;
-    return;
-  }
-  for (size_t i = 0; i < n.children.size(); ++i)
-    findSteps(n.children[i], t, inlined || n.kind == ControlNode::Kind::Call, all, own);
-}
-
 std::string pathPhrase(const std::vector<std::string>& decisions) {
   if (decisions.empty()) return "";
   return " on the path where " + joinWithAnd(decisions);
@@ -212,13 +185,9 @@ class TimingStopOrder : public Rule {
     if (!k.cpp || !k.cpp->machine) return;
     const TimingConfig& t = ctx.timing();
     const ControlNode& body = k.cpp->machine->body;
-    std::set<Step> steps;
-    bool own = false;
-    findSteps(body, t, false, steps, own);
-    bool stops = steps.count(Step::Stop) && (steps.count(Step::Clear) || steps.count(Step::Goodbye));
-    bool reclaimsAfterWait = steps.count(Step::ScheWait) && (steps.count(Step::Clear) || steps.count(Step::Reclaim));
-    if (!own || (!stops && !reclaimsAfterWait)) return;
-    Walker w(t, steps.count(Step::Clear) > 0);
+    StopSteps steps = stopStepsOf(body, t);
+    if (!steps.qualifies()) return;
+    Walker w(t, steps.found.count(Step::Clear) > 0);
     Walker::Exits fn;
     States start;
     start.emplace(0, PathState{});
@@ -228,7 +197,7 @@ class TimingStopOrder : public Rule {
     const std::string goodbye = "`" + firstName(t.goodbyeCalls, "ResetShakeBuf") + "`";
     const std::string stop = "`" + firstName(t.stopCalls, "SetReadyQueue") + "(..., " + t.stopMarker + " + 1)`";
     for (const auto& [key, v] : w.violations) {
-      if (!stops && v.problem != Problem::ScheOnlyWait) continue;
+      if (!steps.stops() && v.problem != Problem::ScheOnlyWait) continue;
       std::string path = pathPhrase(v.decisions);
       Finding* f = nullptr;
       switch (v.problem) {
