@@ -418,8 +418,40 @@ class TimeoutResolver {
       out.decided = value != negate;
       return out;
     }
-    out.lit = PathLiteral{squash(r_.spell(c)), !negate};
+    out.lit = PathLiteral{squash(spellBound(c, env)), !negate};
     return out;
+  }
+
+  // The spelling of `c` with each parameter bound in `env` replaced by its argument, so that
+  // `n == 1` in a callee called with `scheNum` reads `scheNum == 1`, as the caller writes it.
+  std::string spellBound(const clang::Expr* c, const std::shared_ptr<const Env>& env) {
+    std::string text = r_.spell(c);
+    if (!env || !c || c->getBeginLoc().isMacroID()) return text;
+    const SourceManager& sm = r_.ctx().getSourceManager();
+    unsigned begin = sm.getFileOffset(c->getBeginLoc());
+    std::vector<std::pair<unsigned, std::pair<unsigned, std::string>>> edits;  // offset -> (length, text)
+    std::vector<const clang::Stmt*> todo{c};
+    while (!todo.empty()) {
+      const clang::Stmt* s = todo.back();
+      todo.pop_back();
+      if (!s) continue;
+      for (const clang::Stmt* child : s->children()) todo.push_back(child);
+      const auto* dr = dyn_cast<DeclRefExpr>(s);
+      if (!dr || dr->getBeginLoc().isMacroID() || !isa<ParmVarDecl>(dr->getDecl())) continue;
+      auto it = env->values.find(dr->getDecl());
+      if (it == env->values.end() || !it->second.expr) continue;
+      unsigned at = sm.getFileOffset(dr->getBeginLoc());
+      if (at < begin) continue;
+      std::string arg = r_.spell(strip(it->second.expr));
+      bool simple = isa<DeclRefExpr>(strip(it->second.expr)) || isa<MemberExpr>(strip(it->second.expr)) ||
+                    isa<IntegerLiteral>(strip(it->second.expr));
+      edits.push_back({at - begin, {static_cast<unsigned>(dr->getNameInfo().getAsString().size()),
+                                    simple ? arg : "(" + arg + ")"}});
+    }
+    std::sort(edits.begin(), edits.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (const auto& [offset, edit] : edits)
+      if (offset + edit.first <= text.size()) text.replace(offset, edit.first, edit.second);
+    return text;
   }
 
   // Paths through a callee's statements (loops are not entered): every returned value.
