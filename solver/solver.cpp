@@ -144,7 +144,15 @@ struct Solver::Impl {
 Solver::Solver(SolverOptions options) : options_(std::move(options)) {}
 Solver::~Solver() = default;
 
-void Solver::startKernel() { kernelSpentMs_ = 0; }
+// Each kernel gets a fresh Z3 context. How long Z3 takes on a query depends on what its context
+// solved before; with one context per thread, a kernel's queries ran after whatever kernels -j
+// happened to give that thread, and one barrier-arrival query then sometimes took over 2 s (a
+// timeout) where it takes milliseconds in a fresh process. Per kernel, the history is the
+// kernel's own, as with -j 1; the context costs about 2 ms, only for kernels that ask Z3.
+void Solver::startKernel() {
+  kernelSpentMs_ = 0;
+  impl_.reset();
+}
 
 SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate, Model model) {
   ++stats_.queries;
