@@ -71,7 +71,14 @@ class Walker {
         States out;
         for (size_t i = 0; i < n.children.size(); ++i) {
           States branch = in;
-          std::string decision = "`" + n.name + "` is " + (i == 0 ? "true" : "false");
+          const std::string& label = n.children[i].name;  // a switch's case label
+          std::string decision = "`" + n.name + "` is ";
+          if (!label.empty())
+            decision += "`" + label + "`";
+          else if (n.children.size() > 2)
+            decision += "none of the cases";
+          else
+            decision += i == 0 ? "true" : "false";
           for (auto& [k, s] : branch)
             if (s.decisions.size() < 4) s.decisions.push_back(decision);
           merge(out, walk(n.children[i], std::move(branch), fn, loop, conditional + 1));

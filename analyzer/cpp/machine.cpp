@@ -24,9 +24,9 @@ using namespace clang;
 
 namespace {
 
-constexpr int kMaxInlineDepth = 4;  // calls followed into functions of the user's code
-constexpr size_t kMaxPaths = 64;    // paths enumerated per function when resolving a timeout
-constexpr size_t kMaxSteps = 4096;  // paths enumerated in all, per spin wait
+constexpr int kMaxInlineDepth = 4;      // calls followed into functions of the user's code
+constexpr size_t kMaxPaths = 64;        // paths enumerated per function when resolving a timeout
+constexpr size_t kMaxSteps = 4096;      // paths enumerated in all, per spin wait
 constexpr int kMaxInlinedBodies = 256;  // callee bodies copied into one function's call tree
 
 std::string squash(const std::string& s) {
@@ -224,7 +224,7 @@ class ControlBuilder {
     } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
       calls(sw->getCond(), seq);
       ControlNode n = node(ControlNode::Kind::If, sw, r_.spell(sw->getCond()));
-      n.children = {build(sw->getBody()), ControlNode{}};
+      n.children = cases(sw);
       seq.children.push_back(std::move(n));
     } else if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
       calls(ret->getRetValue(), seq);
@@ -256,6 +256,41 @@ class ControlBuilder {
     n.loc = r_.loc(s);
     n.name = std::move(name);
     return n;
+  }
+
+  // A switch as alternatives, one per case label (named by it), each up to its `break`; a
+  // fall-through into the next label is not followed. Without a default, "no case" is one more.
+  std::vector<ControlNode> cases(const SwitchStmt* sw) {
+    const auto* body = dyn_cast_or_null<CompoundStmt>(sw->getBody());
+    if (!body) return {build(sw->getBody()), ControlNode{}};
+    std::vector<ControlNode> out;
+    bool hasDefault = false;
+    ControlNode* current = nullptr;
+    for (const clang::Stmt* st : body->body()) {
+      const clang::Stmt* inner = st;
+      std::string label;
+      while (isa<SwitchCase>(inner)) {  // `case 1: case 2: stmt`
+        if (const auto* cs = dyn_cast<CaseStmt>(inner)) {
+          label += (label.empty() ? "" : " or ") + r_.spell(cs->getLHS());
+          inner = cs->getSubStmt();
+        } else {
+          hasDefault = true;
+          label += label.empty() ? "default" : " or default";
+          inner = cast<DefaultStmt>(inner)->getSubStmt();
+        }
+      }
+      if (!label.empty()) {
+        out.emplace_back();
+        current = &out.back();
+        current->name = label;
+      }
+      if (isa<BreakStmt>(inner))
+        current = nullptr;
+      else if (current)
+        current->children.push_back(build(inner));
+    }
+    if (!hasDefault) out.emplace_back();
+    return out;
   }
 
   void loop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc,
@@ -445,8 +480,9 @@ class TimeoutResolver {
       std::string arg = r_.spell(strip(it->second.expr));
       bool simple = isa<DeclRefExpr>(strip(it->second.expr)) || isa<MemberExpr>(strip(it->second.expr)) ||
                     isa<IntegerLiteral>(strip(it->second.expr));
-      edits.push_back({at - begin, {static_cast<unsigned>(dr->getNameInfo().getAsString().size()),
-                                    simple ? arg : "(" + arg + ")"}});
+      edits.push_back(
+          {at - begin,
+           {static_cast<unsigned>(dr->getNameInfo().getAsString().size()), simple ? arg : "(" + arg + ")"}});
     }
     std::sort(edits.begin(), edits.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& [offset, edit] : edits)

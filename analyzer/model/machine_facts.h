@@ -32,14 +32,17 @@ struct FieldWrite {
 };
 
 // The calls of a function in execution order, with its branches and loops: what timing-stop-order
-// walks path by path. A call to a function defined in the same file carries that function's body.
+// walks path by path. A call to a function the user's code defines carries that function's body.
 struct ControlNode {
   enum class Kind { Seq, Call, If, Loop, Return, Break, Continue } kind = Kind::Seq;
   SourceLoc loc;
-  std::string name;                   // Call: the callee's unqualified name; If / Loop: the condition's spelling
-  std::string text;                   // Call: the whole call's spelling
-  std::string macro;                  // Call: the macro the call was written with, "" if none
-  std::vector<ControlNode> children;  // Seq: statements; If: {then, else}; Loop: {body}; Call: {callee body}
+  // Call: the callee's unqualified name; If / Loop: the condition's spelling; an alternative of a
+  // switch (a Seq under an If): its case label
+  std::string name;
+  std::string text;   // Call: the whole call's spelling
+  std::string macro;  // Call: the macro the call was written with, "" if none
+  // Seq: statements; If: {then, else}, or a switch's alternatives; Loop: {body}; Call: {callee body}
+  std::vector<ControlNode> children;
 };
 
 // One value a timeout may have, and the conditions under which it has it.
