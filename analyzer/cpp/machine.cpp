@@ -195,6 +195,45 @@ class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 
 // ---- the control tree ----
 
+// A switch's cases: each label (`case 1 or case 2`, `default`) with its statements up to its
+// `break`. A fall-through into the next label is not followed.
+struct SwitchCases {
+  std::vector<std::pair<std::string, std::vector<const clang::Stmt*>>> cases;
+  bool hasDefault = false;
+  bool structured = false;  // the body is a block of labelled statements
+};
+
+SwitchCases splitSwitch(const Reader& r, const SwitchStmt* sw) {
+  SwitchCases out;
+  const auto* body = dyn_cast_or_null<CompoundStmt>(sw->getBody());
+  if (!body) return out;
+  out.structured = true;
+  bool open = false;  // statements go to the last label until a break
+  for (const clang::Stmt* st : body->body()) {
+    const clang::Stmt* inner = st;
+    std::string label;
+    while (isa<SwitchCase>(inner)) {  // `case 1: case 2: stmt`
+      if (const auto* cs = dyn_cast<CaseStmt>(inner)) {
+        label += (label.empty() ? "" : " or ") + r.spell(cs->getLHS());
+        inner = cs->getSubStmt();
+      } else {
+        out.hasDefault = true;
+        label += label.empty() ? "default" : " or default";
+        inner = cast<DefaultStmt>(inner)->getSubStmt();
+      }
+    }
+    if (!label.empty()) {
+      out.cases.emplace_back(label, std::vector<const clang::Stmt*>{});
+      open = true;
+    }
+    if (isa<BreakStmt>(inner))
+      open = false;
+    else if (open)
+      out.cases.back().second.push_back(inner);
+  }
+  return out;
+}
+
 class ControlBuilder {
  public:
   explicit ControlBuilder(const Reader& r) : r_(r) {}
@@ -258,38 +297,19 @@ class ControlBuilder {
     return n;
   }
 
-  // A switch as alternatives, one per case label (named by it), each up to its `break`; a
-  // fall-through into the next label is not followed. Without a default, "no case" is one more.
+  // A switch as alternatives, one per case label (named by it); without a default, "no case" is
+  // one more.
   std::vector<ControlNode> cases(const SwitchStmt* sw) {
-    const auto* body = dyn_cast_or_null<CompoundStmt>(sw->getBody());
-    if (!body) return {build(sw->getBody()), ControlNode{}};
+    SwitchCases split = splitSwitch(r_, sw);
+    if (!split.structured) return {build(sw->getBody()), ControlNode{}};
     std::vector<ControlNode> out;
-    bool hasDefault = false;
-    ControlNode* current = nullptr;
-    for (const clang::Stmt* st : body->body()) {
-      const clang::Stmt* inner = st;
-      std::string label;
-      while (isa<SwitchCase>(inner)) {  // `case 1: case 2: stmt`
-        if (const auto* cs = dyn_cast<CaseStmt>(inner)) {
-          label += (label.empty() ? "" : " or ") + r_.spell(cs->getLHS());
-          inner = cs->getSubStmt();
-        } else {
-          hasDefault = true;
-          label += label.empty() ? "default" : " or default";
-          inner = cast<DefaultStmt>(inner)->getSubStmt();
-        }
-      }
-      if (!label.empty()) {
-        out.emplace_back();
-        current = &out.back();
-        current->name = label;
-      }
-      if (isa<BreakStmt>(inner))
-        current = nullptr;
-      else if (current)
-        current->children.push_back(build(inner));
+    for (const auto& [label, stmts] : split.cases) {
+      ControlNode alternative;
+      alternative.name = label;
+      for (const clang::Stmt* st : stmts) alternative.children.push_back(build(st));
+      out.push_back(std::move(alternative));
     }
-    if (!hasDefault) out.emplace_back();
+    if (!split.hasDefault) out.emplace_back();
     return out;
   }
 
@@ -527,6 +547,17 @@ class TimeoutResolver {
       } else if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
         if (ret->getRetValue()) resolve(ret->getRetValue(), env, when, through, depth, out);
         return;
+      } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
+        SwitchCases split = splitSwitch(r_, sw);
+        std::string cond = squash(spellBound(sw->getCond(), env));
+        for (const auto& [label, stmts] : split.cases) {
+          auto caseTodo = todo;
+          caseTodo.insert(caseTodo.end(), stmts.rbegin(), stmts.rend());
+          auto whenCase = when;
+          whenCase.push_back({cond + "==" + squash(label), true});
+          walkReturns(caseTodo, env, whenCase, through, depth, out);
+        }
+        if (split.hasDefault) return;  // every path took a case
       } else if (const auto* ls = dyn_cast<LabelStmt>(s)) {
         todo.push_back(ls->getSubStmt());
       }
