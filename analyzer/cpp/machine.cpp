@@ -195,43 +195,16 @@ class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 
 // ---- the control tree ----
 
-// A switch's cases: each label (`case 1 or case 2`, `default`) with its statements up to its
-// `break`. A fall-through into the next label is not followed.
-struct SwitchCases {
-  std::vector<std::pair<std::string, std::vector<const clang::Stmt*>>> cases;
-  bool hasDefault = false;
-  bool structured = false;  // the body is a block of labelled statements
-};
+// A switch's label group as text: `Level::Info or Level::Debug`, `default`.
+std::string caseLabel(const Reader& r, const CaseGroup& c) {
+  std::string label;
+  for (const clang::Expr* v : c.values) label += (label.empty() ? "" : " or ") + r.spell(v);
+  if (c.isDefault) label += label.empty() ? "default" : " or default";
+  return label;
+}
 
-SwitchCases splitSwitch(const Reader& r, const SwitchStmt* sw) {
-  SwitchCases out;
-  const auto* body = dyn_cast_or_null<CompoundStmt>(sw->getBody());
-  if (!body) return out;
-  out.structured = true;
-  bool open = false;  // statements go to the last label until a break
-  for (const clang::Stmt* st : body->body()) {
-    const clang::Stmt* inner = st;
-    std::string label;
-    while (isa<SwitchCase>(inner)) {  // `case 1: case 2: stmt`
-      if (const auto* cs = dyn_cast<CaseStmt>(inner)) {
-        label += (label.empty() ? "" : " or ") + r.spell(cs->getLHS());
-        inner = cs->getSubStmt();
-      } else {
-        out.hasDefault = true;
-        label += label.empty() ? "default" : " or default";
-        inner = cast<DefaultStmt>(inner)->getSubStmt();
-      }
-    }
-    if (!label.empty()) {
-      out.cases.emplace_back(label, std::vector<const clang::Stmt*>{});
-      open = true;
-    }
-    if (isa<BreakStmt>(inner))
-      open = false;
-    else if (open)
-      out.cases.back().second.push_back(inner);
-  }
-  return out;
+bool hasDefault(const std::vector<CaseGroup>& cases) {
+  return std::any_of(cases.begin(), cases.end(), [](const CaseGroup& c) { return c.isDefault; });
 }
 
 class ControlBuilder {
@@ -300,16 +273,16 @@ class ControlBuilder {
   // A switch as alternatives, one per case label (named by it); without a default, "no case" is
   // one more.
   std::vector<ControlNode> cases(const SwitchStmt* sw) {
-    SwitchCases split = splitSwitch(r_, sw);
-    if (!split.structured) return {build(sw->getBody()), ControlNode{}};
+    auto split = caseGroups(*sw);
+    if (!split) return {build(sw->getBody()), ControlNode{}};
     std::vector<ControlNode> out;
-    for (const auto& [label, stmts] : split.cases) {
+    for (const CaseGroup& c : *split) {
       ControlNode alternative;
-      alternative.name = label;
-      for (const clang::Stmt* st : stmts) alternative.children.push_back(build(st));
+      alternative.name = caseLabel(r_, c);
+      for (const clang::Stmt* st : c.stmts) alternative.children.push_back(build(st));
       out.push_back(std::move(alternative));
     }
-    if (!split.hasDefault) out.emplace_back();
+    if (!hasDefault(*split)) out.emplace_back();
     return out;
   }
 
@@ -548,16 +521,17 @@ class TimeoutResolver {
         if (ret->getRetValue()) resolve(ret->getRetValue(), env, when, through, depth, out);
         return;
       } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
-        SwitchCases split = splitSwitch(r_, sw);
+        auto split = caseGroups(*sw);
+        if (!split) continue;
         std::string cond = squash(spellBound(sw->getCond(), env));
-        for (const auto& [label, stmts] : split.cases) {
+        for (const CaseGroup& c : *split) {
           auto caseTodo = todo;
-          caseTodo.insert(caseTodo.end(), stmts.rbegin(), stmts.rend());
+          caseTodo.insert(caseTodo.end(), c.stmts.rbegin(), c.stmts.rend());
           auto whenCase = when;
-          whenCase.push_back({cond + "==" + squash(label), true});
+          whenCase.push_back({cond + "==" + squash(caseLabel(r_, c)), true});
           walkReturns(caseTodo, env, whenCase, through, depth, out);
         }
-        if (split.hasDefault) return;  // every path took a case
+        if (hasDefault(*split)) return;  // every path took a case
       } else if (const auto* ls = dyn_cast<LabelStmt>(s)) {
         todo.push_back(ls->getSubStmt());
       }

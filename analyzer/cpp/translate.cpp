@@ -46,6 +46,34 @@ std::string sourceText(const ASTContext& ctx, SourceRange range) {
   return Lexer::getSourceText(r, ctx.getSourceManager(), ctx.getLangOpts()).str();
 }
 
+std::optional<std::vector<CaseGroup>> caseGroups(const SwitchStmt& sw) {
+  const auto* body = dyn_cast_or_null<CompoundStmt>(sw.getBody());
+  if (!body) return std::nullopt;
+  std::vector<CaseGroup> out;
+  bool open = false;  // statements go to the last group until a break
+  for (const clang::Stmt* s : body->body()) {
+    const clang::Stmt* inner = s;
+    bool labelled = false;
+    while (isa<SwitchCase>(inner)) {  // `case 1: case 2: stmt` nests one label in the next
+      if (!labelled) out.emplace_back();
+      labelled = true;
+      if (const auto* cs = dyn_cast<CaseStmt>(inner)) {
+        out.back().values.push_back(cs->getLHS());
+        inner = cs->getSubStmt();
+      } else {
+        out.back().isDefault = true;
+        inner = cast<DefaultStmt>(inner)->getSubStmt();
+      }
+    }
+    open |= labelled;
+    if (isa<BreakStmt>(inner))
+      open = false;
+    else if (open)
+      out.back().stmts.push_back(inner);
+  }
+  return out;
+}
+
 bool isLaneIdCall(const std::string& name) {
   return name == "get_block_idx" || name == "get_sub_block_id" || name == "get_subblockid";
 }
@@ -675,37 +703,15 @@ class Translator {
   void translateSwitch(const SwitchStmt* sw, Stmt& seq) {
     translateCalls(sw->getCond(), seq);
     ExprPtr v = value(sw->getCond());
-    const auto* body = dyn_cast_or_null<CompoundStmt>(sw->getBody());
-    if (!body) return translateStmt(sw->getBody(), seq);
-    struct Case {
-      std::vector<ExprPtr> values;  // empty: default
-      std::vector<const clang::Stmt*> stmts;
-    };
-    std::vector<Case> cases;
-    for (const clang::Stmt* s : body->body()) {
-      const clang::Stmt* inner = s;
-      while (true) {
-        if (const auto* cs = dyn_cast<CaseStmt>(inner)) {
-          if (cases.empty() || !cases.back().stmts.empty()) cases.emplace_back();
-          cases.back().values.push_back(value(cs->getLHS()));
-          inner = cs->getSubStmt();
-        } else if (const auto* ds = dyn_cast<DefaultStmt>(inner)) {
-          if (cases.empty() || !cases.back().stmts.empty()) cases.emplace_back();
-          cases.back().values.push_back(nullptr);
-          inner = ds->getSubStmt();
-        } else {
-          break;
-        }
-      }
-      if (!cases.empty() && !isa<BreakStmt>(inner)) cases.back().stmts.push_back(inner);
-    }
+    auto cases = caseGroups(*sw);
+    if (!cases) return translateStmt(sw->getBody(), seq);
     Stmt* tail = &seq;
-    for (const auto& c : cases) {
-      bool isDefault = std::find(c.values.begin(), c.values.end(), nullptr) != c.values.end();
+    for (const auto& c : *cases) {
       Stmt* target = tail;
-      if (!isDefault) {
+      if (!c.isDefault) {
         ExprPtr cond;
-        for (const auto& cv : c.values) cond = cond ? exprOr(cond, exprEq(v, cv)) : exprEq(v, cv);
+        for (const clang::Expr* label : c.values)
+          cond = cond ? exprOr(cond, exprEq(v, value(label))) : exprEq(v, value(label));
         StmtPtr ifs = newIf(sw->getBeginLoc(), cond);
         Stmt* then = ifs->children[0].get();
         Stmt* otherwise = ifs->children[1].get();

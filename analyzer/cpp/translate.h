@@ -18,6 +18,8 @@ class FunctionDecl;
 class SourceLocation;
 class SourceManager;
 class SourceRange;
+class Stmt;
+class SwitchStmt;
 }  // namespace clang
 
 namespace ptov::cpp {
@@ -48,6 +50,15 @@ bool inUserCode(const clang::SourceManager& sm, clang::SourceLocation loc);
 std::optional<int64_t> evalInt(const clang::ASTContext& ctx, const clang::Expr* e);
 // The source spelling of a range.
 std::string sourceText(const clang::ASTContext& ctx, clang::SourceRange range);
+// One label group of a switch (`case 1: case 2:`, `default:`) and its statements up to its
+// `break`; a fall-through into the next group is not followed.
+struct CaseGroup {
+  std::vector<const clang::Expr*> values;  // the case expressions
+  bool isDefault = false;
+  std::vector<const clang::Stmt*> stmts;
+};
+// The groups of a switch whose body is a block, in order; nullopt for any other body.
+std::optional<std::vector<CaseGroup>> caseGroups(const clang::SwitchStmt& sw);
 // get_block_idx, get_sub_block_id, get_subblockid (with or without args).
 bool isLaneIdCall(const std::string& name);
 
