@@ -67,11 +67,7 @@ class Reader {
  public:
   explicit Reader(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()) {}
 
-  std::string spell(const clang::Stmt* s) const {
-    if (!s) return "";
-    CharSourceRange r = sm_.getExpansionRange(s->getSourceRange());
-    return Lexer::getSourceText(r, sm_, ctx_.getLangOpts()).str();
-  }
+  std::string spell(const clang::Stmt* s) const { return s ? sourceText(ctx_, s->getSourceRange()) : ""; }
   SourceLoc loc(const clang::Stmt* s) const { return locOf(ctx_, s->getBeginLoc()); }
   // The outermost macro `loc` was written with ("" when none).
   std::string macroAt(SourceLocation l) const {

@@ -42,8 +42,13 @@ std::optional<int64_t> evalInt(const ASTContext& ctx, const clang::Expr* e) {
 }
 
 std::string sourceText(const ASTContext& ctx, SourceRange range) {
-  CharSourceRange r = CharSourceRange::getTokenRange(range);
-  return Lexer::getSourceText(r, ctx.getSourceManager(), ctx.getLangOpts()).str();
+  const SourceManager& sm = ctx.getSourceManager();
+  std::string text = Lexer::getSourceText(CharSourceRange::getTokenRange(range), sm, ctx.getLangOpts()).str();
+  // A range that exists only inside a macro's expansion (`DEV_IF_INFO`'s condition) reads as
+  // the macro's invocation.
+  if (text.empty() && range.isValid())
+    text = Lexer::getSourceText(sm.getExpansionRange(range), sm, ctx.getLangOpts()).str();
+  return text;
 }
 
 std::optional<std::vector<CaseGroup>> caseGroups(const SwitchStmt& sw) {

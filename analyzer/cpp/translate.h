@@ -48,7 +48,7 @@ inline constexpr const char* kMissingHeaderDir = "/__ptoverify_missing_headers__
 bool inUserCode(const clang::SourceManager& sm, clang::SourceLocation loc);
 // The integer value of a constant expression (constexpr, enums, casts), if it has one.
 std::optional<int64_t> evalInt(const clang::ASTContext& ctx, const clang::Expr* e);
-// The source spelling of a range.
+// The source spelling of a range (a range inside a macro's expansion: the macro's invocation).
 std::string sourceText(const clang::ASTContext& ctx, clang::SourceRange range);
 // One label group of a switch (`case 1: case 2:`, `default:`) and its statements up to its
 // `break`; a fall-through into the next group is not followed.
