@@ -148,8 +148,13 @@ static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
   return r;
 }
 
+// --config, else the .ptoverify.yaml above `path` (when config files are read), else "".
+static std::string configPathFor(const std::string& path, const CheckRequest& req) {
+  return !req.configPath.empty() ? req.configPath : req.useConfigFiles ? findConfig(path) : "";
+}
+
 CheckRequest requestFor(const std::string& path, const CheckRequest& req, std::string& error) {
-  std::string cfgPath = !req.configPath.empty() ? req.configPath : req.useConfigFiles ? findConfig(path) : "";
+  std::string cfgPath = configPathFor(path, req);
   if (cfgPath.empty()) return req;
   Config c;
   if (!loadConfig(cfgPath, c, error)) return req;
@@ -169,7 +174,7 @@ CheckResult runCheck(const CheckRequest& req) {
   std::vector<std::pair<std::string, CheckRequest>> work;
   for (const auto& path : collectInputs(req.paths, result.problems)) {
     if (req.shards > 1 && !inShard(path, req.shard, req.shards)) continue;
-    std::string cfgPath = !req.configPath.empty() ? req.configPath : req.useConfigFiles ? findConfig(path) : "";
+    std::string cfgPath = configPathFor(path, req);
     CheckRequest fileReq = req;
     if (!cfgPath.empty()) {
       auto it = configs.find(cfgPath);

@@ -282,6 +282,8 @@ class Consumer : public ASTConsumer {
   // "machine" kernel.
   void modelMachineCode(ASTContext& ctx, const FileFacts& facts) {
     const SourceManager& sm = ctx.getSourceManager();
+    CppFacts file = withFileFacts(CppFacts{}, facts);  // the file's constants, `#define`s included
+    for (const auto& [name, c] : out_.macroConstants) file.constants.emplace(name, c);
     std::set<const FunctionDecl*> done;
     for (const FunctionDecl* fd : facts.functions) {
       if (fd->isTemplateInstantiation() || !done.insert(canonical(fd)).second) continue;
@@ -289,9 +291,9 @@ class Consumer : public ASTConsumer {
       bool hasFacts = false;
       Kernel k = modelMachineFunction(ctx, *fd, out_.arch, hasFacts);
       if (!hasFacts) continue;
-      auto withConstants = std::make_shared<CppFacts>(withFileFacts(*k.cpp, facts));
-      for (const auto& [name, c] : out_.macroConstants) withConstants->constants.emplace(name, c);
-      k.cpp = withConstants;
+      auto withFile = std::make_shared<CppFacts>(file);
+      withFile->machine = k.cpp->machine;
+      k.cpp = withFile;
       out_.kernels.push_back(std::move(k));
     }
   }
