@@ -114,6 +114,45 @@ std::optional<int64_t> RuleContext::option(const std::string& name) const {
   return it == rule->second.end() ? std::nullopt : std::optional<int64_t>(it->second);
 }
 
+namespace {
+// Does a gap of this kind touch the facts of rule `id`? An undeclared call can hide any op; an
+// unresolved address hides which buffer an access or a cache op covers; an unknown tile op has
+// guessed operands and pipe.
+bool gapAffects(ModelGap::Kind kind, const RuleInfo& rule) {
+  const std::string& f = rule.family;
+  if (f == "timing" || f == "abi" || f == "xcheck") return false;
+  switch (kind) {
+    case ModelGap::Kind::UndeclaredCall: return true;
+    case ModelGap::Kind::UnresolvedAddress:
+      return f == "comm" || f == "cache" || rule.id == "barrier-data-visibility" || rule.id == "sync-pipe-race";
+    case ModelGap::Kind::UnknownOp: return rule.id == "sync-pipe-race" || rule.id == "ub-range";
+  }
+  return false;
+}
+
+// A rule that found nothing on a kernel with gaps in its facts has not shown it correct: one
+// `unknown` finding says why.
+void reportGaps(const Kernel& k, const RuleInfo& rule, const RuleSettings* settings, std::vector<Finding>& findings,
+                size_t firstOfRule) {
+  for (size_t i = firstOfRule; i < findings.size(); ++i)
+    if (!findings[i].unknown && findings[i].severity == Severity::Error) return;
+  std::vector<const ModelGap*> hits;
+  for (const auto& g : k.gaps)
+    if (gapAffects(g.kind, rule)) hits.push_back(&g);
+  if (hits.empty() || !ruleApplies(rule.id, k, settings)) return;
+  Finding f;
+  f.ruleId = rule.id;
+  f.severity = Severity::Warning;
+  f.unknown = true;
+  f.loc = hits.front()->loc;
+  f.message = "not fully checked: " + std::to_string(hits.size()) + " construct(s) in '" + k.name +
+              "' were not modelled, first: " + gapKindName(hits.front()->kind) + " " + hits.front()->what;
+  for (size_t i = 1; i < hits.size() && i < 4; ++i)
+    f.notes.push_back({hits[i]->loc, std::string("also not modelled: ") + gapKindName(hits[i]->kind) + " " + hits[i]->what});
+  findings.push_back(std::move(f));
+}
+}  // namespace
+
 std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver,
                               const RuleSettings* settings) {
   static Solver defaultSolver;
@@ -124,7 +163,9 @@ std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::strin
   for (const auto& rule : allRules()) {
     if (!ruleEnabled(rule->info().id, globs)) continue;
     RuleContext ctx(rule->info(), kernel, findings, proofs, settings);
+    size_t first = findings.size();
     rule->check(kernel, ctx);
+    if (!kernel.gaps.empty()) reportGaps(kernel, rule->info(), settings, findings, first);
   }
   for (auto& f : findings) f.kernel = kernel.name;
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {

@@ -1,5 +1,7 @@
 #include "analyzer/cpp/translate.h"
 
+#include "analyzer/model/isa_table.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/ParentMapContext.h>
 #include <clang/AST/Decl.h>
@@ -109,13 +111,7 @@ const std::set<std::string>& modelledCalls() {
   return names;
 }
 
-bool isTileOpName(const std::string& n) {
-  if (n.size() < 2 || n[0] != 'T') return false;
-  for (char c : n)
-    if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
-  return true;
-}
+bool isTileOpName(const std::string& n) { return ptoisa::looksLikeTileOp(n); }
 
 // The enumerator an argument names (PIPE_MTE2, EVENT_ID0, CACHELINE_OUT, ...), "" if none.
 std::string enumeratorName(const clang::Expr* e) {
@@ -844,12 +840,15 @@ class Translator {
     facts_.laneReads.push_back(LaneRead{loc(call->getBeginLoc()), n, call->getNumArgs() > 0});
   }
 
+  // A tile operand: the tile declaration (in its inlined instance) it names. One that cannot be
+  // traced is a gap with a value of its own, so it never aliases another tile by spelling.
   MemRef tileRef(const clang::Expr* e) {
     Origin o = originOf(e);
     if (o.known()) return o.ref;
+    gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), "tile operand '" + text(e) + "'");
     MemRef m;
     m.space = "ub";
-    m.value = text(e);
+    m.value = uniqueName("<untraced tile>");
     return m;
   }
 
@@ -893,23 +892,6 @@ class Translator {
       return emit(seq, std::move(op));
     }
     if (n == "TASSIGN") return translateAssign(call, seq);
-    if (n == "TLOAD" || n == "TPREFETCH") {
-      Op op = makeOp(n == "TLOAD" ? OpKind::Load : OpKind::Prefetch, n, l);
-      op.pipes = {Pipe::MTE2};
-      op.reads.push_back(originOf(arg(1)).ref);
-      if (arg(0)) op.writes.push_back(tileRef(arg(0)));
-      std::string hint = templateArgText(call, 0);
-      if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = "l2_bypass";
-      return emit(seq, std::move(op));
-    }
-    if (n == "TSTORE" || n == "TSTORE_FP") {
-      Op op = makeOp(OpKind::Store, n, l);
-      MemRef src = tileRef(arg(1));
-      op.pipes = {src.space == "l0c" ? Pipe::FIX : Pipe::MTE3};
-      op.reads.push_back(src);
-      op.writes.push_back(originOf(arg(0)).ref);
-      return emit(seq, std::move(op));
-    }
     if (n == "TPUT" || n == "TGET" || n == "TPUT_ASYNC" || n == "TGET_ASYNC") {
       Op op = makeOp(n[1] == 'P' ? OpKind::Put : OpKind::Get, "pto::comm::" + n, l);
       op.pipes = {Pipe::MTE2, Pipe::MTE3};
@@ -943,16 +925,56 @@ class Translator {
       return emit(seq, std::move(op));
     }
     if (n == "set_ffts_base_addr") return emit(seq, makeOp(OpKind::SetFfts, n, l));
-    if (isTileOpName(n) && call->getNumArgs() > 0) {
-      Op op = makeOp(OpKind::Compute, n, l);
-      op.pipes = {Pipe::V};
-      op.writes.push_back(tileRef(arg(0)));
-      for (unsigned i = 1; i < call->getNumArgs(); ++i)
-        if (tileInfoOf(arg(i)->getType())) op.reads.push_back(tileRef(arg(i)));
-      return emit(seq, std::move(op));
+    if (ptoisa::looksLikeTileOp(n) && call->getNumArgs() > 0) {
+      std::vector<const clang::Expr*> args(call->arg_begin(), call->arg_end());
+      return translateTileOp(call, n, args, seq);
     }
     const FunctionDecl* fd = call->getDirectCallee();
     if (fd && fd->hasBody() && !stack_.count(fd->getDefinition()) && isUserFunction(fd)) return inlineCall(call, fd, seq);
+  }
+
+  // A PTO-ISA tile instruction: kind, pipe and operand roles from the shared table
+  // (analyzer/model/isa_table). One the table does not list gets its conservative default and is
+  // counted as a gap.
+  void translateTileOp(const clang::Expr* call, const std::string& n, const std::vector<const clang::Expr*>& args,
+                       Stmt& seq) {
+    const ptoisa::Instr* in = ptoisa::lookup(n);
+    if (!in) {
+      in = &ptoisa::unknownTileOp();
+      gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(), "'" + n + "' (modelled as a vector op writing its first operand)");
+    }
+    Op op = makeOp(in->kind, n, call->getBeginLoc());
+    bool transfer = in->kind == OpKind::Load || in->kind == OpKind::Prefetch || in->kind == OpKind::Store;
+    for (size_t i = 0; i < args.size(); ++i) {
+      bool written = static_cast<int>(i) == in->written;
+      if (isTileExpr(args[i])) (written ? op.writes : op.reads).push_back(tileRef(args[i]));
+      else if (transfer && i < 2) (written ? op.writes : op.reads).push_back(gmRef(args[i], n + " address"));
+    }
+    std::string src = op.reads.empty() ? "" : op.reads.front().space;
+    std::string dst = op.writes.empty() ? "" : op.writes.front().space;
+    op.pipes = ptoisa::pipesFor(*in, src, dst);
+    if (in->kind == OpKind::Load) {
+      std::string hint = dyn_cast<CallExpr>(call) ? templateArgText(cast<CallExpr>(call), 0) : "";
+      if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = "l2_bypass";
+    }
+    emit(seq, std::move(op));
+  }
+
+  bool isTileExpr(const clang::Expr* e) {
+    if (tileInfoOf(e->getType())) return true;
+    const ValueDecl* d = declOf(e);
+    return d && tiles_.count(d);
+  }
+
+  // A GM operand's buffer; an address that cannot be traced is a gap, never "no buffer".
+  MemRef gmRef(const clang::Expr* e, const std::string& what) {
+    Origin o = originOf(e);
+    if (!o.known()) gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), what + " '" + text(e) + "'");
+    return o.ref;
+  }
+
+  void gap(ModelGap::Kind kind, SourceLocation l, const std::string& what) {
+    k_.gaps.push_back(ModelGap{kind, loc(l), what});
   }
 
   bool isUserFunction(const FunctionDecl* fd) {
@@ -982,7 +1004,6 @@ class Translator {
     ExprPtr addr = value(call->getArg(1));
     op.tileAddr = evalConst(addr);
     if (!op.tileAddr) op.tileAddrChoices = possibleConstants(addr);
-    op.uses.push_back(text(call->getArg(1)));
     if (ti != tiles_.end()) ti->second.addr = op.tileAddr;
     if (op.tileAddr && op.tileSpace == "ub")
       placements_.push_back(Placement{bodies_.back()->getNameAsString(), d, *op.tileAddr + op.tileBytes, op.loc});

@@ -27,6 +27,15 @@ Pipe pipeFromName(const std::string& name) {
   return Pipe::Unknown;
 }
 
+const char* gapKindName(ModelGap::Kind k) {
+  switch (k) {
+    case ModelGap::Kind::UndeclaredCall: return "undeclared call";
+    case ModelGap::Kind::UnresolvedAddress: return "unresolved address";
+    case ModelGap::Kind::UnknownOp: return "unknown tile op";
+  }
+  return "gap";
+}
+
 const char* opKindName(OpKind k) {
   switch (k) {
     case OpKind::Load: return "load";

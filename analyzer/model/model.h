@@ -149,6 +149,17 @@ struct Stmt {
 struct CppFacts;     // analyzer/model/cpp_facts.h
 struct LaunchFacts;  // analyzer/model/cpp_facts.h
 
+// Something a front end saw in a kernel and could not model (an undeclared call, an address it
+// could not trace, a tile op the op table does not know). Rules whose facts it touches answer
+// `unknown` instead of passing (rules/engine.cpp); the summary and JSON count them.
+struct ModelGap {
+  enum class Kind { UndeclaredCall, UnresolvedAddress, UnknownOp };
+  Kind kind = Kind::UndeclaredCall;
+  SourceLoc loc;
+  std::string what;  // "call of undeclared 'TNEG'", "dcci address", ...
+};
+const char* gapKindName(ModelGap::Kind k);
+
 struct Param {
   std::string name;  // %arg0, %__pypto_l2_cache_offset
   std::string type;  // source spelling of the type
@@ -181,6 +192,8 @@ struct Kernel {
   // kernel found in orchestration code, and the .pto kernel it was generated from.
   std::vector<const LaunchFacts*> launches;
   const Kernel* irPeer = nullptr;
+  // What the front end could not model in this kernel.
+  std::vector<ModelGap> gaps;
 
   int paramIndex(const std::string& name) const;
 };

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analyzer/hivm/op_table.h"
+#include "analyzer/model/isa_table.h"
 #include "analyzer/pto/op_table.h"
 
 namespace ptov::pto {
@@ -487,10 +488,11 @@ class FunctionLifter {
       case OpKind::Store:
         if (!ops.empty()) m.reads.push_back(tileRef(ops[0]));
         if (ops.size() > 1) m.writes.push_back(memRefOf(ops.back()));
-        if (!ops.empty()) {
-          const ValueInfo* src = info(ops[0]);
-          if (src && src->space == "l0c") m.pipes = {Pipe::FIX};
-        }
+        if (!ops.empty())
+          if (const ptoisa::Instr* in = ptoisa::lookup(n)) {
+            const ValueInfo* src = info(ops[0]);
+            m.pipes = ptoisa::pipesFor(*in, src ? src->space : "", "gm");
+          }
         break;
       case OpKind::ScalarLoad:
         if (!ops.empty()) m.reads.push_back(memRefOf(ops[0]));
@@ -564,13 +566,9 @@ class FunctionLifter {
           if (const ValueInfo* v = info(o); v && v->isTile) m.reads.push_back(tileRef(o));
         for (const auto& o : outs)
           if (const ValueInfo* v = info(o); v && v->isTile) m.writes.push_back(tileRef(o));
-        // tmov / textract run on the pipe of their direction: L1 -> L0A/L0B/bias/scaling on MTE1, L0C -> L1
-        // on FIX, UB -> UB on V (the reference notes' op -> pipe table).
-        if ((op.name == "pto.tmov" || op.name == "pto.textract") && !m.reads.empty()) {
-          const std::string& from = m.reads.front().space;
-          if (from == "l1") m.pipes = {Pipe::MTE1};
-          else if (from == "l0c") m.pipes = {Pipe::FIX};
-        }
+        // Moves run on the pipe of their direction (isa_table: L1 -> L0A/L0B on MTE1, L0C -> L1 on FIX).
+        if (const ptoisa::Instr* in = ptoisa::lookup(n); in && !m.reads.empty())
+          m.pipes = ptoisa::pipesFor(*in, m.reads.front().space, m.writes.empty() ? "" : m.writes.front().space);
         break;
       }
       default:

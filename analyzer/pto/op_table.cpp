@@ -1,6 +1,7 @@
 #include "analyzer/pto/op_table.h"
 
 #include "analyzer/hivm/op_table.h"
+#include "analyzer/model/isa_table.h"
 
 #include <map>
 
@@ -10,10 +11,6 @@ namespace {
 using P = Pipe;
 const std::map<std::string, OpFacts>& table() {
   static const std::map<std::string, OpFacts> t = {
-      {"pto.tload", {OpKind::Load, {P::MTE2}, true}},
-      {"pto.tprefetch", {OpKind::Prefetch, {P::MTE2}, true}},
-      {"pto.tstore", {OpKind::Store, {P::MTE3}, true}},
-      {"pto.tstore_fp", {OpKind::Store, {P::FIX}, true}},
       {"pto.load_scalar", {OpKind::ScalarLoad, {P::S}, true}},
       {"pto.load", {OpKind::ScalarLoad, {P::S}, true}},
       {"pto.store_scalar", {OpKind::ScalarStore, {P::S}, true}},
@@ -51,11 +48,6 @@ const std::map<std::string, OpFacts>& table() {
       {"pto.syncall", {OpKind::SyncAll, {P::ALL}, true}},
       {"pto.alloc_tile", {OpKind::TileAlloc, {}, true}},
       {"pto.tassign", {OpKind::TileAssign, {}, true}},
-      {"pto.tmov", {OpKind::Compute, {P::V}, true}},
-      {"pto.tmatmul", {OpKind::Compute, {P::M}, true}},
-      {"pto.tmatmul.acc", {OpKind::Compute, {P::M}, true}},
-      {"pto.tmatmul.bias", {OpKind::Compute, {P::M}, true}},
-      {"pto.tgemv", {OpKind::Compute, {P::M}, true}},
       {"func.call", {OpKind::Call, {}, true}},
       {"return", {OpKind::Return, {}, true}},
       {"func.return", {OpKind::Return, {}, true}},
@@ -70,9 +62,13 @@ OpFacts lookupOp(const std::string& name) {
   auto it = table().find(name);
   if (it != table().end()) return it->second;
   if (name.rfind("hivm.hir.", 0) == 0) return hivm::lookupOp(name);
-  // Remaining tile operations (pto.tadd, pto.texp, ...) are vector computations on local tiles.
-  if (name.rfind("pto.t", 0) == 0 && name.find('.', 4) == std::string::npos)
-    return {OpKind::Compute, {Pipe::V}, false};
+  // Tile instructions (pto.tload, pto.tmov, pto.tmatmul.acc, ...): the PTO-ISA table shared with
+  // the C++ front end. Its default pipes; the lifter refines them from the operands' spaces.
+  if (name.rfind("pto.t", 0) == 0) {
+    if (const ptoisa::Instr* in = ptoisa::lookup(name)) return {in->kind, in->pipes, true};
+    // Others (pto.tadd, pto.texp, ...) are vector computations on local tiles.
+    if (name.find('.', 4) == std::string::npos) return {OpKind::Compute, {Pipe::V}, false};
+  }
   return {OpKind::Other, {}, false};
 }
 
