@@ -154,7 +154,35 @@ std::vector<const LaunchFacts*> launchesOf(const Kernel& k,
 }
 }  // namespace
 
+namespace {
+std::string normalisedPath(const std::string& p) {
+  std::error_code ec;
+  std::filesystem::path abs = std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec);
+  return abs.lexically_normal().string();
+}
+
+// A header input that another input of the run includes is modelled there, once.
+void dropIncludedHeaders(std::vector<LoadedFile*>& files) {
+  std::map<std::string, std::string> includer;  // header -> an input that includes it
+  for (auto* f : files)
+    for (const auto& inc : f->includedFiles) includer.emplace(inc, f->path);
+  for (auto* f : files) {
+    if (!isCppInput(f->path) || f->kernels.empty()) continue;
+    auto it = includer.find(normalisedPath(f->path));
+    if (it == includer.end() || it->second == f->path) continue;
+    f->kernels.clear();
+    // Its own notes (templates not instantiated there, ...) are moot: the includer models it.
+    f->diagnostics.erase(std::remove_if(f->diagnostics.begin(), f->diagnostics.end(),
+                                        [](const InputDiagnostic& d) { return d.level == InputDiagnostic::Level::Note; }),
+                         f->diagnostics.end());
+    f->diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{f->path, 1, 1},
+                              "included by " + it->second + ", another input: its code is checked there, once"});
+  }
+}
+}  // namespace
+
 void linkInputs(std::vector<LoadedFile*>& files) {
+  dropIncludedHeaders(files);
   std::map<std::string, std::vector<const LaunchFacts*>> launches;
   std::map<std::string, const Kernel*> irKernels;
   for (auto* f : files)

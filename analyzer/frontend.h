@@ -18,6 +18,9 @@ struct LoadedFile {
   std::string path;
   std::vector<Kernel> kernels;
   std::vector<InputDiagnostic> diagnostics;
+  // C++: every file the input included (absolute, normalised), so that a header that is also an
+  // input of the run is checked once, through the file that includes it.
+  std::vector<std::string> includedFiles;
   bool hasErrors() const;
 };
 

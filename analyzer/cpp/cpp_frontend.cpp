@@ -25,6 +25,7 @@
 #include "analyzer/cpp/machine.h"
 #include "analyzer/cpp/orchestration.h"
 #include "analyzer/cpp/translate.h"
+#include "analyzer/model/isa_table.h"
 
 #ifndef PTOVERIFY_SOURCE_PRELUDE
 #define PTOVERIFY_SOURCE_PRELUDE ""
@@ -84,8 +85,9 @@ class Collector : public DiagnosticConsumer {
 class PPWatcher : public PPCallbacks {
  public:
   PPWatcher(std::set<std::string>& macros, std::map<std::string, NamedConstant>& constants,
-            std::vector<InputDiagnostic>& diags, SourceManager& sm)
-      : macros_(macros), constants_(constants), diags_(diags), sm_(sm) {}
+            std::vector<InputDiagnostic>& diags, std::vector<std::string>& included, SourceManager& sm)
+      : macros_(macros), constants_(constants), diags_(diags), included_(included), sm_(sm) {}
+
   // `#define TIMEOUT_A2A3_100MS 5000000ULL` in the user's code: a named constant.
   void MacroDefined(const Token& name, const MacroDirective* md) override {
     const MacroInfo* mi = md->getMacroInfo();
@@ -111,7 +113,12 @@ class PPWatcher : public PPCallbacks {
   void InclusionDirective(SourceLocation hash, const Token&, StringRef fileName, bool, CharSourceRange,
                           const FileEntry* file, StringRef searchPath, StringRef, const Module*,
                           SrcMgr::CharacteristicKind) override {
-    if (!file || searchPath != kMissingHeaderDir) return;
+    if (file && searchPath != kMissingHeaderDir && inUserCode(sm_, hash)) {
+      std::error_code ec;
+      fs::path p = fs::weakly_canonical(fs::absolute(file->getName().str(), ec), ec).lexically_normal();
+      included_.push_back(p.string());
+    }
+    if (!file || searchPath != kMissingHeaderDir || fileName == "ptoverify_isa_ops.h") return;
     PresumedLoc p = sm_.getPresumedLoc(hash);
     if (p.isInvalid()) return;
     diags_.push_back({InputDiagnostic::Level::Warning,
@@ -126,6 +133,7 @@ class PPWatcher : public PPCallbacks {
   std::set<std::string>& macros_;
   std::map<std::string, NamedConstant>& constants_;
   std::vector<InputDiagnostic>& diags_;
+  std::vector<std::string>& included_;  // the user's includes that exist, absolute
   SourceManager& sm_;
 };
 
@@ -170,6 +178,7 @@ struct Output {
   std::vector<InputDiagnostic> diags;
   std::set<std::string> testedMacros;
   std::map<std::string, NamedConstant> macroConstants;  // `#define NAME <integer>` of the user's code
+  std::vector<std::string> included;                    // files the user's code includes
   std::string arch;
 };
 
@@ -268,6 +277,14 @@ class Consumer : public ASTConsumer {
       bool entry = fd->getNameAsString() == "kernel_entry";
       if (!entry && (called.count(self) || !relevant.count(self))) continue;
       if (isa<CXXMethodDecl>(fd)) continue;
+      // A template is a kernel only where an entry instantiates it: its pattern has no types.
+      if (fd->isDependentContext()) {
+        out_.diags.push_back({InputDiagnostic::Level::Note, locOf(ctx, fd->getLocation()),
+                              "template '" + fd->getNameAsString() +
+                                  "' is not instantiated by a kernel of this file; it is checked where an entry "
+                                  "instantiates it"});
+        continue;
+      }
       kernelInMainFile |= inMainFile;
       TranslateResult r = translateKernel(ctx, *fd, out_.arch, out_.testedMacros);
       r.kernel.cpp = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
@@ -310,7 +327,8 @@ class Action : public ASTFrontendAction {
   explicit Action(Output& out) : out_(out) {}
   bool BeginSourceFileAction(CompilerInstance& ci) override {
     ci.getPreprocessor().addPPCallbacks(
-        std::make_unique<PPWatcher>(out_.testedMacros, out_.macroConstants, out_.diags, ci.getSourceManager()));
+        std::make_unique<PPWatcher>(out_.testedMacros, out_.macroConstants, out_.diags, out_.included,
+                                    ci.getSourceManager()));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
@@ -384,6 +402,32 @@ std::vector<std::string> compileFlags(const std::string& dir, const std::string&
   return out;
 }
 
+// The prelude's declarations of the PTO-ISA table's instructions, one catch-all each.
+const std::string& isaDeclarations() {
+  static const std::string text = [] {
+    std::string t = "#pragma once\n";
+    for (const auto& n : ptoisa::mnemonics()) t += "PTOVERIFY_TILE_OP(" + n + ")\n";
+    return t;
+  }();
+  return text;
+}
+
+// Host code: a `kernel<<<blocks, ...>>>(...)` launch or a main() driver (PTOAS samples'
+// launch.cpp / main.cpp). It holds no device kernel body.
+bool isHostCode(const std::string& text) {
+  static const std::regex mainFn(R"(\bint\s+main\s*\()");
+  return text.find("<<<") != std::string::npos || std::regex_search(text, mainFn);
+}
+
+// PTOAS emits `extern "C" [aicore] void k(...)`: the single-bracket qualifier is no C++ syntax.
+// It is blanked with spaces of the same length, so every column stays where it was.
+std::string withoutBracketQualifiers(std::string text) {
+  for (const char* q : {"[aicore]", "[host]"})
+    for (size_t at = text.find(q); at != std::string::npos; at = text.find(q, at))
+      text.replace(at, std::strlen(q), std::string(std::strlen(q), ' '));
+  return text;
+}
+
 std::string resourceDir() {
   if (const char* env = std::getenv("PTOVERIFY_CLANG_RESOURCE_DIR")) return env;
   return PTOVERIFY_CLANG_RESOURCE_DIR;
@@ -402,9 +446,17 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
                                   "the C++ prelude was not found (set PTOVERIFY_PRELUDE to its directory)"});
     return result;
   }
+  if (isHostCode(text)) {
+    result.diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{path, 1, 1},
+                                  "host code (a kernel launcher or test driver: '<<<...>>>' launch or main()); "
+                                  "no device kernel to check, skipped"});
+    return result;
+  }
   std::error_code ec;
   std::string abs = fs::absolute(path, ec).string();
-  std::vector<std::string> args = {"-std=c++17", "-x", "c++", "-w", "-fno-spell-checking", "-ferror-limit=50"};
+  // No error limit: past it Clang stops instantiating templates, and the kernel bodies reached
+  // from a root would silently vanish.
+  std::vector<std::string> args = {"-std=c++17", "-x", "c++", "-w", "-fno-spell-checking", "-ferror-limit=0"};
   std::string rd = resourceDir();
   if (!rd.empty()) args.insert(args.end(), {"-resource-dir", rd});
   std::vector<std::string> extra = compileFlags(opts.compileCommandsDir, path, result.diagnostics);
@@ -415,11 +467,13 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   std::set<std::string> names, seen;
   collectIncludes(text, fs::path(abs).parent_path(), names, seen, 0);
   for (const auto& n : names) missing.emplace_back(std::string(kMissingHeaderDir) + "/" + n, "#pragma once\n");
+  missing.emplace_back(std::string(kMissingHeaderDir) + "/ptoverify_isa_ops.h", isaDeclarations());
   // Parsed under the path as given, so every location reads the way the user named the file.
-  tooling::runToolOnCodeWithArgs(std::make_unique<Action>(out), text, args, path, "ptoverify-cpp",
+  tooling::runToolOnCodeWithArgs(std::make_unique<Action>(out), withoutBracketQualifiers(text), args, path, "ptoverify-cpp",
                                  std::make_shared<PCHContainerOperations>(), missing);
   result.diagnostics.insert(result.diagnostics.end(), out.diags.begin(), out.diags.end());
   result.kernels = std::move(out.kernels);
+  result.includedFiles = std::move(out.included);
   return result;
 }
 

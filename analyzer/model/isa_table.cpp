@@ -55,6 +55,12 @@ const Instr* lookup(const std::string& name) {
   return it == table().end() ? nullptr : &it->second;
 }
 
+std::vector<std::string> mnemonics() {
+  std::vector<std::string> out;
+  for (const auto& [name, in] : table()) out.push_back(name);
+  return out;
+}
+
 bool looksLikeTileOp(const std::string& n) {
   if (n.size() < 2 || n[0] != 'T') return false;
   for (char c : n)

@@ -31,6 +31,9 @@ struct Instr {
 // list it.
 const Instr* lookup(const std::string& name);
 
+// Every mnemonic the table lists (the C++ prelude declares each of them).
+std::vector<std::string> mnemonics();
+
 // Does the name look like a tile instruction (T followed by upper-case letters, digits, `_`)?
 bool looksLikeTileOp(const std::string& name);
 
