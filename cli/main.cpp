@@ -15,6 +15,7 @@
 #include "cli/check.h"
 #include "cli/config.h"
 #include "cli/merge.h"
+#include "cli/model_dump.h"
 #include "cli/corpus.h"
 #include "cli/mutate.h"
 #include "cli/report/formats.h"
@@ -153,6 +154,12 @@ int run(int argc, char** argv) {
   audit->add_option("paths", req.paths, "files or directories")->required();
   audit->add_option("--arch", req.arch, "target arch for files without one")->check(CLI::IsMember({"a2a3", "a5"}));
   audit->add_option("--config", req.configPath, "configuration file");
+
+  CLI::App* modelCmd = app.add_subcommand("model", "print the kernel model the front ends built (ops, gaps)");
+  std::vector<std::string> modelPaths;
+  modelCmd->add_option("paths", modelPaths, "files or directories")->required();
+  modelCmd->add_option("--arch", req.arch, "target arch for files without one")->check(CLI::IsMember({"a2a3", "a5"}));
+  modelCmd->add_option("-p", req.compileCommandsDir, "directory with compile_commands.json (C++ inputs)");
 
   CLI::App* merge = app.add_subcommand("merge", "join the SARIF of --shard runs into one log");
   std::vector<std::string> mergeInputs;
@@ -306,6 +313,12 @@ int run(int argc, char** argv) {
     req.ruleGlobs = splitGlobs(auditRules);
     if (!req.ruleGlobs.empty()) req.fromCli.insert("rules");
     return runAudit(req, auditFormat, std::cout);
+  }
+  if (*modelCmd) {
+    FrontendOptions fo;
+    fo.defaultArch = req.arch;
+    fo.compileCommandsDir = req.compileCommandsDir;
+    return runModelDump(modelPaths, fo, std::cout);
   }
   if (*config) {
     std::string path = !req.configPath.empty() ? req.configPath : findConfig(configFor);

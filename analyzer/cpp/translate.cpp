@@ -233,6 +233,7 @@ class Translator {
   std::vector<int> inlineBaseDepth_{0};  // depth_ where each inlined body starts
   std::map<std::string, int> names_;  // how often a local name was declared (inlined copies)
   const VarDecl* initializing_ = nullptr;  // the wrapper variable whose initialiser is translated
+  bool leftFunction_ = false;  // a return on every path was translated: the rest is dead
 
   SourceLoc loc(SourceLocation l) { return locOf(ctx_, l); }
   // A local's name, made unique when an inlined function declares it again ("i", "i#2").
@@ -338,6 +339,19 @@ class Translator {
       return none;
     }
     if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
+      // An address held as an integer (`reinterpret_cast<uint64_t>(p)`): `+`/`-` of an offset
+      // and alignment masks (`raw & ~63`) stay in the same buffer; the byte offset is kept as an
+      // expression of the integer value.
+      if (!bo->getType()->isPointerType() && bo->getType()->isIntegerType()) {
+        BinaryOperatorKind opc = bo->getOpcode();
+        if (opc == BO_Add || opc == BO_Sub || opc == BO_And || opc == BO_Or) {
+          Origin o = originOf(bo->getLHS());
+          if (!o.known() && opc != BO_Sub) o = originOf(bo->getRHS());
+          if (o.known()) o.offset = nullptr;  // in bytes now, not elements: see integerAddress
+          return o;
+        }
+        return none;
+      }
       if (bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub) {
         bool lhsPtr = bo->getLHS()->getType()->isPointerType();
         Origin o = originOf(lhsPtr ? bo->getLHS() : bo->getRHS());
@@ -493,6 +507,9 @@ class Translator {
       if (inlineDepth_ == 0) emit(seq, makeOp(OpKind::Return, "return", rs->getBeginLoc()));
       else if (depth_ > inlineBaseDepth_.back())
         note(rs->getBeginLoc(), "a return inside a loop of an inlined function is modelled as falling through");
+      // Reached on every path of this function (only constant branches around it): what follows
+      // in the function is dead.
+      if (depth_ == inlineBaseDepth_.back()) leftFunction_ = true;
       return;
     }
     if (const auto* e = dyn_cast<clang::Expr>(s)) return translateCalls(e, seq);
@@ -504,9 +521,9 @@ class Translator {
   // Statements of a block. In an inlined function, `if (c) { ...; return; }` guards the rest:
   // it becomes `if (c) {...} else {rest}`, so an early return leaves only that function.
   void translateBlock(CompoundStmt::const_body_iterator begin, CompoundStmt::const_body_iterator end, Stmt& seq) {
-    for (auto it = begin; it != end; ++it) {
+    for (auto it = begin; it != end && !leftFunction_; ++it) {
       const auto* is = dyn_cast<IfStmt>(*it);
-      if (inlineDepth_ > 0 && is && !is->getElse() && !is->isConstexpr() && endsInReturn(is->getThen()) &&
+      if (inlineDepth_ > 0 && is && !is->getElse() && !constantCondition(is) && endsInReturn(is->getThen()) &&
           std::next(it) != end) {
         translateCalls(is->getCond(), seq);
         StmtPtr ifs = newIf(is->getBeginLoc(), value(is->getCond()));
@@ -547,7 +564,8 @@ class Translator {
     if (inlineDepth_ == 0 && facts_.wrapper) initializing_ = vd;
     translateCalls(init, seq);
     initializing_ = saved;
-    if (t->isPointerType() || isGlobalTensorType(t) || t->isReferenceType()) {
+    // Pointers, tensors, and integers that hold an address (`uint64_t raw = (uint64_t)p`).
+    if (t->isPointerType() || isGlobalTensorType(t) || t->isReferenceType() || t->isIntegerType()) {
       Origin o = originOf(init);
       if (o.known()) origins_[vd] = o;
     }
@@ -653,6 +671,13 @@ class Translator {
       facts_.gridLoops.push_back(GridStrideLoop{loop->loc, loop->lb, loop->ub, loop->step, logical});
     }
     values_[var] = Expr::loopVar(loop->var);
+    // `for (line = first; line < end; line += 64)` over an address: each iteration is in the
+    // buffer `first` points into.
+    Origin walked = originOf(init);
+    if (walked.known()) {
+      walked.offset = nullptr;
+      origins_[var] = walked;
+    }
     loop->children.push_back(Stmt::seq());
     ++depth_;
     translateStmt(fs->getBody(), *loop->children[0]);
@@ -683,10 +708,21 @@ class Translator {
     seq.children.push_back(std::move(w));
   }
 
+  // The value of an if's condition when it is a constant: `if constexpr`, a literal, or a bound
+  // parameter of an inlined helper (`if (publish)` with publish = true).
+  std::optional<int64_t> constantCondition(const IfStmt* is) {
+    if (is->getInit() || is->getConditionVariable()) return std::nullopt;
+    if (auto c = constant(is->getCond())) return c;
+    return evalConst(value(is->getCond()));
+  }
+
   void translateIf(const IfStmt* is, Stmt& seq) {
-    if (is->isConstexpr()) {
-      auto c = constant(is->getCond());
-      if (c) return translateStmt(*c ? is->getThen() : is->getElse(), seq);
+    if (auto c = constantCondition(is)) {
+      // Only the arm that runs; the other is dead code. No nesting: a return in the taken arm
+      // leaves the function on every path.
+      if (*c) translateStmt(is->getThen(), seq);
+      else if (is->getElse()) translateStmt(is->getElse(), seq);
+      return;
     }
     if (is->getInit()) translateStmt(is->getInit(), seq);
     if (is->getConditionVariableDeclStmt()) translateStmt(is->getConditionVariableDeclStmt(), seq);
@@ -696,6 +732,7 @@ class Translator {
     translateStmt(is->getThen(), *ifs->children[0]);
     translateStmt(is->getElse(), *ifs->children[1]);
     --depth_;
+    if (ifs->children[0]->children.empty() && ifs->children[1]->children.empty()) return;  // nothing modelled
     seq.children.push_back(std::move(ifs));
   }
 
@@ -706,6 +743,22 @@ class Translator {
     ExprPtr v = value(sw->getCond());
     auto cases = caseGroups(*sw);
     if (!cases) return translateStmt(sw->getBody(), seq);
+    // A constant selector (a default argument, a template argument): only its case runs.
+    if (auto selected = evalConst(v)) {
+      const CaseGroup* taken = nullptr;
+      for (const auto& c : *cases) {
+        for (const clang::Expr* label : c.values)
+          if (constant(label) == selected) taken = &c;
+        if (!taken && c.isDefault) taken = &c;  // kept unless a later label matches
+        if (taken && !taken->isDefault) break;
+      }
+      if (taken) {
+        ++depth_;  // a break ends the case, not the function: returns inside stay conditional
+        for (const clang::Stmt* st : taken->stmts) translateStmt(st, seq);
+        --depth_;
+      }
+      return;
+    }
     Stmt* tail = &seq;
     for (const auto& c : *cases) {
       Stmt* target = tail;
@@ -1090,6 +1143,7 @@ class Translator {
       inlineBaseDepth_.push_back(depth_);
       ++inlineDepth_;
       translateStmt(def->getBody(), seq);
+      leftFunction_ = false;  // the caller goes on after the call
       --inlineDepth_;
       inlineBaseDepth_.pop_back();
       bodies_.pop_back();

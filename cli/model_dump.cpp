@@ -1,0 +1,90 @@
+#include "cli/model_dump.h"
+
+#include <ostream>
+
+namespace ptov {
+
+namespace {
+std::string refs(const std::vector<MemRef>& rs) {
+  std::string s;
+  for (const auto& r : rs) {
+    if (!s.empty()) s += ", ";
+    s += r.space + ":" + (r.value.empty() ? "?" : r.value);
+    if (r.param >= 0) s += "(param " + std::to_string(r.param) + ")";
+    if (r.peer) s += "(peer)";
+  }
+  return s;
+}
+
+std::string pipes(const Op& op) {
+  std::string s;
+  for (Pipe p : op.pipes) s += std::string(s.empty() ? "" : ",") + pipeName(p);
+  return s;
+}
+
+void dumpStmt(const Stmt& s, int indent, std::ostream& out) {
+  std::string pad(static_cast<size_t>(indent) * 2, ' ');
+  switch (s.kind) {
+    case Stmt::Kind::OpStmt: {
+      const Op& op = s.op;
+      out << pad << op.loc.line << ":" << op.loc.col << " " << opKindName(op.kind) << " " << op.name;
+      if (!op.pipes.empty()) out << " [" << pipes(op) << "]";
+      if (!op.reads.empty()) out << " reads " << refs(op.reads);
+      if (!op.writes.empty()) out << " writes " << refs(op.writes);
+      if (op.target.valid()) out << " target " << refs({op.target});
+      if (op.kind == OpKind::TileAssign && op.tileAddr) out << " at " << *op.tileAddr;
+      if (op.participants) out << " participants " << toString(op.participants);
+      out << "  (" << op.loc.file << ")\n";
+      return;
+    }
+    case Stmt::Kind::For:
+      out << pad << "for " << s.var << " = " << toString(s.lb) << " to " << toString(s.ub) << " step "
+          << toString(s.step) << "\n";
+      break;
+    case Stmt::Kind::While: out << pad << "while " << toString(s.cond) << "\n"; break;
+    case Stmt::Kind::If:
+      out << pad << "if " << toString(s.cond) << "\n";
+      if (!s.children.empty() && s.children[0]) dumpStmt(*s.children[0], indent + 1, out);
+      if (s.children.size() > 1 && s.children[1] && !s.children[1]->children.empty()) {
+        out << pad << "else\n";
+        dumpStmt(*s.children[1], indent + 1, out);
+      }
+      return;
+    default:
+      for (const auto& c : s.children)
+        if (c) dumpStmt(*c, indent, out);
+      return;
+  }
+  for (const auto& c : s.children)
+    if (c) dumpStmt(*c, indent + 1, out);
+}
+}  // namespace
+
+int runModelDump(const std::vector<std::string>& paths, const FrontendOptions& opts, std::ostream& out) {
+  std::vector<std::string> problems;
+  std::vector<LoadedFile> loaded;
+  for (const auto& p : collectInputs(paths, problems)) loaded.push_back(loadFile(p, opts));
+  std::vector<LoadedFile*> files;
+  for (auto& f : loaded) files.push_back(&f);
+  linkInputs(files);
+  bool inputError = !problems.empty();
+  for (const auto& p : problems) out << p << '\n';
+  for (const auto& f : loaded) {
+    inputError |= f.hasErrors();
+    out << "file " << f.path << ": " << f.kernels.size() << " kernel(s)\n";
+    for (const auto& d : f.diagnostics)
+      if (d.level != InputDiagnostic::Level::Note || f.kernels.empty())
+        out << "  " << d.loc.file << ":" << d.loc.line << ":" << d.loc.col << ": " << d.message << '\n';
+    for (const auto& k : f.kernels) {
+      out << "kernel " << k.name << " (" << k.frontEnd << (k.kind.empty() ? "" : ", " + k.kind) << ", "
+          << k.loc.file << ":" << k.loc.line << ")\n";
+      for (const auto& g : k.gaps)
+        out << "  not modelled: " << g.loc.file << ":" << g.loc.line << ":" << g.loc.col << ": "
+            << gapKindName(g.kind) << " " << g.what << '\n';
+      if (k.body) dumpStmt(*k.body, 1, out);
+    }
+  }
+  return inputError ? 2 : 0;
+}
+
+}  // namespace ptov
