@@ -167,14 +167,13 @@ void dropIncludedHeaders(std::vector<LoadedFile*>& files) {
   for (auto* f : files)
     for (const auto& inc : f->includedFiles) includer.emplace(inc, f->path);
   for (auto* f : files) {
-    if (!isCppInput(f->path) || f->kernels.empty()) continue;
+    if (!isCppInput(f->path)) continue;
     auto it = includer.find(normalisedPath(f->path));
     if (it == includer.end() || it->second == f->path) continue;
     f->kernels.clear();
-    // Its own notes (templates not instantiated there, ...) are moot: the includer models it.
-    f->diagnostics.erase(std::remove_if(f->diagnostics.begin(), f->diagnostics.end(),
-                                        [](const InputDiagnostic& d) { return d.level == InputDiagnostic::Level::Note; }),
-                         f->diagnostics.end());
+    // What parsing it on its own said is moot (a header needs what its includer includes
+    // first): the includer's parse is the one that counts.
+    f->diagnostics.clear();
     f->diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{f->path, 1, 1},
                               "included by " + it->second + ", another input: its code is checked there, once"});
   }

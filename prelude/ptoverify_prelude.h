@@ -173,13 +173,17 @@ template <class... A> bool TTEST(const A&...) { return true; }
 }  // namespace comm
 }  // namespace pto
 
+#include "ptoverify_ascendc.h"
+
 namespace AscendC {
 // The hardware all-core barrier. SyncAll<true>() (the default) synchronises the AIV cores only;
 // SyncAll<false>() synchronises the mixed AIC + AIV group.
 template <bool IsAIVOnly = true> void SyncAll() {}
 template <pipe_t P> void PipeBarrier() {}
 template <class... A> void CrossCoreSetFlag(const A&...) {}
+template <int Mode, pipe_t P, class... A> void CrossCoreSetFlag(const A&...) {}
 template <class... A> void CrossCoreWaitFlag(const A&...) {}
+template <int Mode, pipe_t P, class... A> void CrossCoreWaitFlag(const A&...) {}
 }  // namespace AscendC
 
 // Orchestration (host) side: the task-argument and launch-spec surface, by the method names the

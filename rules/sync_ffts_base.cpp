@@ -2,6 +2,7 @@
 // FFTS, whose base address the kernel must set first: `hivm.hir.set_ffts_base_addr` (or an
 // `ffts_base_addr =` operand on the sync_block_set / sync_block), `pto.set_ffts` in .pto.
 // RegBase (A5 / Ascend950) needs none.
+#include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
 
 namespace ptov {
@@ -22,6 +23,10 @@ class SyncFftsBase : public Rule {
     // The FFTS base argument is where the pipeline takes the base from; a kernel with one
     // gets its set_ffts_base_addr from InjectBlockSync / CrossCoreGSS.
     if (k.arch == "a5" || k.fftsArg) return;
+    // A kernel_entry(args) wrapper is launched by the PTO2 runtime, which sets the FFTS base
+    // before the kernel starts (pypto-lib's extern kernels rely on it: the hardware-tested
+    // DeepSeek-V4 4ab10f40 kernel's AscendC::SyncAll and qwen3's FFTS flags never set it).
+    if (k.cpp && k.cpp->wrapper) return;
     // One pass: whether the kernel sets the base, the first cross-core op without it, and
     // whether every set / barrier (the ops that can carry it) brings it as an operand.
     bool setsBase = false, anySetCarries = false, anySetLacks = false;

@@ -1,6 +1,7 @@
 // ub-range: tiles placed at constant addresses (alloc_tile addr= / tassign) stay inside their
 // space's capacity for the arch, are aligned, and no two overlap while both are live.
 // PTOAS checks alignment only; capacity and overlap of level-3 addresses are unchecked upstream.
+#include <algorithm>
 #include <map>
 
 #include "analyzer/model/cpp_facts.h"
@@ -69,6 +70,27 @@ class UbRange : public Rule {
     }
   }
 
+  // Is `view`'s first value a window of `base` copied onto the very bytes it came from
+  // (TEXTRACT(view, base, 0, 64) with view placed 64 elements into base)? Then the two are one
+  // buffer, as same-start views are.
+  static bool inPlaceWindow(const OpNumbering& num, const PlacedTile& base, const PlacedTile& view) {
+    if (view.end > base.end) return false;
+    // Every write of `view` while `base` is still live must be such a copy.
+    bool copied = false;
+    int until = std::min(view.lastUse, base.lastUse);
+    for (int i = view.defIndex + 1; i <= until && i < static_cast<int>(num.ops().size()); ++i) {
+      const Op& op = *num.ops()[i];
+      bool writesView = false;
+      for (const MemRef& w : op.writes) writesView |= w.value == view.op->tileValue;
+      if (!writesView) continue;
+      bool inPlace = op.sourceWindowByte && !op.reads.empty() && op.reads.front().value == base.op->tileValue &&
+                     view.begin == base.begin + *op.sourceWindowByte;
+      if (!inPlace) return false;
+      copied = true;
+    }
+    return copied;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     checkScratch(k, ctx);
     OpNumbering num(*k.body);
@@ -108,7 +130,7 @@ class UbRange : public Rule {
         bool liveOverlap = a.defIndex <= b.lastUse && b.defIndex <= a.lastUse;
         // Tiles that start at the same address are views of one buffer (level-3 in-place ops,
         // row/col-major views of the same bytes); only a partial overlap is a placement bug.
-        bool alias = a.begin == b.begin;
+        bool alias = a.begin == b.begin || inPlaceWindow(num, a, b) || inPlaceWindow(num, b, a);
         if (!addrOverlap || !liveOverlap || alias) continue;
         Finding& f = ctx.report(b.op->loc, "tile " + b.op->tileValue + " [" + std::to_string(b.begin) + ", " +
                                                std::to_string(b.end) + ") overlaps live tile " + a.op->tileValue +

@@ -153,7 +153,7 @@ class Unroller {
     ExprPtr trip = Expr::binary(K::Div, Expr::binary(K::Add, Expr::binary(K::Sub, ub, lb), Expr::binary(K::Sub, step, c(1))), step);
     ExprPtr m = Expr::binary(K::Mul, c(2), Expr::binary(K::Div, Expr::binary(K::Sub, trip, c(2)), c(2)));
     auto at = [&](const ExprPtr& j) { return Expr::binary(K::Add, lb, Expr::binary(K::Mul, j, step)); };
-    walkIteration(s, lb, exprAnd(guard, Expr::cmp("slt", lb, ub)), s.var + "=0");
+    walkIteration(s, lb, s.atLeastOnce ? guard : exprAnd(guard, Expr::cmp("slt", lb, ub)), s.var + "=0");
     ExprPtr second = Expr::binary(K::Add, lb, step);
     walkIteration(s, second, exprAnd(guard, Expr::cmp("slt", second, ub)), s.var + "=1");
     for (int64_t d = 0; d <= 2; ++d) {

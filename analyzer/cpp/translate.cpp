@@ -125,6 +125,7 @@ std::string enumeratorName(const clang::Expr* e) {
 struct TileInfo {
   std::string space = "ub";
   int64_t bytes = 0;
+  int64_t rows = 0, cols = 0, elemBytes = 0;
   std::optional<int64_t> addr;  // the constant address of its last TASSIGN
 };
 
@@ -162,8 +163,12 @@ std::optional<TileInfo> tileInfoOf(QualType t) {
     else if (!et->isIncompleteType() && !et->isDependentType())
       elem = static_cast<int64_t>(decl->getASTContext().getTypeSizeInChars(et).getQuantity());
   }
-  if (args[2].getKind() == TemplateArgument::Integral && args[3].getKind() == TemplateArgument::Integral)
-    info.bytes = elem * args[2].getAsIntegral().getExtValue() * args[3].getAsIntegral().getExtValue();
+  if (args[2].getKind() == TemplateArgument::Integral && args[3].getKind() == TemplateArgument::Integral) {
+    info.rows = args[2].getAsIntegral().getExtValue();
+    info.cols = args[3].getAsIntegral().getExtValue();
+    info.elemBytes = elem;
+    info.bytes = elem * info.rows * info.cols;
+  }
   return info;
 }
 
@@ -172,6 +177,15 @@ struct Origin {
   MemRef ref;
   ExprPtr offset;  // elements from the base, when known
   bool known() const { return ref.valid(); }
+};
+
+// An integer that holds an address, relative to the address X a declaration holds: exactly
+// X + c, at most X + c (aligned down), or at least X + c (aligned up). Enough to prove that a
+// walk over the cache lines of a non-empty range runs at least once.
+struct AddrBound {
+  enum class Rel { Exact, AtMost, AtLeast } rel = Rel::Exact;
+  const ValueDecl* base = nullptr;
+  int64_t c = 0;
 };
 
 class Translator {
@@ -217,6 +231,7 @@ class Translator {
   std::map<const ValueDecl*, ExprPtr> values_;       // integer values of variables
   std::map<const ValueDecl*, Origin> origins_;       // pointers, tensors, tiles
   std::map<const ValueDecl*, TileInfo> tiles_;       // Tile variables
+  std::map<const ValueDecl*, AddrBound> addrBounds_;  // integers holding an address
   std::map<const ValueDecl*, ForwardedArg> provenance_;  // where a wrapper's locals come from
   std::set<const FunctionDecl*> stack_;              // functions being inlined (no recursion)
   std::vector<const FunctionDecl*> bodies_{&root_};   // the function each statement is in
@@ -410,6 +425,45 @@ class Translator {
     return none;
   }
 
+  std::optional<AddrBound> addrBound(const clang::Expr* e) {
+    if (!e) return std::nullopt;
+    e = e->IgnoreParenCasts();
+    if (const ValueDecl* d = declOf(e)) {
+      auto it = addrBounds_.find(d);
+      if (it != addrBounds_.end()) return it->second;
+      if (d->getType()->isPointerType()) return AddrBound{AddrBound::Rel::Exact, d, 0};
+      return std::nullopt;
+    }
+    const auto* bo = dyn_cast<BinaryOperator>(e);
+    if (!bo) return std::nullopt;
+    if (bo->getOpcode() == BO_Add && !bo->getType()->isPointerType()) {
+      auto a = addrBound(bo->getLHS());
+      auto k = evalConst(value(bo->getRHS()));
+      if (!a || !k) return std::nullopt;
+      a->c += *k;
+      return a;
+    }
+    if (bo->getOpcode() == BO_And) {  // x & ~(L - 1), L a power of two
+      auto a = addrBound(bo->getLHS());
+      auto mask = evalConst(value(bo->getRHS()));
+      if (!a || !mask || a->rel != AddrBound::Rel::Exact) return std::nullopt;
+      int64_t line = -*mask;  // ~(L - 1) == -L
+      if (line <= 0 || (line & (line - 1)) != 0) return std::nullopt;
+      // Aligned down: at most x. With x = X + c, c >= L - 1, at least X + c - (L - 1).
+      if (a->c >= line - 1) return AddrBound{AddrBound::Rel::AtLeast, a->base, a->c - (line - 1)};
+      return AddrBound{AddrBound::Rel::AtMost, a->base, a->c};
+    }
+    return std::nullopt;
+  }
+
+  // `for (v = lo; v < hi; ...)` with lo <= X + a < X + b <= hi for one address X.
+  bool provablyNonEmpty(const clang::Expr* lo, const clang::Expr* hi) {
+    auto l = addrBound(lo), h = addrBound(hi);
+    if (!l || !h || l->base != h->base) return false;
+    bool lowOk = l->rel != AddrBound::Rel::AtLeast, highOk = h->rel != AddrBound::Rel::AtMost;
+    return lowOk && highOk && h->c > l->c;
+  }
+
   // Runs `body` with `fd`'s parameters bound to the call's arguments; afterwards the caller's
   // bindings are back as they were (the callee's locals go out of scope).
   template <class F>
@@ -418,6 +472,7 @@ class Translator {
     auto origins = origins_;
     auto tiles = tiles_;
     auto aliases = argsAliases_;
+    auto bounds = addrBounds_;
     for (unsigned i = 0; i < fd->getNumParams() && i < call->getNumArgs(); ++i)
       bindParam(fd->getParamDecl(i), call->getArg(i));
     stack_.insert(fd);
@@ -427,6 +482,7 @@ class Translator {
       origins_ = std::move(origins);
       tiles_ = std::move(tiles);
       argsAliases_ = std::move(aliases);
+      addrBounds_ = std::move(bounds);
     };
     if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
       body();
@@ -457,6 +513,7 @@ class Translator {
     Origin o = originOf(arg);
     if (o.known()) origins_[p] = o;
     values_[p] = value(arg);
+    if (auto b = addrBound(arg)) addrBounds_[p] = *b;
   }
 
   // ---- statements ---------------------------------------------------------------------------
@@ -570,6 +627,8 @@ class Translator {
       if (o.known()) origins_[vd] = o;
     }
     if (t->isIntegralOrEnumerationType() || t->isFloatingType()) values_[vd] = value(init);
+    if (t->isIntegerType() || t->isPointerType())
+      if (auto b = addrBound(init)) addrBounds_[vd] = *b;
     if (facts_.wrapper && inlineDepth_ == 0) provenance_[vd] = provenanceOf(init, t->isPointerType());
     if (vd->getType()->isIntegralOrEnumerationType() && inlineDepth_ == 0 && depth_ == 0 && t.isConstQualified())
       if (auto c = constant(init)) recordConstant(vd->getNameAsString(), *c, vd->getLocation(), "");
@@ -673,6 +732,8 @@ class Translator {
     values_[var] = Expr::loopVar(loop->var);
     // `for (line = first; line < end; line += 64)` over an address: each iteration is in the
     // buffer `first` points into.
+    if (const auto* cond = dyn_cast_or_null<BinaryOperator>(fs->getCond() ? fs->getCond()->IgnoreParenImpCasts() : nullptr))
+      loop->atLeastOnce = cond->getOpcode() == BO_LT && provablyNonEmpty(init, cond->getRHS());
     Origin walked = originOf(init);
     if (walked.known()) {
       walked.offset = nullptr;
@@ -783,6 +844,10 @@ class Translator {
   void translateCalls(const clang::Expr* e, Stmt& seq) {
     if (!e) return;
     if (isa<LambdaExpr>(e)) return;  // a lambda's body runs where it is called; not modelled
+    // `WithRope ? args[17] : args[7]` with a constant condition: only the arm that is evaluated.
+    if (const auto* co = dyn_cast<ConditionalOperator>(e))
+      if (auto c = evalConst(value(co->getCond()))) return translateCalls(*c ? co->getTrueExpr() : co->getFalseExpr(), seq);
+    if (const auto* rec = dyn_cast<RecoveryExpr>(e)) return translateRecovery(rec, seq);
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       std::string n = calleeName(call);
       bool known = modelledCalls().count(n) || isTileOpName(n);
@@ -801,6 +866,28 @@ class Translator {
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) noteArgsRead(sub);
     for (const clang::Stmt* c : e->children())
       if (const auto* ce = dyn_cast_or_null<clang::Expr>(c)) translateCalls(ce, seq);
+  }
+
+  // A call Clang could not resolve (an undeclared function, no viable overload). A tile
+  // instruction is still modelled from the op table's defaults; anything else is a gap, so the
+  // rules it could affect say `unknown` instead of passing.
+  void translateRecovery(const RecoveryExpr* rec, Stmt& seq) {
+    std::vector<const clang::Expr*> parts(rec->subExpressions().begin(), rec->subExpressions().end());
+    std::string name;
+    if (!parts.empty()) {
+      const clang::Expr* callee = parts.front()->IgnoreParenImpCasts();
+      if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(callee)) name = ul->getName().getAsString();
+      else if (const auto* dr = dyn_cast<DeclRefExpr>(callee)) name = dr->getDecl()->getNameAsString();
+      else if (const auto* me = dyn_cast<MemberExpr>(callee)) name = me->getMemberDecl()->getNameAsString();
+    }
+    if (!name.empty() && ptoisa::looksLikeTileOp(name) && parts.size() > 1) {
+      std::vector<const clang::Expr*> args(parts.begin() + 1, parts.end());
+      return translateTileOp(rec, name, args, seq);
+    }
+    gap(ModelGap::Kind::UndeclaredCall, rec->getBeginLoc(),
+        name.empty() ? "'" + text(rec) + "'" : "call of '" + name + "'");
+    for (const clang::Expr* p : parts)
+      if (p && !isa<UnresolvedLookupExpr>(p->IgnoreParenImpCasts())) translateCalls(p, seq);
   }
 
   void noteArgsRead(const ArraySubscriptExpr* sub) {
@@ -1003,6 +1090,7 @@ class Translator {
       if (isTileExpr(args[i])) (written ? op.writes : op.reads).push_back(tileRef(args[i]));
       else if (transfer && i < 2) (written ? op.writes : op.reads).push_back(gmRef(args[i], n + " address"));
     }
+    if (in->rule == ptoisa::PipeRule::Move && args.size() >= 4) op.sourceWindowByte = windowByte(args);
     std::string src = op.reads.empty() ? "" : op.reads.front().space;
     std::string dst = op.writes.empty() ? "" : op.writes.front().space;
     op.pipes = ptoisa::pipesFor(*in, src, dst);
@@ -1011,6 +1099,16 @@ class Translator {
       if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = "l2_bypass";
     }
     emit(seq, std::move(op));
+  }
+
+  // TEXTRACT(dst, src, row, col): where the window starts in src, when it is contiguous there.
+  std::optional<int64_t> windowByte(const std::vector<const clang::Expr*>& args) {
+    auto src = tileInfoOf(args[1]->getType()), dst = tileInfoOf(args[0]->getType());
+    auto row = evalConst(value(args[2])), col = evalConst(value(args[3]));
+    if (!src || !dst || !row || !col || src->elemBytes <= 0) return std::nullopt;
+    bool contiguous = src->rows == 1 || (*col == 0 && dst->cols == src->cols);
+    if (!contiguous) return std::nullopt;
+    return (*row * src->cols + *col) * src->elemBytes;
   }
 
   bool isTileExpr(const clang::Expr* e) {
@@ -1165,28 +1263,46 @@ class Translator {
     facts_.forwarded.push_back(std::move(fc));
   }
 
-  static bool writesGmAnywhere(const Stmt& s) {
-    bool w = false;
-    forEachOp(s, [&](const Op& op) { w |= op.writesGm() || op.kind == OpKind::Put || op.kind == OpKind::Collective; });
-    return w;
+  // A GM write that a pipe other than S performs (TSTORE on MTE3/FIX, tput, collectives): it is
+  // still in flight until a pipe_barrier(PIPE_ALL) drains it. Scalar stores complete in order
+  // on S, so a dsb after them needs no drain.
+  static bool pipeWritesGm(const Op& op) {
+    return (op.writesGm() || op.kind == OpKind::Put || op.kind == OpKind::Collective) && op.kind != OpKind::ScalarStore;
   }
 
-  // A dsb is a GM fence (scope "gm") when a PIPE_ALL drain comes before it with no GM write in
-  // between: `pipe_barrier(PIPE_ALL); dsb(DSB_DDR);` is what PTOAS emits for fence.barrier_all,
-  // and seed 004's publish is drain, CACHELINE_OUT of the lines, dsb.
-  static void markGmFences(Stmt& s) {
-    for (auto& c : s.children)
-      if (c && c->kind != Stmt::Kind::OpStmt) markGmFences(*c);
-    bool drained = false;
-    for (auto& c : s.children) {
-      if (!c) continue;
-      if (c->kind == Stmt::Kind::OpStmt && c->op.kind == OpKind::PipeBarrier && c->op.barrierPipe == Pipe::ALL) {
-        drained = true;
-      } else if (c->kind == Stmt::Kind::OpStmt && c->op.kind == OpKind::Fence && c->op.fenceScope == "dsb") {
-        if (drained) c->op.fenceScope = "gm";
-      } else if (writesGmAnywhere(*c)) {
-        drained = false;
+  // A dsb is a GM fence (scope "gm") when no pipe GM write can be in flight at it: a PIPE_ALL
+  // drain came after the last one on every path (loops: from any iteration). `pipe_barrier(
+  // PIPE_ALL); dsb(DSB_DDR);` is what PTOAS emits for fence.barrier_all, seed 004's publish is
+  // drain, CACHELINE_OUT of the lines, dsb, and a scalar-only writer publishes with
+  // CACHELINE_OUT then dsb. Returns whether a write is in flight after `s`.
+  static bool markGmFences(Stmt& s, bool inFlight = false) {
+    switch (s.kind) {
+      case Stmt::Kind::OpStmt: {
+        Op& op = s.op;
+        if (op.kind == OpKind::PipeBarrier && op.barrierPipe == Pipe::ALL) return false;
+        if (op.kind == OpKind::Fence && op.fenceScope == "dsb" && !inFlight) op.fenceScope = "gm";
+        return inFlight || pipeWritesGm(op);
       }
+      case Stmt::Kind::For:
+      case Stmt::Kind::While: {
+        bool bodyWrites = false;
+        forEachOp(s, [&](const Op& op) { bodyWrites |= pipeWritesGm(op); });
+        bool atHead = inFlight || bodyWrites;  // a later iteration sees the body's own writes
+        bool after = atHead;
+        for (auto& c : s.children)
+          if (c) after = markGmFences(*c, after);
+        return inFlight || after;
+      }
+      case Stmt::Kind::If: {
+        bool out = inFlight;
+        for (auto& c : s.children)
+          if (c) out |= markGmFences(*c, inFlight);
+        return out;
+      }
+      default:
+        for (auto& c : s.children)
+          if (c) inFlight = markGmFences(*c, inFlight);
+        return inFlight;
     }
   }
 };

@@ -54,7 +54,7 @@ class FlowBuilder {
         std::vector<int> outs = build(*s.children[0], {head});
         linkAll(outs, head);
         auto lb = evalConst(s.lb), ub = evalConst(s.ub), step = evalConst(s.step);
-        bool runsAtLeastOnce = lb && ub && step && *step > 0 && *ub > *lb;
+        bool runsAtLeastOnce = s.atLeastOnce || (lb && ub && step && *step > 0 && *ub > *lb);
         if (!runsAtLeastOnce) return {head};
         // The loop cannot be skipped: leave only after a body execution.
         int exitNode = add(FlowNode::Kind::LoopExit, &s);

@@ -110,6 +110,11 @@ struct Op {
   // CacheInvalidate with CACHELINE_OUT: writes the line back to memory (a publish), not only
   // drops it.
   bool writeback = false;
+  // A tile move that copies a window of its source (TEXTRACT(dst, src, row, col)): the byte
+  // offset of that window in the source, when the window is contiguous there (a one-row source,
+  // or whole rows) and the indices are constants. A destination placed at source + this offset
+  // receives the bytes it already holds: an in-place view, not a clobber (ub-range).
+  std::optional<int64_t> sourceWindowByte;
   bool fftsBase = false;  // carries an ffts_base_addr operand
   bool unitFlag = false;  // mmadL1/fixpipe with a unit-flag handshake (hardware M <-> FIX sync)
   // Call: callee symbol.
@@ -134,9 +139,11 @@ struct Stmt {
   // Seq: children. Blocks: one Seq per basic block, labels in `labels` (multi-block CFG bodies).
   std::vector<StmtPtr> children;
   std::vector<std::string> labels;
-  // For: var, lb, ub, step; body = children[0].
+  // For: var, lb, ub, step; body = children[0]. atLeastOnce: the front end proved lb < ub
+  // although neither is a constant (a walk over the cache lines of a non-empty range).
   std::string var;
   ExprPtr lb, ub, step;
+  bool atLeastOnce = false;
   // If: cond; then = children[0], else = children[1] (may be an empty Seq).
   // While: cond computed by children[0] ("before" region), body = children[1].
   ExprPtr cond;
