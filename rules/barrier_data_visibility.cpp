@@ -55,28 +55,40 @@ class BarrierDataVisibility : public Rule {
   }
 
   // A CMO covering `data` (a writeback one for the publish) followed by a dsb, in (from, to).
-  static bool maintained(const std::vector<const Op*>& ops, size_t from, size_t to, const MemRef& data, bool writeback) {
-    bool cmo = false;
+  // A publish of a write made by a pipe (TSTORE on MTE3) also needs the pipe drained
+  // (pipe_barrier(PIPE_ALL)) before the writeback: else the line written back can predate the data.
+  static bool maintained(const std::vector<const Op*>& ops, size_t from, size_t to, const MemRef& data, bool writeback,
+                         bool needsDrain) {
+    bool drained = !needsDrain, cmo = false;
     for (size_t i = from + 1; i < to; ++i) {
       const Op& op = *ops[i];
-      if (op.kind == OpKind::CacheInvalidate && covers(op, data) && (op.writeback || !writeback)) cmo = true;
+      if (op.kind == OpKind::PipeBarrier && op.barrierPipe == Pipe::ALL) drained = true;
+      if (drained && op.kind == OpKind::CacheInvalidate && covers(op, data) && (op.writeback || !writeback)) cmo = true;
       if (cmo && op.kind == OpKind::Fence) return true;
     }
+    return false;
+  }
+
+  static bool pipeWrite(const Op& op) {
+    for (Pipe p : op.pipes)
+      if (p != Pipe::S) return true;
     return false;
   }
 
   static void checkPair(const Kernel& k, const std::vector<const Op*>& ops, size_t w, size_t b, size_t r,
                         const MemRef& data, RuleContext& ctx) {
     std::string name = describeBuffer(k, data);
-    if (!maintained(ops, w, b, data, true)) {
+    bool drain = pipeWrite(*ops[w]);
+    if (!maintained(ops, w, b, data, true, drain)) {
       Finding& f = ctx.report(ops[w]->loc, "'" + ops[w]->name + "' writes " + name + ", which is read after the soft "
-                                               "barrier, but the lines are not published before it (dcci(..., "
-                                               "CACHELINE_OUT) of the written lines, then dsb(DSB_DDR)): the barrier "
-                                               "only maintains its own counter");
+                                               "barrier, but the lines are not published before it (" +
+                                               (drain ? "pipe_barrier(PIPE_ALL), then " : "") +
+                                               "dcci(..., CACHELINE_OUT) of the written lines, then dsb(DSB_DDR)): the "
+                                               "barrier only maintains its own counter");
       f.notes.push_back({ops[b]->loc, "the barrier"});
       f.notes.push_back({ops[r]->loc, "the read on the other side"});
     }
-    if (!maintained(ops, b, r, data, false)) {
+    if (!maintained(ops, b, r, data, false, false)) {
       Finding& f = ctx.report(ops[r]->loc, "'" + ops[r]->name + "' reads " + name + " after the soft barrier without "
                                                "invalidating its lines first (dcci of the lines to read, then "
                                                "dsb(DSB_DDR)): it can read a stale cached copy");

@@ -180,6 +180,7 @@ struct Output {
   std::map<std::string, NamedConstant> macroConstants;  // `#define NAME <integer>` of the user's code
   std::vector<std::string> included;                    // files the user's code includes
   std::string arch;
+  bool header = false;  // the input is a header (.h, .hpp, ...): library code unless an entry
 };
 
 class Consumer : public ASTConsumer {
@@ -277,6 +278,12 @@ class Consumer : public ASTConsumer {
       bool entry = fd->getNameAsString() == "kernel_entry";
       if (!entry && (called.count(self) || !relevant.count(self))) continue;
       if (isa<CXXMethodDecl>(fd)) continue;
+      // A header given as an input (or found in a directory) is library code: only a device entry
+      // (extern "C", kernel_entry) in it is a root; helpers are checked where a kernel calls them.
+      if (out_.header && !entry && !fd->isExternC()) {
+        libraryHelpers_.push_back(fd->getNameAsString());
+        continue;
+      }
       // A template is a kernel only where an entry instantiates it: its pattern has no types.
       if (fd->isDependentContext()) {
         out_.diags.push_back({InputDiagnostic::Level::Note, locOf(ctx, fd->getLocation()),
@@ -291,8 +298,14 @@ class Consumer : public ASTConsumer {
       out_.kernels.push_back(std::move(r.kernel));
       out_.diags.insert(out_.diags.end(), r.notes.begin(), r.notes.end());
     }
-    if (!kernelInMainFile) modelMachineCode(ctx, facts);
+    if (!kernelInMainFile && !out_.header) modelMachineCode(ctx, facts);
+    if (!libraryHelpers_.empty() && out_.kernels.empty())
+      out_.diags.push_back({InputDiagnostic::Level::Note, SourceLoc{sm.getFileEntryForID(sm.getMainFileID())->getName().str(), 1, 1},
+                            "header with no kernel entry (" + std::to_string(libraryHelpers_.size()) +
+                                " helper function(s), first '" + libraryHelpers_.front() +
+                                "'): library code, checked where a kernel includes it"});
   }
+  std::vector<std::string> libraryHelpers_;
 
   // A file that defines no kernel, wrapper or orchestration function is control code (AICPU
   // ctrl / sche, seed 003): each function of the file itself (not of its headers) is a
@@ -440,6 +453,8 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   result.path = path;
   Output out;
   out.arch = opts.defaultArch;
+  std::string ext = fs::path(path).extension().string();
+  out.header = ext == ".h" || ext == ".hpp" || ext == ".hxx" || ext == ".inc";
   std::string prelude = preludeDir();
   if (prelude.empty() || !fs::exists(fs::path(prelude) / "ptoverify_prelude.h")) {
     result.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1},
@@ -471,6 +486,14 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   // Parsed under the path as given, so every location reads the way the user named the file.
   tooling::runToolOnCodeWithArgs(std::make_unique<Action>(out), withoutBracketQualifiers(text), args, path, "ptoverify-cpp",
                                  std::make_shared<PCHContainerOperations>(), missing);
+  // A header with no kernel entry is library code that may need its includer's includes to
+  // parse: what fails in it alone is shown, but it is not an input error.
+  if (out.header && out.kernels.empty())
+    for (auto& d : out.diags)
+      if (d.level == InputDiagnostic::Level::Error) {
+        d.level = InputDiagnostic::Level::Warning;
+        d.message += " (in a header parsed on its own, with no kernel entry)";
+      }
   result.diagnostics.insert(result.diagnostics.end(), out.diags.begin(), out.diags.end());
   result.kernels = std::move(out.kernels);
   result.includedFiles = std::move(out.included);
