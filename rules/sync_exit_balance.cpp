@@ -1,5 +1,6 @@
 // sync-exit-balance: on every feasible path to the kernel's end, every (src, dst, id) event is
 // left as it was at entry (clear), so a kernel cannot hand a set event to the next one.
+#include "rules/model_queries.h"
 #include "rules/rule.h"
 
 namespace ptov {
@@ -15,11 +16,43 @@ class SyncExitBalance : public Rule {
     return i;
   }
 
+  // Without the trace: a set_flag outside every loop that no later wait_flag can consume leaves
+  // its event set whenever it runs (a later iteration cannot wait for it: it is in no loop).
+  static void collectSetsOutsideLoops(const Stmt& s, std::vector<const Op*>& out) {
+    if (s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::While) return;
+    if (s.kind == Stmt::Kind::OpStmt) {
+      if (s.op.kind == OpKind::SetFlag && s.op.event.id) out.push_back(&s.op);
+      return;
+    }
+    for (const auto& c : s.children)
+      if (c) collectSetsOutsideLoops(*c, out);
+  }
+
+  static void reportNeverWaited(const Kernel& k, RuleContext& ctx) {
+    std::vector<const Op*> sets;
+    collectSetsOutsideLoops(*k.body, sets);
+    OpNumbering num(*k.body);
+    for (const Op* set : sets) {
+      bool waited = false;
+      for (size_t i = num.index(set) + 1; i < num.ops().size() && !waited; ++i) {
+        const Op& w = *num.ops()[i];
+        waited = w.kind == OpKind::WaitFlag && w.event.src == set->event.src && w.event.dst == set->event.dst &&
+                 (!w.event.id || *w.event.id == *set->event.id);
+      }
+      if (!waited)
+        ctx.report(set->loc, "set_flag " + std::string(pipeName(set->event.src)) + " -> " + pipeName(set->event.dst) +
+                                 " EVENT_ID" + std::to_string(*set->event.id) + " is in no loop and no wait_flag after "
+                                 "it can consume it: whenever it runs, '" + k.name +
+                                 "' ends with the event set and the next kernel on this core inherits it");
+    }
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     bool anySet = false;
     forEachOp(*k.body, [&](const Op& op) { anySet |= op.kind == OpKind::SetFlag; });
     if (!anySet) return;
     if (!ctx.proofs().trace().complete) {
+      reportNeverWaited(k, ctx);
       ctx.reportVerdict(Verdict::unknown(ctx.proofs().trace().incompleteReason), k.loc,
                         "every event of '" + k.name + "' is clear when it ends");
       return;
