@@ -436,11 +436,11 @@ class Translator {
     }
     const auto* bo = dyn_cast<BinaryOperator>(e);
     if (!bo) return std::nullopt;
-    if (bo->getOpcode() == BO_Add && !bo->getType()->isPointerType()) {
+    if ((bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub) && !bo->getType()->isPointerType()) {
       auto a = addrBound(bo->getLHS());
       auto k = evalConst(value(bo->getRHS()));
       if (!a || !k) return std::nullopt;
-      a->c += *k;
+      a->c += bo->getOpcode() == BO_Add ? *k : -*k;
       return a;
     }
     if (bo->getOpcode() == BO_And) {  // x & ~(L - 1), L a power of two
@@ -885,7 +885,7 @@ class Translator {
       return translateTileOp(rec, name, args, seq);
     }
     gap(ModelGap::Kind::UndeclaredCall, rec->getBeginLoc(),
-        name.empty() ? "'" + text(rec) + "'" : "call of '" + name + "'");
+        "'" + (name.empty() ? text(rec) : name) + "'");
     for (const clang::Expr* p : parts)
       if (p && !isa<UnresolvedLookupExpr>(p->IgnoreParenImpCasts())) translateCalls(p, seq);
   }
