@@ -61,6 +61,7 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   r.inputDiagnostics = loaded.diagnostics;
   for (const auto& k : loaded.kernels) {
     r.kernelNames.push_back(k.name);
+    r.notModelled.insert(r.notModelled.end(), k.gaps.begin(), k.gaps.end());
     if (!req.recordApplicability) continue;
     std::set<std::string> applicable;
     for (const auto& rule : allRules())

@@ -45,7 +45,7 @@ std::string formatLoc(const SourceLoc& loc) {
 
 void printText(const CheckResult& result, std::ostream& out, bool color) {
   size_t counts[3] = {0, 0, 0};
-  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0;
+  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, notModelled = 0;
   for (const auto& p : result.problems) {
     out << p << '\n';
     ++inputErrors;
@@ -54,6 +54,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
     kernels += f.kernelNames.size();
     suppressed += f.suppressed;
     baselined += f.baselined;
+    notModelled += f.notModelled.size();
     for (const auto& d : f.inputDiagnostics) {
       line(out, color, d.loc, levelName(d.level), d.message, "");
       if (d.level == InputDiagnostic::Level::Error) ++inputErrors;
@@ -73,6 +74,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
   if (suppressed) out << ", " << suppressed << " suppressed";
   if (baselined) out << ", " << baselined << " in the baseline";
   if (inputErrors) out << ", " << inputErrors << " input error(s)";
+  if (notModelled) out << ", " << notModelled << " construct(s) not modelled";
   out << '\n';
 }
 

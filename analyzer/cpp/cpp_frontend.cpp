@@ -471,7 +471,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   std::string abs = fs::absolute(path, ec).string();
   // No error limit: past it Clang stops instantiating templates, and the kernel bodies reached
   // from a root would silently vanish.
-  std::vector<std::string> args = {"-std=c++20", "-x", "c++", "-w", "-fno-spell-checking", "-ferror-limit=0"};
+  std::vector<std::string> args = {"-std=c++20", "-x", "c++", "-w", "-fno-spell-checking", "-fno-caret-diagnostics", "-ferror-limit=0"};
   std::string rd = resourceDir();
   if (!rd.empty()) args.insert(args.end(), {"-resource-dir", rd});
   std::vector<std::string> extra = compileFlags(opts.compileCommandsDir, path, result.diagnostics);

@@ -23,7 +23,11 @@ void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions
   size_t counts[4] = {0, 0, 0, 0};  // note, warning, error, unknown
   for (const auto& p : result.problems) inputs.push_back({{"level", "error"}, {"message", p}});
   for (const auto& f : result.files) {
-    files.push_back({{"path", f.path}, {"kernels", f.kernelNames.size()}, {"findings", f.findings.size()}});
+    json gaps = json::array();  // what the front end could not model (rules it touches said unknown)
+    for (const auto& g : f.notModelled)
+      gaps.push_back({{"kind", gapKindName(g.kind)}, {"location", locJson(g.loc)}, {"what", g.what}});
+    files.push_back({{"path", f.path}, {"kernels", f.kernelNames.size()}, {"findings", f.findings.size()},
+                     {"notModelled", gaps}});
     for (const auto& d : f.inputDiagnostics)
       inputs.push_back({{"level", inputLevel(d.level)}, {"location", locJson(d.loc)}, {"message", d.message}});
     for (const auto& x : f.findings) {

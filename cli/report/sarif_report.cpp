@@ -114,6 +114,11 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
       if (d.level != InputDiagnostic::Level::Error) continue;
       notifications.push_back({{"level", "error"}, {"message", {{"text", d.message}}}, {"locations", json::array({physical(d.loc, o)})}});
     }
+    // What the front end could not model: the rules it touches reported `unknown` results.
+    for (const auto& g : file.notModelled)
+      notifications.push_back({{"level", "warning"},
+                               {"message", {{"text", std::string("not modelled: ") + gapKindName(g.kind) + " " + g.what}}},
+                               {"locations", json::array({physical(g.loc, o)})}});
     for (const auto& f : file.findings) {
       ++total;
       json r = {{"ruleId", f.ruleId},
