@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The C++ front end and the rules on the real upstream C++ in ../shared/corpus-real/cpp
+# (docs/real-corpus.md says what each check pins and why). Mutants are made in a temporary copy;
+# the real files are never changed or copied into the project.
+#   cpp_real_corpus.sh PTOVERIFY SOURCE_DIR
+set -uo pipefail
+BIN=$1
+SRC=$2
+REAL=$SRC/../shared/corpus-real/cpp
+if [ ! -d "$REAL" ]; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "FAIL: $REAL is missing, and under CI=true the real-corpus tests must run"
+    exit 1
+  fi
+  echo "skipped: $REAL is not beside the project (the real upstream inputs that ../shared provides; see README)"
+  exit 77
+fi
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); }
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+FUSED=models/deepseek/v4-flash/kernels/fused_pre_norm_cce
+QWEN=models/qwen3_14b/kernels/paged_attention_cce
+
+# `check` on PATH... prints no finding, no unknown and no input error, and exits 0.
+clean() {
+  local name=$1
+  shift
+  local out
+  out=$("$BIN" check "$@" 2>&1)
+  local status=$?
+  local summary
+  summary=$(tail -n 1 <<<"$out")
+  if [ $status -ne 0 ] || ! grep -qE ': 0 error\(s\), 0 warning\(s\), 0 note\(s\)$' <<<"$summary"; then
+    fail "$name: expected no finding, got (exit $status): $summary"
+    grep -E 'error:|warning:|unknown:' <<<"$out" | head -n 5
+  else
+    pass
+  fi
+}
+
+# mutant NAME VERSION FILE PERL-SUBSTITUTION ENTRY RULE: the edit changes FILE, and `check ENTRY`
+# reports an error of RULE that the unmutated tree does not have.
+mutant() {
+  local name=$1 version=$2 file=$3 edit=$4 entry=$5 rule=$6
+  rm -rf "$TMP/tree"
+  mkdir -p "$TMP/tree"
+  cp -r "$REAL/$version" "$TMP/tree/"
+  local root=$TMP/tree/$version
+  perl -0pi -e "$edit" "$root/$file"
+  if cmp -s "$root/$file" "$REAL/$version/$file"; then
+    fail "$name: the edit did not apply to $version/$file"
+    return
+  fi
+  local before after
+  before=$("$BIN" check "$REAL/$version/$entry" 2>&1 | grep -cE "error: .*\[$rule\]$")
+  after=$("$BIN" check "$root/$entry" 2>&1 | grep -cE "error: .*\[$rule\]$")
+  if [ "$after" -gt "$before" ]; then pass; else fail "$name: no new [$rule] error ($before before, $after after)"; fi
+}
+
+echo "== DeepSeek-V4 fused kernel, both known-good versions: no finding"
+for v in pypto-lib_3192c95d pypto-lib_4ab10f40; do
+  d=$REAL/$v/$FUSED
+  clean "$v entry.cpp" "$d/entry.cpp"
+  clean "$v debug/entry.cpp" "$d/debug/entry.cpp"
+  clean "$v kernel directory" "$d"
+  clean "$v directory + fused_body.hpp" "$d" "$d/kernel/fused_body.hpp"
+  # The header adds no second copy of the kernel.
+  kernels=$("$BIN" check "$d/entry.cpp" "$d/kernel/fused_body.hpp" 2>&1 | tail -n 1 | grep -oE '[0-9]+ kernel')
+  [ "$kernels" = "1 kernel" ] && pass || fail "$v: entry.cpp + fused_body.hpp gave $kernels(s), not 1"
+done
+
+echo "== DeepSeek-V4 fused kernel: seed-004 mistakes made by hand"
+V=pypto-lib_3192c95d
+B=$FUSED/kernel/fused_body.hpp
+mutant "bare get_block_idx()" $V $B 's/get_block_idx\(args\)/get_block_idx()/' $FUSED/entry.cpp barrier-logical-id
+mutant "publish dropped" $V $B 's/\n  publish_pre_value\(pre_value, lane, split_work\);//' $FUSED/entry.cpp barrier-data-visibility
+mutant "acquire dropped" $V $B 's/\n  acquire_pre_value\(pre_value, lane, mix_work\);//' $FUSED/entry.cpp barrier-data-visibility
+mutant "publish dsb dropped" $V $B 's/(kTileBytes, true\);\n  \}\n)  dsb\(DSB_DDR\);/$1/' $FUSED/entry.cpp barrier-data-visibility
+mutant "publish after the barrier" $V $B 's/(  publish_pre_value\(pre_value, lane, split_work\);\n)(  soft_sync_aiv\(sync_workspace, lane\);\n)/$2$1/' $FUSED/entry.cpp barrier-data-visibility
+mutant "publish flag flipped" $V $B 's/kTileBytes, true\)/kTileBytes, false)/' $FUSED/entry.cpp barrier-data-visibility
+mutant "idle lane returns early" $V $B 's/(  \/\/ Preserve the standalone)/  if (lane >= split_work) { return; }\n$1/' $FUSED/entry.cpp barrier-arrival
+mutant "grid stride 4" $V $B 's/(logical_block < split_work;\n\s+logical_block \+= )kAivLanes/${1}4/' $FUSED/entry.cpp barrier-participants
+mutant "UB scratch below the high-water" $V $B 's/176U \* 1024U/16U * 1024U/' $FUSED/entry.cpp ub-range
+mutant "UB scratch in the PTO temp area" $V $B 's/176U \* 1024U/186U * 1024U/' $FUSED/entry.cpp ub-range
+mutant "workspace after the scalars" $V $B 's/kSyncWorkspace = 12,/kSyncWorkspace = 16,/' $FUSED/entry.cpp abi-order
+mutant "debug: bare get_block_idx()" $V $B 's/get_block_idx\(args\)/get_block_idx()/' $FUSED/debug/entry.cpp barrier-logical-id
+# Both drains gone: the publish's own pipe_barrier(PIPE_ALL) and the body's auto-sync tail.
+rm -rf "$TMP/tree"; mkdir -p "$TMP/tree"; cp -r "$REAL/$V" "$TMP/tree/"
+perl -0pi -e 's/(int32_t split_work\) \{\n)  pipe_barrier\(PIPE_ALL\);\n/$1/' "$TMP/tree/$V/$B"
+perl -0pi -e 's/\n  ptoas_auto_sync_tail\(PTOAutoSyncTailMode::kBarrierAll\);//' "$TMP/tree/$V/$FUSED/kernel/split_pre_post_generated.hpp"
+out=$("$BIN" check "$TMP/tree/$V/$FUSED/entry.cpp" 2>&1)
+if grep -qE "error: 'TSTORE' writes args\[6\].*\[barrier-data-visibility\]$" <<<"$out"; then pass; else fail "publish without any drain not reported"; fi
+V=pypto-lib_4ab10f40
+B=$FUSED/kernel/fused_body.hpp
+mutant "4ab10f40 bare get_block_idx()" $V $B 's/get_block_idx\(args\)/get_block_idx()/' $FUSED/entry.cpp barrier-logical-id
+mutant "4ab10f40 idle lane returns early" $V $B 's/(  \/\/ AIV-only global barrier: publish every)/  if (lane >= split_work) { return; }\n$1/' $FUSED/entry.cpp barrier-arrival
+
+echo "== qwen3 paged attention"
+Q=pypto-lib_634e77bd
+clean "qwen3 attention/entry.cpp" "$REAL/$Q/$QWEN/attention/entry.cpp"
+clean "qwen3 tiling/entry.cpp" "$REAL/$Q/$QWEN/tiling/entry.cpp"
+# run_qwen_fai and the FAInferKernel templates it instantiates are modelled.
+ops=$("$BIN" model "$REAL/$Q/$QWEN/attention/entry.cpp" 2>&1 | grep -cE '^ .*(flash_attention_regular\.h|block_epilogue_online_softmax\.hpp)\)$')
+[ "$ops" -ge 50 ] && pass || fail "qwen3: only $ops ops of the instantiated attention templates in the model"
+# The RoPE-fused entry is too large to unroll: its proof rules answer unknown, and nothing else.
+out=$("$BIN" check "$REAL/$Q/$QWEN/attention_rope/entry.cpp" 2>&1 | tail -n 1)
+grep -qE ': 0 error\(s\), 0 warning\(s\), 0 note\(s\), 3 unknown$' <<<"$out" && pass || fail "qwen3 attention_rope: $out"
+QB=$QWEN/kernel/fai_body.hpp
+mutant "qwen3 bare get_block_idx()" $Q $QB 's/uint32_t block_idx = static_cast<uint32_t>\(get_block_idx\(args\)\);/uint32_t block_idx = static_cast<uint32_t>(get_block_idx());/' $QWEN/attention/entry.cpp barrier-logical-id
+mutant "qwen3 unpaired set_flag" $Q $QB 's/(uint32_t block_num = static_cast<uint32_t>\(get_block_num\(args\)\);)/$1\n  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID5);/' $QWEN/attention/entry.cpp sync-exit-balance
+out=$("$BIN" check "$REAL/$Q" 2>&1 | tail -n 1)
+grep -qE ': 0 error\(s\), 0 warning\(s\), 0 note\(s\), 3 unknown$' <<<"$out" && pass || fail "qwen3 directory: $out"
+
+echo "== PTOAS test/samples C++"
+P=$REAL/ptoas_e32488c9
+out=$("$BIN" check "$P" 2>&1)
+grep -q "input error" <<<"$(tail -n 1 <<<"$out")" && fail "PTOAS samples: $(tail -n 1 <<<"$out")" || pass
+hosts=$(grep -c 'host code (a kernel launcher or test driver' <<<"$out")
+[ "$hosts" -ge 20 ] && pass || fail "PTOAS samples: $hosts host files recognised"
+# Every sync-pipe-race finding is one docs/real-corpus.md lists, and every listed one is found.
+got=$(grep -A1 -E 'error: .*\[sync-pipe-race\]$' <<<"$out" | grep -v '^--' | paste - - |
+  sed -E "s|$P/||g; s|^([^:]+):([0-9]+:[0-9]+): error.*\t[^:]+:([0-9]+:[0-9]+): note.*|\1 \2 vs \3|" | sort)
+want=$(grep -E '^- `test/samples/' "$SRC/docs/real-corpus.md" |
+  while IFS= read -r line; do
+    file=$(sed -E 's/^- `([^`]+)`.*/\1/' <<<"$line")
+    sed -E 's/^[^:]+: //' <<<"$line" | tr ',' '\n' | sed -E "s/^ *//; s|^|$file |"
+  done | sort)
+if [ "$got" = "$want" ]; then pass; else
+  fail "PTOAS sync-pipe-race findings differ from docs/real-corpus.md"
+  diff <(echo "$want") <(echo "$got") | head -n 20
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
