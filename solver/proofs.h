@@ -83,6 +83,9 @@ class ProofContext {
   std::vector<ExprPtr> witnessEvaluations();  // guards and ids of every trace op, in order
   // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
   bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);
+  // Can `a` and `b` never hold together, by their shape (races.cpp)? Cached per pair.
+  bool exclusiveGuards(const ExprPtr& a, const ExprPtr& b);
+  std::map<std::pair<const Expr*, const Expr*>, bool> exclusiveCache_;
   const std::string& key(const ExprPtr& e);  // structural key, cached per node
   std::map<const Expr*, std::string> keys_;
   std::map<std::tuple<const Expr*, const Expr*, const Expr*>, bool> impliedCache_;

@@ -7,6 +7,8 @@
 // ops that run on every path where both accesses run count; whether the two accesses overlap
 // on some feasible path is a Z3 query over their GM boxes and guards.
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <set>
 
 #include "solver/proofs.h"
@@ -36,6 +38,37 @@ void conjuncts(const ExprPtr& g, std::vector<ExprPtr>& out) {
     for (const auto& a : g->args) conjuncts(a, out);
 }
 
+// Two guards that cannot hold together by their shape: one has a conjunct the other negates,
+// or both compare one value for equality with different constants (the arms of a switch).
+// Cheaper than the solver, and most pairs of a kernel with variants are such.
+bool exclusive(const ExprPtr& a, const ExprPtr& b, const std::function<const std::string&(const ExprPtr&)>& key) {
+  std::vector<ExprPtr> ca, cb;
+  conjuncts(a, ca);
+  conjuncts(b, cb);
+  std::set<std::string> keysB;
+  std::map<std::string, int64_t> eqB;  // value -> constant it equals in b
+  for (const auto& c : cb) {
+    keysB.insert(key(c));
+    if (c->kind == Expr::Kind::Cmp && c->pred == "eq" && c->args.size() == 2)
+      if (auto v = evalConst(c->args[1])) eqB[key(c->args[0])] = *v;
+  }
+  for (const auto& c : ca) {
+    if (c->kind == Expr::Kind::Not && !c->args.empty() && keysB.count(key(c->args[0]))) return true;
+    if (c->kind == Expr::Kind::Cmp && c->pred == "eq" && c->args.size() == 2)
+      if (auto v = evalConst(c->args[1])) {
+        auto it = eqB.find(key(c->args[0]));
+        if (it != eqB.end() && it->second != *v) return true;
+      }
+  }
+  for (const auto& c : cb)
+    if (c->kind == Expr::Kind::Not && !c->args.empty()) {
+      const std::string& k = key(c->args[0]);
+      for (const auto& x : ca)
+        if (key(x) == k) return true;
+    }
+  return false;
+}
+
 bool ordersEverything(const Op& op) {
   return (op.kind == OpKind::PipeBarrier && op.barrierPipe == Pipe::ALL) || op.kind == OpKind::Fence ||
          op.kind == OpKind::SyncAll;
@@ -55,9 +88,9 @@ const std::string& ProofContext::key(const ExprPtr& e) {
 }
 
 bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b) {
-  if (evalConst(g) == std::optional<int64_t>(1)) return true;
   auto cached = impliedCache_.find({g.get(), a.get(), b.get()});
   if (cached != impliedCache_.end()) return cached->second;
+  if (evalConst(g) == std::optional<int64_t>(1)) return impliedCache_[{g.get(), a.get(), b.get()}] = true;
   // Syntactically: g (or each conjunct of g) is a conjunct of a or b. Guards of different
   // loop copies are built separately, so compare structure, not pointers.
   std::vector<ExprPtr> known, need;
@@ -112,6 +145,13 @@ bool ProofContext::ordered(size_t from, size_t to, Pipe first, Pipe second) {
   return reached.count(second) > 0;
 }
 
+bool ProofContext::exclusiveGuards(const ExprPtr& a, const ExprPtr& b) {
+  auto k = std::make_pair(a.get(), b.get());
+  auto it = exclusiveCache_.find(k);
+  if (it != exclusiveCache_.end()) return it->second;
+  return exclusiveCache_[k] = exclusive(a, b, [&](const ExprPtr& e) -> const std::string& { return key(e); });
+}
+
 std::vector<PipeRace> ProofContext::pipeRaces() {
   std::vector<PipeRace> out;
   const Trace& t = trace();
@@ -129,27 +169,41 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
   });
   for (const auto& a : ambiguous) tiles.erase(a);
   // The condition under which two accesses touch common bytes (constant 0: never).
-  auto overlap = [&](const TraceAccess& x, const TraceAccess& y) -> ExprPtr {
+  // Do two accesses touch the same bytes? Decided without building an expression where it can
+  // be (the loop below asks this for every pair in the window): 0 no, 1 yes, 2 when the GM boxes
+  // need the solver (then `boxOverlap` builds the condition).
+  std::map<const MemRef*, const TileRange*> rangeOf;
+  auto tileRange = [&](const MemRef* m) -> const TileRange* {
+    auto it = rangeOf.find(m);
+    if (it != rangeOf.end()) return it->second;
+    auto t = tiles.find(m->value);
+    return rangeOf[m] = t == tiles.end() ? nullptr : &t->second;
+  };
+  auto overlapKind = [&](const TraceAccess& x, const TraceAccess& y) -> int {
     const MemRef& a = *x.ref;
     const MemRef& b = *y.ref;
-    if (a.space != b.space) return Expr::constant(0);
+    if (a.space != b.space) return 0;
     if (a.space == "gm") {
-      if (a.param < 0 || a.param != b.param || a.peer != b.peer) return Expr::constant(0);
+      if (a.param < 0 || a.param != b.param || a.peer != b.peer) return 0;
       bool boxes = !a.view.empty() && a.view == b.view && x.offsets.size() == y.offsets.size() &&
                    x.sizes.size() == x.offsets.size() && y.sizes.size() == y.offsets.size() && !x.offsets.empty();
-      if (!boxes) return Expr::constant(a.value == b.value ? 1 : 0);
-      ExprPtr all = Expr::constant(1);
-      for (size_t d = 0; d < x.offsets.size(); ++d) {
-        ExprPtr xEnd = Expr::binary(Expr::Kind::Add, x.offsets[d], x.sizes[d]);
-        ExprPtr yEnd = Expr::binary(Expr::Kind::Add, y.offsets[d], y.sizes[d]);
-        all = exprAnd(all, exprAnd(Expr::cmp("slt", x.offsets[d], yEnd), Expr::cmp("slt", y.offsets[d], xEnd)));
-      }
-      return all;
+      if (!boxes) return a.value == b.value ? 1 : 0;
+      return 2;
     }
-    if (a.value == b.value) return Expr::constant(1);
-    auto ta = tiles.find(a.value), tb = tiles.find(b.value);
-    if (ta == tiles.end() || tb == tiles.end()) return Expr::constant(0);
-    return Expr::constant(ta->second.begin < tb->second.end && tb->second.begin < ta->second.end);
+    if (a.value == b.value) return 1;
+    const TileRange* ta = tileRange(x.ref);
+    const TileRange* tb = tileRange(y.ref);
+    if (!ta || !tb) return 0;
+    return ta->begin < tb->end && tb->begin < ta->end ? 1 : 0;
+  };
+  auto boxOverlap = [&](const TraceAccess& x, const TraceAccess& y) -> ExprPtr {
+    ExprPtr all = Expr::constant(1);
+    for (size_t d = 0; d < x.offsets.size(); ++d) {
+      ExprPtr xEnd = Expr::binary(Expr::Kind::Add, x.offsets[d], x.sizes[d]);
+      ExprPtr yEnd = Expr::binary(Expr::Kind::Add, y.offsets[d], y.sizes[d]);
+      all = exprAnd(all, exprAnd(Expr::cmp("slt", x.offsets[d], yEnd), Expr::cmp("slt", y.offsets[d], xEnd)));
+    }
+    return all;
   };
   std::set<std::pair<const Op*, const Op*>> reported;
   const size_t kWindow = 4000;
@@ -166,12 +220,15 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
         if (a.op->unitFlag && t.ops[j].op->unitFlag) continue;
         for (const TraceAccess& xa : a.accesses) {
           if (!xa.write && !xb.write) continue;
-          ExprPtr touch = overlap(xa, xb);
+          int kind = overlapKind(xa, xb);
+          if (kind == 0) continue;
+          ExprPtr touch = kind == 1 ? Expr::constant(1) : boxOverlap(xa, xb);
           if (evalConst(touch) == std::optional<int64_t>(0)) continue;
           if (reported.count({a.op, t.ops[j].op})) {
             settled.insert(p);
             break;
           }
+          if (exclusiveGuards(a.guard, t.ops[j].guard)) break;  // never both run
           if (ordered(i, j, p, q)) {
             // In-order pipes: older accesses on p finish before this one, so when this one runs
             // whenever the later access does, the older ones are ordered too.
