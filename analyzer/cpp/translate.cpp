@@ -326,13 +326,11 @@ class Translator {
       if ((n == "min" || n == "max") && call->getNumArgs() == 2)
         return Expr::binary(n == "min" ? Expr::Kind::Min : Expr::Kind::Max, value(call->getArg(0)),
                             value(call->getArg(1)));
-      // A helper that only returns an expression of its parameters (active lane counts, ...).
+      // A helper that computes a value of its parameters (active lane counts, clamped work, ...).
       if (const FunctionDecl* fd = call->getDirectCallee())
         if (const auto* body = dyn_cast_or_null<CompoundStmt>(fd->getBody()))
-          if (body->size() == 1 && !stack_.count(fd))
-            if (const auto* ret = dyn_cast<ReturnStmt>(body->body_front()))
-              if (ret->getRetValue() && fd->getNumParams() == call->getNumArgs())
-                return inCallee(call, fd, [&] { return value(ret->getRetValue()); });
+          if (!stack_.count(fd) && fd->getNumParams() == call->getNumArgs() && fd->getReturnType()->isIntegerType())
+            if (ExprPtr v = inCallee(call, fd, [&] { return helperValue(*body); })) return v;
     }
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
       if (isArgs(sub->getBase())) {
@@ -342,6 +340,40 @@ class Translator {
         return Expr::param(idx ? "args[" + std::to_string(*idx) + "]" : text(e), -1);
       }
     return Expr::unknown(text(e));
+  }
+
+  // The value a helper body returns, for bodies of local integer declarations, static_asserts,
+  // `if (c) v = e;` clamps and one final return: each clamp becomes `c ? e : v`. Null for any
+  // other statement (the call stays unknown).
+  ExprPtr helperValue(const CompoundStmt& body) {
+    for (const clang::Stmt* st : body.body()) {
+      if (isa<NullStmt>(st)) continue;
+      if (const auto* ds = dyn_cast<DeclStmt>(st)) {
+        for (const Decl* d : ds->decls()) {
+          if (isa<StaticAssertDecl>(d)) continue;
+          const auto* vd = dyn_cast<VarDecl>(d);
+          if (!vd || !vd->getInit() || !vd->getType()->isIntegralOrEnumerationType()) return nullptr;
+          values_[vd] = value(vd->getInit());
+        }
+        continue;
+      }
+      if (const auto* is = dyn_cast<IfStmt>(st)) {
+        if (is->getElse() || is->getInit() || is->getConditionVariable()) return nullptr;
+        const clang::Stmt* then = is->getThen();
+        if (const auto* cs = dyn_cast<CompoundStmt>(then)) {
+          if (cs->size() != 1) return nullptr;
+          then = cs->body_front();
+        }
+        const auto* as = dyn_cast<BinaryOperator>(then);
+        const ValueDecl* target = as && as->getOpcode() == BO_Assign ? declOf(as->getLHS()) : nullptr;
+        if (!target || !values_.count(target)) return nullptr;
+        values_[target] = Expr::select(value(is->getCond()), value(as->getRHS()), values_[target]);
+        continue;
+      }
+      if (const auto* ret = dyn_cast<ReturnStmt>(st)) return ret->getRetValue() ? value(ret->getRetValue()) : nullptr;
+      return nullptr;
+    }
+    return nullptr;
   }
 
   Origin originOf(const clang::Expr* e) {
