@@ -45,7 +45,7 @@ std::string formatLoc(const SourceLoc& loc) {
 
 void printText(const CheckResult& result, std::ostream& out, bool color) {
   size_t counts[3] = {0, 0, 0};
-  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, notModelled = 0;
+  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, notModelled = 0, inputWarnings = 0;
   for (const auto& p : result.problems) {
     out << p << '\n';
     ++inputErrors;
@@ -58,6 +58,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
     for (const auto& d : f.inputDiagnostics) {
       line(out, color, d.loc, levelName(d.level), d.message, "");
       if (d.level == InputDiagnostic::Level::Error) ++inputErrors;
+      if (d.level == InputDiagnostic::Level::Warning) ++inputWarnings;
     }
     for (const auto& x : f.findings) {
       line(out, color, x.loc, findingLevel(x), (x.grade.empty() ? "" : x.grade + ": ") + x.message, x.ruleId);
@@ -74,6 +75,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
   if (suppressed) out << ", " << suppressed << " suppressed";
   if (baselined) out << ", " << baselined << " in the baseline";
   if (inputErrors) out << ", " << inputErrors << " input error(s)";
+  if (inputWarnings) out << ", " << inputWarnings << " input warning(s)";
   if (notModelled) out << ", " << notModelled << " construct(s) not modelled";
   out << '\n';
 }

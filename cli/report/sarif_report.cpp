@@ -111,8 +111,9 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
   bool capped = false;
   for (const auto& file : result.files) {
     for (const auto& d : file.inputDiagnostics) {
-      if (d.level != InputDiagnostic::Level::Error) continue;
-      notifications.push_back({{"level", "error"}, {"message", {{"text", d.message}}}, {"locations", json::array({physical(d.loc, o)})}});
+      // Errors, and warnings of what was read only in part (a header not found, an unknown name).
+      if (d.level == InputDiagnostic::Level::Note) continue;
+      notifications.push_back({{"level", d.level == InputDiagnostic::Level::Error ? "error" : "warning"}, {"message", {{"text", d.message}}}, {"locations", json::array({physical(d.loc, o)})}});
     }
     // What the front end could not model: the rules it touches reported `unknown` results.
     for (const auto& g : file.notModelled)
