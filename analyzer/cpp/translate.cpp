@@ -393,8 +393,10 @@ class Translator {
         BinaryOperatorKind opc = bo->getOpcode();
         if (opc == BO_Add || opc == BO_Sub || opc == BO_And || opc == BO_Or) {
           Origin o = originOf(bo->getLHS());
+          // `end - first` of two addresses is a length, not an address.
+          if (opc == BO_Sub && originOf(bo->getRHS()).known()) return none;
           if (!o.known() && opc != BO_Sub) o = originOf(bo->getRHS());
-          if (o.known()) o.offset = nullptr;  // in bytes now, not elements: see integerAddress
+          if (o.known()) o.offset = nullptr;  // a byte offset now, not elements: not kept
           return o;
         }
         return none;
