@@ -426,10 +426,12 @@ const std::string& isaDeclarations() {
 }
 
 // Host code: a `kernel<<<blocks, ...>>>(...)` launch or a main() driver (PTOAS samples'
-// launch.cpp / main.cpp). It holds no device kernel body.
+// launch.cpp / main.cpp), and no device function defined (a qualifier, a signature, a body).
 bool isHostCode(const std::string& text) {
   static const std::regex mainFn(R"(\bint\s+main\s*\()");
-  return text.find("<<<") != std::string::npos || std::regex_search(text, mainFn);
+  static const std::regex deviceDefinition(R"((__aicore__|\bAICORE\b|\[aicore\])[^;{}]*\)\s*\{)");
+  bool host = text.find("<<<") != std::string::npos || std::regex_search(text, mainFn);
+  return host && !std::regex_search(text, deviceDefinition);
 }
 
 // PTOAS emits `extern "C" [aicore] void k(...)`: the single-bracket qualifier is no C++ syntax.
