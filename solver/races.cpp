@@ -97,7 +97,13 @@ bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b)
   conjuncts(a, known);
   conjuncts(b, known);
   std::set<std::string> knownKeys;
-  for (const auto& k : known) knownKeys.insert(key(k));
+  for (const auto& k : known) {
+    knownKeys.insert(key(k));
+    // A later iteration's presence: the earlier iterations of the same loop ran too.
+    auto earlier = trace().earlierIterations.find(k.get());
+    if (earlier != trace().earlierIterations.end())
+      for (const auto& e : earlier->second) knownKeys.insert(key(e));
+  }
   bool syntactic = knownKeys.count(key(g)) > 0;
   if (!syntactic && g->kind == Expr::Kind::And) {
     syntactic = true;

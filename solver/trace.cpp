@@ -153,12 +153,16 @@ class Unroller {
     ExprPtr trip = Expr::binary(K::Div, Expr::binary(K::Add, Expr::binary(K::Sub, ub, lb), Expr::binary(K::Sub, step, c(1))), step);
     ExprPtr m = Expr::binary(K::Mul, c(2), Expr::binary(K::Div, Expr::binary(K::Sub, trip, c(2)), c(2)));
     auto at = [&](const ExprPtr& j) { return Expr::binary(K::Add, lb, Expr::binary(K::Mul, j, step)); };
-    walkIteration(s, lb, s.atLeastOnce ? guard : exprAnd(guard, Expr::cmp("slt", lb, ub)), s.var + "=0");
+    ExprPtr firstRuns = Expr::cmp("slt", lb, ub);
+    walkIteration(s, lb, s.atLeastOnce ? guard : exprAnd(guard, firstRuns), s.var + "=0");
     ExprPtr second = Expr::binary(K::Add, lb, step);
-    walkIteration(s, second, exprAnd(guard, Expr::cmp("slt", second, ub)), s.var + "=1");
+    ExprPtr secondRuns = Expr::cmp("slt", second, ub);
+    t_.earlierIterations[secondRuns.get()] = {firstRuns};
+    walkIteration(s, second, exprAnd(guard, secondRuns), s.var + "=1");
     for (int64_t d = 0; d <= 2; ++d) {
       ExprPtr j = Expr::binary(K::Add, m, c(d));
       ExprPtr present = exprAnd(Expr::cmp("sge", j, c(2)), Expr::cmp("slt", j, trip));
+      t_.earlierIterations[present.get()] = {firstRuns, secondRuns};  // j >= 2 runs after 0 and 1
       walkIteration(s, at(j), exprAnd(guard, present), s.var + "=m+" + std::to_string(d));
     }
   }

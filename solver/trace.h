@@ -9,6 +9,7 @@
 // m = 2 * floor((T - 2) / 2), each guarded by "this iteration exists", so zero-trip
 // (PTOAS #533), short and long loops are all real cases and the last iteration is always
 // present. docs/solver.md lists what this misses.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct Trace {
   std::vector<TraceOp> ops;          // in issue (program) order
   std::vector<ExprPtr> assumptions;  // facts about the symbolic values (e.g. step > 0)
   std::vector<std::string> approximations;  // loops not unrolled exactly, for witnesses and docs
+  // Presence conditions of loop iterations and the earlier iterations' they imply: iteration j
+  // of a loop runs only if iterations 0 .. j-1 did. Keyed by the condition's node.
+  std::map<const Expr*, std::vector<ExprPtr>> earlierIterations;
   bool complete = true;              // false when a construct could not be unrolled
   std::string incompleteReason;
 };
