@@ -104,19 +104,25 @@ mutant "4ab10f40 idle lane returns early" $V $B 's/(  \/\/ AIV-only global barri
 
 echo "== qwen3 paged attention"
 Q=pypto-lib_634e77bd
-clean "qwen3 attention/entry.cpp" "$REAL/$Q/$QWEN/attention/entry.cpp"
 clean "qwen3 tiling/entry.cpp" "$REAL/$Q/$QWEN/tiling/entry.cpp"
+# The attention kernels: no finding. Their vendored AscendC bodies are too large to unroll and
+# their DataCopy / vector calls are not modelled, so the proof and race rules answer unknown
+# (and say why) instead of passing.
+qwen_undecided() {
+  local name=$1 path=$2 unknowns=$3
+  local out
+  out=$("$BIN" check "$path" 2>&1 | tail -n 1)
+  if grep -qE ": 0 error\(s\), 0 warning\(s\), 0 note\(s\), $unknowns unknown(, [0-9]+ input warning\(s\))?, [0-9]+ construct\(s\) not modelled$" <<<"$out"; then pass; else fail "$name: $out"; fi
+}
+qwen_undecided "qwen3 attention/entry.cpp" "$REAL/$Q/$QWEN/attention/entry.cpp" 5
+qwen_undecided "qwen3 attention_rope/entry.cpp" "$REAL/$Q/$QWEN/attention_rope/entry.cpp" 7
+qwen_undecided "qwen3 directory" "$REAL/$Q" 12
 # run_qwen_fai and the FAInferKernel templates it instantiates are modelled.
 ops=$("$BIN" model "$REAL/$Q/$QWEN/attention/entry.cpp" 2>&1 | grep -cE '^ .*(flash_attention_regular\.h|block_epilogue_online_softmax\.hpp)\)$')
 [ "$ops" -ge 50 ] && pass || fail "qwen3: only $ops ops of the instantiated attention templates in the model"
-# The RoPE-fused entry is too large to unroll: its proof rules answer unknown, and nothing else.
-out=$("$BIN" check "$REAL/$Q/$QWEN/attention_rope/entry.cpp" 2>&1 | tail -n 1)
-grep -qE ': 0 error\(s\), 0 warning\(s\), 0 note\(s\), 3 unknown(, [0-9]+ input warning\(s\))?$' <<<"$out" && pass || fail "qwen3 attention_rope: $out"
 QB=$QWEN/kernel/fai_body.hpp
 mutant "qwen3 bare get_block_idx()" $Q $QB 's/uint32_t block_idx = static_cast<uint32_t>\(get_block_idx\(args\)\);/uint32_t block_idx = static_cast<uint32_t>(get_block_idx());/' $QWEN/attention/entry.cpp barrier-logical-id
-mutant "qwen3 unpaired set_flag" $Q $QB 's/(uint32_t block_num = static_cast<uint32_t>\(get_block_num\(args\)\);)/$1\n  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID5);/' $QWEN/attention/entry.cpp sync-exit-balance
-out=$("$BIN" check "$REAL/$Q" 2>&1 | tail -n 1)
-grep -qE ': 0 error\(s\), 0 warning\(s\), 0 note\(s\), 3 unknown(, [0-9]+ input warning\(s\))?$' <<<"$out" && pass || fail "qwen3 directory: $out"
+mutant "qwen3 unpaired set_flag" $Q $QB 's/(uint32_t block_num = static_cast<uint32_t>\(get_block_num\(args\)\);)/$1\n  set_flag(PIPE_MTE3, PIPE_M, EVENT_ID5);/' $QWEN/attention/entry.cpp sync-exit-balance
 
 echo "== PTOAS test/samples C++"
 P=$REAL/ptoas_e32488c9

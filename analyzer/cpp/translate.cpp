@@ -32,7 +32,9 @@ SourceLoc locOf(ASTContext& ctx, SourceLocation loc) {
 bool inUserCode(const SourceManager& sm, SourceLocation l) {
   if (l.isInvalid() || sm.isInSystemHeader(l)) return false;
   std::string file = sm.getFilename(sm.getExpansionLoc(l)).str();
-  return file.find("ptoverify_prelude.h") == std::string::npos && file.rfind(kMissingHeaderDir, 0) != 0 &&
+  // The prelude's own headers (ptoverify_prelude.h, ptoverify_ascendc.h) are not the user's.
+  return file.find("ptoverify_prelude.h") == std::string::npos && file.find("ptoverify_ascendc.h") == std::string::npos &&
+         file.rfind(kMissingHeaderDir, 0) != 0 &&
          file.find("/prelude/stubinc/") == std::string::npos;
 }
 
@@ -102,7 +104,7 @@ namespace {
 // Calls the model reads, by unqualified name.
 const std::set<std::string>& modelledCalls() {
   static const std::set<std::string> names = {
-      "set_flag", "wait_flag", "pipe_barrier", "PipeBarrier", "dsb", "dcci", "TLOAD", "TSTORE", "TSTORE_FP",
+      "set_flag", "wait_flag", "SetFlag", "WaitFlag", "pipe_barrier", "PipeBarrier", "dsb", "dcci", "TLOAD", "TSTORE", "TSTORE_FP",
       "TPREFETCH", "TASSIGN", "TPUT", "TGET", "TPUT_ASYNC", "TGET_ASYNC", "TNOTIFY", "TWAIT", "TTEST",
       "TBROADCAST", "TGATHER", "TSCATTER", "TREDUCE", "SYNCALL", "SYNCALL_SOFT_AIV_BARRIER", "SyncAll",
       "ffts_cross_core_sync", "__builtin_cce_ffts_cross_core_sync", "wait_flag_dev", "__builtin_cce_wait_flag_dev",
@@ -1034,6 +1036,9 @@ class Translator {
       facts_.cacheOffsetReads.push_back(CacheOffsetRead{loc(l), inlineDepth_ == 0 && depth_ == 0});
       return;
     }
+    if ((n == "SetFlag" || n == "WaitFlag") && call->getDirectCallee() &&
+        call->getDirectCallee()->getQualifiedNameAsString().rfind("AscendC::", 0) == 0)
+      return translateHardEvent(call, n == "SetFlag" ? OpKind::SetFlag : OpKind::WaitFlag, seq);
     if (n == "set_flag" || n == "wait_flag") {
       Op op = makeOp(n == "set_flag" ? OpKind::SetFlag : OpKind::WaitFlag, n, l);
       op.event.src = pipeArg(arg(0));
@@ -1105,6 +1110,12 @@ class Translator {
     }
     const FunctionDecl* fd = call->getDirectCallee();
     if (fd && fd->hasBody() && !stack_.count(fd->getDefinition()) && isUserFunction(fd)) return inlineCall(call, fd, seq);
+    // AscendC data movement and vector calls (DataCopy, Add, Mmad, ...) are declared by the
+    // prelude without their memory and pipe effects: counted, so the race and placement rules
+    // say what they could not see.
+    if (fd && !isUserFunction(fd) && fd->getQualifiedNameAsString().rfind("AscendC::", 0) == 0 &&
+        !fd->getReturnType()->isIntegerType() && n != "PipeBarrier" && n != "SyncAll")
+      gap(ModelGap::Kind::UnknownOp, l, "'AscendC::" + n + "' (its memory accesses and pipe are not modelled)");
   }
 
   // A PTO-ISA tile instruction: kind, pipe and operand roles from the shared table
@@ -1160,6 +1171,27 @@ class Translator {
 
   void gap(ModelGap::Kind kind, SourceLocation l, const std::string& what) {
     k_.gaps.push_back(ModelGap{kind, loc(l), what});
+  }
+
+  // AscendC::SetFlag<HardEvent::MTE2_V>(id): the event's pipes are named by the enumerator.
+  void translateHardEvent(const CallExpr* call, OpKind kind, Stmt& seq) {
+    Op op = makeOp(kind, kind == OpKind::SetFlag ? "AscendC::SetFlag" : "AscendC::WaitFlag", call->getBeginLoc());
+    std::string pair = templateArgText(call, 0);
+    auto cut = pair.find('_');
+    if (cut != std::string::npos) {
+      op.event.src = pipeFromName(pair.substr(0, cut));
+      op.event.dst = pipeFromName(pair.substr(cut + 1));
+    }
+    if (op.event.src == Pipe::Unknown || op.event.dst == Pipe::Unknown) {
+      gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(), "'" + op.name + "<" + pair + ">'");
+      return;
+    }
+    op.pipes = {kind == OpKind::SetFlag ? op.event.src : op.event.dst};
+    if (call->getNumArgs() > 0) {
+      op.event.idExpr = value(call->getArg(0));
+      op.event.id = evalConst(op.event.idExpr);
+    }
+    emit(seq, std::move(op));
   }
 
   bool isUserFunction(const FunctionDecl* fd) {

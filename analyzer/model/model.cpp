@@ -31,7 +31,7 @@ const char* gapKindName(ModelGap::Kind k) {
   switch (k) {
     case ModelGap::Kind::UndeclaredCall: return "undeclared call";
     case ModelGap::Kind::UnresolvedAddress: return "unresolved address";
-    case ModelGap::Kind::UnknownOp: return "unknown tile op";
+    case ModelGap::Kind::UnknownOp: return "unknown op";
   }
   return "gap";
 }
