@@ -154,13 +154,13 @@ std::vector<const LaunchFacts*> launchesOf(const Kernel& k,
 }
 }  // namespace
 
-namespace {
 std::string normalisedPath(const std::string& p) {
   std::error_code ec;
   std::filesystem::path abs = std::filesystem::weakly_canonical(std::filesystem::absolute(p, ec), ec);
   return abs.lexically_normal().string();
 }
 
+namespace {
 // A header input that another input of the run includes is modelled there, once.
 void dropIncludedHeaders(std::vector<LoadedFile*>& files) {
   std::map<std::string, std::string> includer;  // header -> an input that includes it

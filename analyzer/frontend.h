@@ -40,6 +40,9 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
                                        std::vector<std::string>& problems);
 
 bool isSupportedExtension(const std::string& path);
+// An absolute, normalised spelling of a path (symlinks resolved where they exist), to compare
+// the same file reached by different routes.
+std::string normalisedPath(const std::string& path);
 // .cpp .cc .cxx .h .hpp .hxx .inc: handled by the C++ front end.
 bool isCppInput(const std::string& path);
 

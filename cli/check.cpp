@@ -81,12 +81,16 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   return r;
 }
 
+}  // namespace
+
 FrontendOptions frontendOptions(const CheckRequest& req) {
   FrontendOptions fo;
   fo.defaultArch = req.arch;
   fo.compileCommandsDir = req.compileCommandsDir;
   return fo;
 }
+
+namespace {
 
 // One input, read and modelled, before the rules run (inputs are linked in between).
 struct LoadedInput {

@@ -56,6 +56,8 @@ struct CheckResult {
   int exitCode() const;
 };
 
+// The front ends' options a request implies (arch, compile commands).
+FrontendOptions frontendOptions(const CheckRequest& req);
 FileResult checkFile(const std::string& path, const CheckRequest& req);
 FileResult checkText(const std::string& path, const std::string& text, const CheckRequest& req);
 CheckResult runCheck(const CheckRequest& req);

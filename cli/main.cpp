@@ -329,10 +329,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (*modelCmd) {
-    FrontendOptions fo;
-    fo.defaultArch = req.arch;
-    fo.compileCommandsDir = req.compileCommandsDir;
-    return runModelDump(modelPaths, fo, std::cout);
+    return runModelDump(modelPaths, frontendOptions(req), std::cout);
   }
   if (*config) {
     std::string path = !req.configPath.empty() ? req.configPath : findConfig(configFor);

@@ -38,13 +38,10 @@ void conjuncts(const ExprPtr& g, std::vector<ExprPtr>& out) {
     for (const auto& a : g->args) conjuncts(a, out);
 }
 
-// Two guards that cannot hold together by their shape: one has a conjunct the other negates,
-// or both compare one value for equality with different constants (the arms of a switch).
-// Cheaper than the solver, and most pairs of a kernel with variants are such.
-bool exclusive(const ExprPtr& a, const ExprPtr& b, const std::function<const std::string&(const ExprPtr&)>& key) {
-  std::vector<ExprPtr> ca, cb;
-  conjuncts(a, ca);
-  conjuncts(b, cb);
+// Does a conjunct of `ca` contradict the conjuncts of `cb` by its shape: it negates one of them,
+// or it compares a value for equality with a constant that `cb` compares it with differently?
+bool contradicts(const std::vector<ExprPtr>& ca, const std::vector<ExprPtr>& cb,
+                 const std::function<const std::string&(const ExprPtr&)>& key) {
   std::set<std::string> keysB;
   std::map<std::string, int64_t> eqB;  // value -> constant it equals in b
   for (const auto& c : cb) {
@@ -60,13 +57,16 @@ bool exclusive(const ExprPtr& a, const ExprPtr& b, const std::function<const std
         if (it != eqB.end() && it->second != *v) return true;
       }
   }
-  for (const auto& c : cb)
-    if (c->kind == Expr::Kind::Not && !c->args.empty()) {
-      const std::string& k = key(c->args[0]);
-      for (const auto& x : ca)
-        if (key(x) == k) return true;
-    }
   return false;
+}
+
+// Two guards that cannot hold together by their shape (the arms of a switch, `c` and `!c`).
+// Cheaper than the solver, and most pairs of a kernel with variants are such.
+bool exclusive(const ExprPtr& a, const ExprPtr& b, const std::function<const std::string&(const ExprPtr&)>& key) {
+  std::vector<ExprPtr> ca, cb;
+  conjuncts(a, ca);
+  conjuncts(b, cb);
+  return contradicts(ca, cb, key) || contradicts(cb, ca, key);
 }
 
 bool ordersEverything(const Op& op) {

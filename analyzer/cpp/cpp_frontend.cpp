@@ -113,11 +113,7 @@ class PPWatcher : public PPCallbacks {
   void InclusionDirective(SourceLocation hash, const Token&, StringRef fileName, bool, CharSourceRange,
                           const FileEntry* file, StringRef searchPath, StringRef, const Module*,
                           SrcMgr::CharacteristicKind) override {
-    if (file && searchPath != kMissingHeaderDir && inUserCode(sm_, hash)) {
-      std::error_code ec;
-      fs::path p = fs::weakly_canonical(fs::absolute(file->getName().str(), ec), ec).lexically_normal();
-      included_.push_back(p.string());
-    }
+    if (file && searchPath != kMissingHeaderDir && inUserCode(sm_, hash)) included_.push_back(normalisedPath(file->getName().str()));
     if (!file || searchPath != kMissingHeaderDir || fileName == "ptoverify_isa_ops.h") return;
     PresumedLoc p = sm_.getPresumedLoc(hash);
     if (p.isInvalid()) return;

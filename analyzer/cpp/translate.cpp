@@ -113,7 +113,6 @@ const std::set<std::string>& modelledCalls() {
   return names;
 }
 
-bool isTileOpName(const std::string& n) { return ptoisa::looksLikeTileOp(n); }
 
 // The enumerator an argument names (PIPE_MTE2, EVENT_ID0, CACHELINE_OUT, ...), "" if none.
 std::string enumeratorName(const clang::Expr* e) {
@@ -886,7 +885,7 @@ class Translator {
     if (const auto* rec = dyn_cast<RecoveryExpr>(e)) return translateRecovery(rec, seq);
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       std::string n = calleeName(call);
-      bool known = modelledCalls().count(n) || isTileOpName(n);
+      bool known = modelledCalls().count(n) || ptoisa::looksLikeTileOp(n);
       // Arguments first, except the ones a modelled op reads itself.
       if (!known || isLaneIdCall(n) || n == "get_l2_cache_offset")
         for (const clang::Expr* a : call->arguments()) translateCalls(a, seq);
@@ -1043,12 +1042,7 @@ class Translator {
       Op op = makeOp(n == "set_flag" ? OpKind::SetFlag : OpKind::WaitFlag, n, l);
       op.event.src = pipeArg(arg(0));
       op.event.dst = pipeArg(arg(1));
-      op.pipes = {op.kind == OpKind::SetFlag ? op.event.src : op.event.dst};
-      if (const clang::Expr* id = arg(2)) {
-        op.event.idExpr = value(id);
-        op.event.id = evalConst(op.event.idExpr);
-      }
-      return emit(seq, std::move(op));
+      return emitEvent(std::move(op), arg(2), seq);
     }
     if (n == "pipe_barrier" || n == "PipeBarrier") {
       Op op = makeOp(OpKind::PipeBarrier, n, l);
@@ -1186,9 +1180,15 @@ class Translator {
       gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(), "'" + op.name + "<" + pair + ">'");
       return;
     }
-    op.pipes = {kind == OpKind::SetFlag ? op.event.src : op.event.dst};
-    if (call->getNumArgs() > 0) {
-      op.event.idExpr = value(call->getArg(0));
+    emitEvent(std::move(op), argOf(call, 0), seq);
+  }
+
+  // A set_flag / wait_flag whose pipes are known: it runs on the set's source or the wait's
+  // destination pipe; the id is folded when it can be.
+  void emitEvent(Op op, const clang::Expr* id, Stmt& seq) {
+    op.pipes = {op.kind == OpKind::SetFlag ? op.event.src : op.event.dst};
+    if (id) {
+      op.event.idExpr = value(id);
       op.event.id = evalConst(op.event.idExpr);
     }
     emit(seq, std::move(op));
@@ -1378,7 +1378,7 @@ class CallScanner : public RecursiveASTVisitor<CallScanner> {
   bool found = false;
   bool VisitCallExpr(CallExpr* call) {
     std::string n = calleeName(call);
-    found |= modelledCalls().count(n) > 0 || isTileOpName(n);
+    found |= modelledCalls().count(n) > 0 || ptoisa::looksLikeTileOp(n);
     return !found;
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr* sub) {
