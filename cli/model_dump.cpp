@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include "analyzer/model/cpp_facts.h"
+
 namespace ptov {
 
 namespace {
@@ -58,6 +60,31 @@ void dumpStmt(const Stmt& s, int indent, std::ostream& out) {
   for (const auto& c : s.children)
     if (c) dumpStmt(*c, indent + 1, out);
 }
+
+std::string optional(const std::optional<int64_t>& v) { return v ? std::to_string(*v) : "?"; }
+std::string optional(const std::optional<bool>& v) { return v ? (*v ? "true" : "false") : "unset"; }
+
+// Orchestration code: each submitted task with what the rules read from it.
+void dumpLaunch(const LaunchFacts& l, std::ostream& out) {
+  out << "  " << l.loc.line << ":" << l.loc.col << " " << l.submit << " kernel '" << l.kernel << "' id "
+      << optional(l.kernelId) << " block_num " << optional(l.blockNum) << " sync_start "
+      << optional(l.requireSyncStart) << " early_resolve " << optional(l.allowEarlyResolve) << '\n';
+  for (const auto& a : l.args) {
+    out << "    " << a.method << " " << a.name;
+    if (a.created >= 0) {
+      const CreatedTensor& c = l.created[static_cast<size_t>(a.created)];
+      out << " (created: " << optional(c.words) << " words, initial value " << optional(c.initValue)
+          << (c.startOffset ? ", start_offset " + std::to_string(*c.startOffset) : "")
+          << (c.manualDep ? ", manual_dep" : "") << ")";
+    }
+    out << '\n';
+  }
+  if (l.hasDeps) {
+    out << "    deps [" << optional(l.depSlots) << " slot(s)]:";
+    for (const auto& d : l.deps) out << " " << d.name << (d.producer >= 0 ? "=task " + std::to_string(d.producer) : "=?");
+    out << '\n';
+  }
+}
 }  // namespace
 
 int runModelDump(const std::vector<std::string>& paths, const FrontendOptions& opts, std::ostream& out) {
@@ -82,6 +109,10 @@ int runModelDump(const std::vector<std::string>& paths, const FrontendOptions& o
         out << "  not modelled: " << g.loc.file << ":" << g.loc.line << ":" << g.loc.col << ": "
             << gapKindName(g.kind) << " " << g.what << '\n';
       if (k.body) dumpStmt(*k.body, 1, out);
+      if (k.cpp)
+        for (const auto& l : k.cpp->launches) dumpLaunch(l, out);
+      for (const LaunchFacts* l : k.launches)
+        out << "  launched by " << l->function << " at " << l->loc.file << ":" << l->loc.line << '\n';
     }
   }
   return inputError ? 2 : 0;

@@ -187,25 +187,53 @@ template <class... A> void CrossCoreWaitFlag(const A&...) {}
 template <int Mode, pipe_t P, class... A> void CrossCoreWaitFlag(const A&...) {}
 }  // namespace AscendC
 
-// Orchestration (host) side: the task-argument and launch-spec surface, by the method names the
-// generated orchestration code calls. Argument order: tensors (add_input / add_output /
-// add_inout / add_no_dep) before scalars (add_scalar).
+// Orchestration (host) side: the PTO2 runtime API that PyPTO's generated orchestration code
+// calls (pto_orchestration_api.h; reference/pypto-generated-kernels.md section 8). Argument
+// order: tensors (add_input / add_output / add_inout / add_no_dep) before scalars (add_scalar).
+enum class DataType { INT8, INT16, INT32, INT64, UINT8, UINT16, UINT32, UINT64, FLOAT16, BFLOAT16, FLOAT32, FP16, BF16, FP32, BOOL };
+enum class PTO2ScopeMode { AUTO, MANUAL };
+// `PTO2_SCOPE() { ... }`: a scope of tasks; the block is plain C++ to the front end.
+#define PTO2_SCOPE(...)
+struct PTO2TaskId {
+  uint64_t raw = 0;
+};
+using ChipTensor = Tensor;
+struct ChipTensorRef {
+  const Tensor& ref() const;
+};
+struct ChipTaskArgs {
+  ChipTensorRef tensor(uint32_t index) const;
+  uint64_t scalar(uint32_t index) const;
+};
+struct PTO2OrchestrationConfig {
+  uint32_t expected_arg_count = 0;
+};
+struct TensorCreateInfo {
+  TensorCreateInfo(const uint32_t* shapes, uint32_t rank, DataType dtype, bool manual_dep = false);
+  template <class T> void set_initial_value(T) {}
+  uint64_t start_offset = 0;
+};
+struct TaskOutputTensors {
+  PTO2TaskId task_id() const;
+  const Tensor& get_ref(uint32_t index) const;
+};
+template <class... T> TaskOutputTensors alloc_tensors(const T&...);
+struct LaunchSpec {
+  void set_block_num(int64_t) {}
+  void set_require_sync_start(bool) {}
+};
 struct L0TaskArgs {
   template <class T> void add_input(const T&) {}
   template <class T> void add_output(const T&) {}
   template <class T> void add_inout(const T&) {}
   template <class T> void add_no_dep(const T&) {}
   template <class T> void add_scalar(const T&) {}
-};
-struct LaunchSpec {
-  void set_block_num(int64_t) {}
-  void set_require_sync_start(bool) {}
+  template <class... T> void dump(const T&...) {}
+  void set_dependencies(const PTO2TaskId* ids, uint32_t count) {}
   void set_allow_early_resolve(bool) {}
+  LaunchSpec launch_spec;
 };
-enum class DataType { INT32, INT64, FP32, FP16, BF16, INT8 };
-struct TensorHandle {
-  int64_t start_offset = 0;
-};
-TensorHandle create_tensor(std::initializer_list<int64_t> shape, DataType dtype, int64_t init_value);
-TensorHandle create_tensor(std::initializer_list<int64_t> shape, DataType dtype);
-template <class K, class... A> int64_t submit_task(const K& kernel, const L0TaskArgs& args, const LaunchSpec& spec, const A&...);
+using CoreTaskArgs = L0TaskArgs;
+TaskOutputTensors rt_submit_aiv_task(int64_t kernel_id, const L0TaskArgs& args);
+TaskOutputTensors rt_submit_aic_task(int64_t kernel_id, const L0TaskArgs& args);
+template <class... K> TaskOutputTensors rt_submit_mixed_task(const L0TaskArgs& args, const K&... kernel_ids);

@@ -1,6 +1,7 @@
 // barrier-workspace: a soft barrier's GM workspace is big enough for its counters, each counter
 // sits on its own 64-byte line, and every launch passes a fresh, zero-initialised InOut workspace
 // that no other launch shares.
+#include <algorithm>
 #include <map>
 
 #include "rules/cpp_queries.h"
@@ -60,7 +61,7 @@ class BarrierWorkspace : public Rule {
                             RuleContext& ctx) {
     auto index = argsIndexOf(wsValue);
     if (!index) return;
-    std::map<std::string, const LaunchFacts*> owner;  // workspace tensor -> first launch
+    std::map<std::string, const LaunchFacts*> owner;  // workspace tensor (function#created) -> first launch
     for (const LaunchFacts* l : k.launches) {
       const LaunchArg* arg = launchArgAt(*l, *index);
       if (!arg) continue;
@@ -71,13 +72,12 @@ class BarrierWorkspace : public Rule {
                                               "hides the previous generation's reads)");
         note(f);
       }
-      auto t = l->tensors.find(arg->name);
-      if (t == l->tensors.end()) {
+      if (arg->created < 0) {
         Finding& f = ctx.report(arg->loc, "the barrier workspace '" + arg->name + "' is not created in '" + l->function +
                                               "': each launch needs its own fresh, zero-initialised workspace");
         note(f);
       } else {
-        const Workspace& w = t->second;
+        const CreatedTensor& w = l->created[static_cast<size_t>(arg->created)];
         if (w.words && *w.words < words) {
           Finding& f = ctx.report(w.loc, "the barrier workspace '" + w.name + "' has " + std::to_string(*w.words) +
                                              " words; the kernel's barriers use " + std::to_string(words));
@@ -89,13 +89,25 @@ class BarrierWorkspace : public Rule {
           note(f);
         }
         if (w.startOffset && *w.startOffset != 0) {
-          Finding& f = ctx.report(w.loc, "the barrier workspace '" + w.name + "' is used at start_offset " +
-                                             std::to_string(*w.startOffset) + ": the kernel's counters are not where "
-                                             "the workspace was sized and zeroed");
+          Finding& f = ctx.report(w.startOffsetLoc, "the barrier workspace '" + w.name + "' is used at start_offset " +
+                                                        std::to_string(*w.startOffset) + ": the kernel's counters are "
+                                                        "not where the workspace was sized and zeroed");
+          note(f);
+        }
+        if (w.manualDep) {
+          Finding& f = ctx.report(w.loc, "the barrier workspace '" + w.name + "' is created with manual_dep: the "
+                                         "runtime no longer orders the grids that use it");
+          note(f);
+        }
+        if (std::count(l->loopShared.begin(), l->loopShared.end(), arg->created)) {
+          Finding& f = ctx.report(arg->loc, "the barrier workspace '" + w.name + "' is created outside the loop that "
+                                            "launches this task: every iteration's grid counts into the same counters");
           note(f);
         }
       }
-      auto [it, fresh] = owner.emplace(arg->name, l);
+      if (arg->method == "add_no_dep") continue;  // reported above as not add_inout
+      std::string identity = arg->created >= 0 ? l->function + "#" + std::to_string(arg->created) : arg->name;
+      auto [it, fresh] = owner.emplace(identity, l);
       if (!fresh) {
         Finding& f = ctx.report(arg->loc, "the barrier workspace '" + arg->name + "' is shared with another launch: "
                                           "the two grids count into the same counters and release each other early");

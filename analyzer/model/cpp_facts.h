@@ -86,28 +86,52 @@ struct CacheOffsetRead {
 };
 
 
-// Orchestration code: one submitted task.
-struct LaunchArg {
-  SourceLoc loc;
-  std::string method;  // add_input, add_output, add_inout, add_no_dep, add_scalar
-  std::string name;    // the argument's spelling
-};
-struct Workspace {
-  SourceLoc loc;
-  std::string name;
+// Orchestration code (the PTO2 runtime API, reference/pypto-generated-kernels.md section 8).
+// A tensor the orchestration function creates: `uint32_t s[1] = {32}; TensorCreateInfo ci(s, 1,
+// DataType::INT32); ci.set_initial_value(0); TaskOutputTensors a = alloc_tensors(ci);
+// const Tensor& ws = a.get_ref(0);`.
+struct CreatedTensor {
+  SourceLoc loc;                     // the TensorCreateInfo
+  std::string name;                  // the tensor variable (ws), else the create-info's name
   std::optional<int64_t> words;      // product of the shape
   std::optional<int64_t> initValue;  // nullopt: not initialised
   std::optional<int64_t> startOffset;
+  SourceLoc startOffsetLoc;
+  bool manualDep = false;            // TensorCreateInfo(..., /*manual_dep=*/true)
+};
+// One add_input / add_output / add_inout / add_no_dep / add_scalar call, in call order.
+struct LaunchArg {
+  SourceLoc loc;
+  std::string method;  // add_input, add_output, add_inout, add_no_dep, add_scalar
+  std::string name;    // the argument's spelling, for messages
+  int created = -1;    // index into LaunchFacts::created when the function created it
+};
+// One entry of the task's dependency list (`deps[n++] = id; args.set_dependencies(deps, n)`).
+struct LaunchDep {
+  SourceLoc loc;
+  std::string name;   // the id's spelling
+  int producer = -1;  // index of the launch (in the same function) whose task id it is, -1: unknown
 };
 struct LaunchFacts {
-  SourceLoc loc;     // the submit call
-  std::string kernel;  // the launched kernel's name
-  std::string function;  // the orchestration function
+  SourceLoc loc;           // the submit call
+  std::string kernel;      // the launched kernel's name: `// Task N: name` / `// Spmd group: name`
+  std::optional<int64_t> kernelId;  // rt_submit_aiv_task(<id>, ...)
+  std::string submit;      // rt_submit_aiv_task, rt_submit_aic_task, ...
+  std::string function;    // the orchestration function
+  int index = 0;           // position among the function's launches
   std::optional<int64_t> blockNum;
+  SourceLoc blockNumLoc;
   std::optional<bool> requireSyncStart;
   std::optional<bool> allowEarlyResolve;
+  SourceLoc allowEarlyResolveLoc;
   std::vector<LaunchArg> args;
-  std::map<std::string, Workspace> tensors;  // tensors created in the function, by name
+  bool hasDeps = false;            // set_dependencies was called
+  SourceLoc depsLoc;               // the dependency array
+  std::optional<int64_t> depSlots; // its declared size
+  std::vector<LaunchDep> deps;
+  std::vector<CreatedTensor> created;  // tensors created in the function (shared by its launches)
+  std::vector<int> loopShared;  // created tensors made outside the loop that submits this task
+  std::vector<std::string> notes;      // what the collector could not resolve
 };
 
 struct CppFacts {
