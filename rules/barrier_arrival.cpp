@@ -1,9 +1,15 @@
-// barrier-arrival: every participant reaches every all-core barrier (pto.syncall, soft or
-// hard) the same number of times, for every launch (block_num) and every value of the
-// scalar parameters in their configured ranges. A lane that skips one arrival (an early exit,
-// a lane-dependent if, a grid-stride loop with a lane-dependent trip count) hangs the others.
+// barrier-arrival: the lanes that reach an all-core barrier (pto.syncall, soft or hard) are
+// exactly the lanes it waits for, and each reaches it the same number of times, for every launch
+// (block_num) and every value of the scalar parameters in their configured ranges.
+//   - A barrier with a participant count P (SYNCALL<Soft, ...>(ws, P), the indexed helper) waits
+//     for the dense prefix lane < P: a lane outside it must not arrive, every lane inside it must
+//     arrive as often as the others, and all arriving lanes must pass the same P.
+//   - A barrier without a count (hard SyncAll, pto.syncall) waits for every launched lane.
+// A lane that skips one arrival (an early exit, a lane-dependent if, a grid-stride loop with a
+// lane-dependent trip count) hangs the others; an extra arrival releases them early.
 #include <map>
 
+#include "rules/cpp_queries.h"
 #include "rules/rule.h"
 
 namespace ptov {
@@ -13,35 +19,36 @@ class BarrierArrival : public Rule {
  public:
   const RuleInfo& info() const override {
     static const RuleInfo i{"barrier-arrival", "barrier", Severity::Error,
-                            "lanes reach an all-core barrier a different number of times (Z3 proof)",
-                            {"seed 004 (idle lanes returning early still owe their barrier arrivals)",
+                            "the lanes reaching an all-core barrier are not exactly its participants, or they reach "
+                            "it a different number of times (Z3 proof)",
+                            {"seed 004 不变量 1 and 2, 常见错误 1 and 5 (idle lanes still owe their barrier arrivals)",
                              "triton-ascend #1738 (sync_block_all never releases)"}};
     return i;
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    // Ops arrive at the same barrier when they have the same mode, core type and workspace:
-    // a lane may arrive through either arm of an if.
-    std::map<std::string, std::vector<const Op*>> barriers;
-    std::vector<std::string> order;
-    forEachOp(*k.body, [&](const Op& op) {
-      if (op.kind != OpKind::SyncAll) return;
-      std::string key = op.syncMode + "|" + op.coreType + "|" + (op.uses.empty() ? "" : op.uses.front());
-      if (barriers[key].empty()) order.push_back(key);
-      barriers[key].push_back(&op);
-    });
-    for (const auto& key : order) {
-      const Op& first = *barriers[key].front();
+    for (const auto& group : barrierCounters(k)) {
+      const Op& first = *group.front();
       std::string what = "'" + first.name + "' (" + first.syncMode + ", " + first.coreType +
-                         (first.uses.empty() ? "" : ", workspace " + first.uses.front()) + ")";
-      Verdict v = ctx.proofs().barrierArrivalDiffers(barriers[key]);
-      Finding* f = ctx.reportVerdict(v, first.loc,
-                                     "lanes arrive at barrier " + what +
-                                         " a different number of times: the lanes that arrive more often wait for "
-                                         "an arrival that never comes");
+                         (first.writes.empty() && first.uses.empty() ? "" : ", " + counterText(first)) + ")";
+      auto [v, problem] = ctx.proofs().barrierArrival(group);
+      std::string msg;
+      if (problem == "outside")
+        msg = "a lane outside the participants of barrier " + what +
+              " arrives at it: the barrier counts lane < P only, so the extra arrival releases it before every "
+              "participant is there (or lands in the next generation)";
+      else if (problem == "count")
+        msg = "lanes arriving at barrier " + what +
+              " pass different participant counts: every participant must wait for the same P";
+      else
+        msg = "lanes arrive at barrier " + what +
+              " a different number of times (or a lane the barrier waits for never arrives): the lanes that arrive "
+              "more often wait for an arrival that never comes";
+      Finding* f = ctx.reportVerdict(v, first.loc, msg);
       if (f)
-        for (size_t i = 1; i < barriers[key].size(); ++i)
-          f->notes.push_back({barriers[key][i]->loc, "another arrival at the same barrier"});
+        for (size_t i = 1; i < group.size(); ++i)
+          if (group[i]->loc.line != first.loc.line || group[i]->loc.file != first.loc.file)
+            f->notes.push_back({group[i]->loc, "another arrival at the same barrier"});
     }
   }
 };

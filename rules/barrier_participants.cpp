@@ -2,6 +2,8 @@
 // the launched block_num describe the same set of lanes; a hard barrier (which waits for every
 // core of its type) needs the whole machine launched; and the barrier's core type matches the
 // kernel's topology (AIV-only vs mixed AIC + AIV).
+#include <optional>
+
 #include "rules/cpp_queries.h"
 #include "rules/rule.h"
 
@@ -26,37 +28,63 @@ class BarrierParticipants : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp) return;
     int64_t aivCores = ctx.option("aiv-cores").value_or(48);
-    for (const Op* b : barriersOf(k)) {
-      if (b->syncMode == "soft") checkSoft(k, *b, ctx);
-      else checkHard(k, *b, aivCores, ctx);
+    std::optional<int64_t> lanes = launchedLanes(k);
+    for (const auto& group : barrierCounters(k)) {
+      const Op& b = *group.front();
+      if (b.syncMode == "soft") checkSoft(k, group, lanes, ctx);
+      else checkHard(k, b, aivCores, ctx);
+    }
+    // Every lane steps through its phase by the number of lanes launched: a different stride
+    // skips logical blocks (stride > lanes) or runs them twice (stride < lanes).
+    if (!lanes) return;
+    Finding* f = nullptr;
+    for (const auto& loop : k.cpp->gridLoops) {
+      auto stride = evalConst(loop.stride);
+      if (!stride || *stride == *lanes) continue;
+      if (f) {
+        f->notes.push_back({loop.loc, "another grid-stride loop with the same stride"});
+        continue;
+      }
+      f = &ctx.report(loop.loc, "this grid-stride loop steps by " + std::to_string(*stride) +
+                                    " lanes but the kernel is launched on " + std::to_string(*lanes) + ": " +
+                                    (*stride > *lanes ? "some logical blocks are never run"
+                                                      : "some logical blocks are run by two lanes"));
+      f->notes.push_back({k.launches.front()->loc, "the launch"});
     }
   }
 
  private:
-  static void checkSoft(const Kernel& k, const Op& b, RuleContext& ctx) {
-    auto p = evalConst(b.participants);
-    if (!p) return;
-    std::string n = std::to_string(*p);
-    for (const auto& loop : k.cpp->gridLoops) {
-      auto stride = evalConst(loop.stride);
-      if (stride && *stride != *p) {
-        Finding& f = ctx.report(loop.loc, "this grid-stride loop steps by " + std::to_string(*stride) +
-                                              " lanes but the barrier waits for " + n +
-                                              " participants: the phase's lanes and the barrier's must be the same set");
-        f.notes.push_back({b.loc, "the barrier"});
-      }
-    }
+  // The block_num every linked launch gives, if they agree on a constant.
+  static std::optional<int64_t> launchedLanes(const Kernel& k) {
+    std::optional<int64_t> lanes;
     for (const LaunchFacts* l : k.launches) {
-      if (!l->blockNum || *l->blockNum == *p) continue;
-      std::string msg = *l->blockNum < *p
-                            ? "launched with block_num " + std::to_string(*l->blockNum) + ", but the barrier waits for " + n +
-                                  " participants: the missing lanes never arrive (a hang)"
-                            : "launched with block_num " + std::to_string(*l->blockNum) + ", but the barrier counts only " +
-                                  n + " participants: the participant count is the largest phase's work, and every "
-                                      "launched lane must be one of them";
-      Finding& f = ctx.report(b.loc, msg);
-      f.notes.push_back({l->loc, "the launch"});
+      if (!l->blockNum || (lanes && *lanes != *l->blockNum)) return std::nullopt;
+      lanes = l->blockNum;
     }
+    return lanes;
+  }
+
+  static void checkSoft(const Kernel& k, const std::vector<const Op*>& group, std::optional<int64_t> lanes,
+                        RuleContext& ctx) {
+    const Op& b = *group.front();
+    if (auto p = evalConst(b.participants))
+      for (const auto& loop : k.cpp->gridLoops) {
+        auto stride = evalConst(loop.stride);
+        if (stride && *stride != *p) {
+          Finding& f = ctx.report(loop.loc, "this grid-stride loop steps by " + std::to_string(*stride) +
+                                                " lanes but the barrier waits for " + std::to_string(*p) +
+                                                " participants: the phase's lanes and the barrier's must be the same set");
+          f.notes.push_back({b.loc, "the barrier"});
+        }
+      }
+    if (!lanes) return;  // no launch linked: audit says "not checked"
+    Verdict v = ctx.proofs().participantsExceedLanes(group);
+    Finding* f = ctx.reportVerdict(v, b.loc,
+                                   "barrier '" + b.name + "' can wait for more participants than the " +
+                                       std::to_string(*lanes) + " lanes launched: the missing lanes never arrive "
+                                       "(a hang); the count must be the largest phase's work clamped to the lanes, "
+                                       "not a sum");
+    if (f) f->notes.push_back({k.launches.front()->loc, "the launch"});
   }
 
   static void checkHard(const Kernel& k, const Op& b, int64_t aivCores, RuleContext& ctx) {

@@ -1,5 +1,7 @@
 #include "rules/cpp_queries.h"
 
+#include <map>
+
 namespace ptov {
 
 std::vector<const Op*> barriersOf(const Kernel& k) {
@@ -11,6 +13,22 @@ std::vector<const Op*> barriersOf(const Kernel& k) {
 }
 
 bool isSoftBarrier(const Op& op) { return op.kind == OpKind::SyncAll && op.syncMode == "soft"; }
+
+std::vector<std::vector<const Op*>> barrierCounters(const Kernel& k) {
+  std::map<std::string, size_t> index;
+  std::vector<std::vector<const Op*>> out;
+  for (const Op* b : barriersOf(k)) {
+    std::string key = b->syncMode + "|" + b->coreType + "|" + (b->uses.empty() ? "" : b->uses.front());
+    auto [it, fresh] = index.emplace(key, out.size());
+    if (fresh) out.emplace_back();
+    out[it->second].push_back(b);
+  }
+  return out;
+}
+
+std::string counterText(const Op& barrier) {
+  return barrier.uses.empty() ? "" : "workspace " + barrier.uses.front();
+}
 
 const LaunchArg* launchArgAt(const LaunchFacts& l, int64_t index) {
   int64_t i = 0;

@@ -13,6 +13,11 @@ namespace ptov {
 // The all-core barriers of a kernel, in program order.
 std::vector<const Op*> barriersOf(const Kernel& k);
 bool isSoftBarrier(const Op& op);
+// The barriers of a kernel grouped by the counter they count on (mode, core type, workspace
+// buffer and offset): the arrivals of one barrier, in program order of their first arrival.
+std::vector<std::vector<const Op*>> barrierCounters(const Kernel& k);
+// "workspace args[12] + 16", or "" for a barrier without a workspace.
+std::string counterText(const Op& barrier);
 
 // The tensor a launch passes as args[index] (tensors are added first, in order), or null.
 const LaunchArg* launchArgAt(const LaunchFacts& l, int64_t index);

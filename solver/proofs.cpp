@@ -1,5 +1,7 @@
 #include "solver/proofs.h"
 
+#include "analyzer/model/cpp_facts.h"
+
 #include <algorithm>
 #include <set>
 
@@ -91,9 +93,48 @@ struct ProofContext::Levels {
 ProofContext::ProofContext(const Kernel& k, Solver& solver) : kernel_(k), solver_(solver) {}
 ProofContext::~ProofContext() = default;
 
+namespace {
+ExprPtr blockNumExpr() {
+  auto e = std::make_shared<Expr>();
+  e->kind = Expr::Kind::BlockNum;
+  return e;
+}
+const char* kLaneA = "lane_a.block_idx";
+const char* kLaneB = "lane_b.block_idx";
+// `e` as seen by one lane: the block index becomes that lane's own symbol.
+ExprPtr onLane(const ExprPtr& e, const char* lane) {
+  return substitute(e, [lane](const Expr& leaf) -> ExprPtr {
+    return leaf.kind == Expr::Kind::BlockIdx ? Expr::loopVar(lane) : nullptr;
+  });
+}
+}  // namespace
+
 const Trace& ProofContext::trace() {
-  if (!trace_) trace_ = unrollKernel(kernel_);
+  if (trace_) return *trace_;
+  trace_ = unrollKernel(kernel_);
+  addLaunchFacts(*trace_);
   return *trace_;
+}
+
+// What the run knows about the launch: the block_num every linked launch gives, and the
+// --param-range of a C++ scalar named by the variable its wrapper unpacks it into
+// (`num_tokens = args[kNumTokens]`: the range of num_tokens bounds args[15]).
+void ProofContext::addLaunchFacts(Trace& t) const {
+  std::optional<int64_t> lanes;
+  bool agree = !kernel_.launches.empty();
+  for (const LaunchFacts* l : kernel_.launches) {
+    if (!l->blockNum || (lanes && *lanes != *l->blockNum)) agree = false;
+    else lanes = l->blockNum;
+  }
+  if (agree && lanes) t.assumptions.push_back(exprEq(blockNumExpr(), Expr::constant(*lanes)));
+  if (!kernel_.cpp) return;
+  for (const auto& [name, range] : solver_.options().paramRanges)
+    for (const auto& u : kernel_.cpp->unpacks)
+      if (!u.tensor && u.index && u.var == name) {
+        ExprPtr arg = Expr::param("args[" + std::to_string(*u.index) + "]", -1);
+        t.assumptions.push_back(Expr::cmp("sge", arg, Expr::constant(range.first)));
+        t.assumptions.push_back(Expr::cmp("sle", arg, Expr::constant(range.second)));
+      }
 }
 
 Verdict ProofContext::unknownTrace() {
@@ -238,8 +279,16 @@ Verdict verdictOf(const SatAnswer& a) {
 
 std::vector<std::pair<std::string, int64_t>> ProofContext::shownValues(const SatAnswer& a) const {
   std::vector<std::pair<std::string, int64_t>> out;
-  for (const auto& [name, value] : a.symbols)
+  for (const auto& [name, value] : a.symbols) {
     if (kernel_.paramIndex(name) >= 0 || name.find("block_") != std::string::npos) out.emplace_back(name, value);
+    if (name.rfind("args[", 0) != 0 || !kernel_.cpp) continue;
+    // A C++ wrapper's scalar, shown by the variable it is unpacked into.
+    std::string shown = name;
+    for (const auto& u : kernel_.cpp->unpacks)
+      if (!u.tensor && u.index && "args[" + std::to_string(*u.index) + "]" == name && !u.var.empty())
+        shown = u.var + " (" + name + ")";
+    out.emplace_back(shown, value);
+  }
   return out;
 }
 
@@ -335,45 +384,105 @@ Verdict ProofContext::eventLeaksAtExit(const EventKey& key) {
   return v;
 }
 
-Verdict ProofContext::barrierArrivalDiffers(const std::vector<const Op*>& barrier) {
+
+// Each question is one disjunct; a correct kernel costs one query. Participants P of an arrival:
+// its count (soft barriers), else every launched lane. The slot a lane takes is its participant
+// index (the indexed helper) or the lane itself.
+ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<const Op*>& barrier) {
+  const Trace& t = trace();
+  if (!t.complete) return {unknownTrace(), ""};
+  std::vector<const TraceOp*> arrivals;
+  for (const auto& op : t.ops)
+    if (std::find(barrier.begin(), barrier.end(), op.op) != barrier.end()) arrivals.push_back(&op);
+  if (arrivals.empty()) return {Verdict::proved(), ""};
+  for (const TraceOp* a : arrivals)
+    if (a->participantIndex && onLane(a->participantIndex, kLaneA) == a->participantIndex)
+      return {Verdict::unknown("the participant index of '" + a->op->name + "' does not depend on the lane id: which "
+                               "lanes fill its slots is not checked"),
+              ""};
+  auto participants = [](const TraceOp& op) { return op.participants ? op.participants : blockNumExpr(); };
+  auto slot = [](const TraceOp& op) { return op.participantIndex ? op.participantIndex : Expr::loopVar("block_idx"); };
+  ExprPtr countA = Expr::constant(0), countB = Expr::constant(0);
+  for (const TraceOp* a : arrivals) {
+    countA = Expr::binary(Expr::Kind::Add, countA, selectFold(onLane(a->guard, kLaneA), Expr::constant(1), Expr::constant(0)));
+    countB = Expr::binary(Expr::Kind::Add, countB, selectFold(onLane(a->guard, kLaneB), Expr::constant(1), Expr::constant(0)));
+  }
+  // The questions, per arrival instance: (problem, condition).
+  std::vector<std::string> problems;
+  std::vector<ExprPtr> conds;
+  for (const TraceOp* a : arrivals) {
+    ExprPtr arrivesA = onLane(a->guard, kLaneA), arrivesB = onLane(a->guard, kLaneB);
+    ExprPtr pA = onLane(participants(*a), kLaneA), pB = onLane(participants(*a), kLaneB);
+    ExprPtr slotA = a->participantIndex ? onLane(slot(*a), kLaneA) : Expr::loopVar(kLaneA);
+    ExprPtr inRange = exprAnd(Expr::cmp("sge", slotA, Expr::constant(0)), Expr::cmp("slt", slotA, pA));
+    problems.push_back("outside");  // a lane the count does not include arrives
+    conds.push_back(exprAnd(arrivesA, exprNot(inRange)));
+    problems.push_back("mismatch");  // lanes the count includes arrive a different number of times
+    conds.push_back(exprAnd(exprAnd(arrivesA, Expr::cmp("slt", Expr::loopVar(kLaneB), pA)),
+                            Expr::cmp("ne", countA, countB)));
+    if (a->op->participants) {
+      problems.push_back("count");  // two arriving lanes pass different counts
+      conds.push_back(exprAnd(exprAnd(arrivesA, arrivesB), Expr::cmp("ne", pA, pB)));
+    }
+  }
+  size_t which = 0;
+  std::vector<ExprPtr> asserts = t.assumptions;
+  ExprPtr any = Expr::constant(0);
+  for (const auto& c : conds) any = exprOr(any, c);
+  if (evalConst(any) == std::optional<int64_t>(0)) return {Verdict::proved(), ""};
+  asserts.push_back(any);
+  std::vector<ExprPtr> eval = conds;
+  eval.push_back(countA);
+  eval.push_back(countB);
+  eval.push_back(onLane(participants(*arrivals.front()), kLaneA));
+  SatAnswer ans = solver_.check(asserts, eval);
+  Verdict v = verdictOf(ans);
+  if (v.kind != Verdict::Kind::Violated) return {v, ""};
+  for (size_t j = 0; j < conds.size(); ++j)
+    if (ans.values[j].value_or(0)) {
+      which = j;
+      break;
+    }
+  v.witness.values = shownValues(ans);
+  int64_t counts[2] = {ans.values[conds.size()].value_or(0), ans.values[conds.size() + 1].value_or(0)};
+  auto laneText = [&](const char* lane) {
+    auto idx = ans.symbols.find(lane);
+    return "block_idx = " + (idx == ans.symbols.end() ? std::string("?") : std::to_string(idx->second));
+  };
+  const Op& first = *barrier.front();
+  std::string problem = problems[which];
+  if (problem == "outside") {
+    auto p = ans.values[conds.size() + 2];
+    v.witness.state.push_back(laneText(kLaneA) + " arrives, but the barrier counts " +
+                              (p ? std::to_string(*p) : std::string("?")) + " participant(s)");
+    v.witness.lanes.push_back({laneText(kLaneA), first.name + " arrival", first.loc, -1, false});
+  } else {
+    const char* lanes[2] = {kLaneA, kLaneB};
+    for (int l = 0; l < 2; ++l) {
+      v.witness.state.push_back(laneText(lanes[l]) + " arrives " + std::to_string(counts[l]) + " time(s)");
+      for (int64_t c = 0; c < counts[l] && c < 8; ++c)
+        v.witness.lanes.push_back({laneText(lanes[l]), first.name + " arrival " + std::to_string(c + 1), first.loc, -1, false});
+      if (counts[l] < counts[1 - l])
+        v.witness.lanes.push_back({laneText(lanes[l]), "never arrives again: the other lane waits forever", first.loc, -1, true});
+    }
+  }
+  return {v, problem};
+}
+
+Verdict ProofContext::participantsExceedLanes(const std::vector<const Op*>& barrier) {
   const Trace& t = trace();
   if (!t.complete) return unknownTrace();
-  auto lane = [](const std::string& suffix) {
-    return [suffix](const Expr& leaf) -> ExprPtr {
-      return leaf.kind == Expr::Kind::BlockIdx ? Expr::loopVar("lane_" + suffix + ".block_idx") : nullptr;
-    };
-  };
-  ExprPtr countA = Expr::constant(0), countB = Expr::constant(0);
-  bool laneDependent = false;
-  for (const auto& op : t.ops) {
-    if (std::find(barrier.begin(), barrier.end(), op.op) == barrier.end()) continue;
-    ExprPtr ga = substitute(op.guard, lane("a")), gb = substitute(op.guard, lane("b"));
-    laneDependent |= ga != op.guard;
-    countA = Expr::binary(Expr::Kind::Add, countA, selectFold(ga, Expr::constant(1), Expr::constant(0)));
-    countB = Expr::binary(Expr::Kind::Add, countB, selectFold(gb, Expr::constant(1), Expr::constant(0)));
-  }
-  // Every lane sees the same parameters, so a guard without the block index is lane-uniform.
-  if (!laneDependent) return Verdict::proved();
+  ExprPtr any = Expr::constant(0);
+  for (const auto& op : t.ops)
+    if (op.participants && std::find(barrier.begin(), barrier.end(), op.op) != barrier.end())
+      any = exprOr(any, exprAnd(onLane(op.guard, kLaneA),
+                                Expr::cmp("sgt", onLane(op.participants, kLaneA), blockNumExpr())));
+  if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
   std::vector<ExprPtr> asserts = t.assumptions;
-  asserts.push_back(Expr::cmp("ne", countA, countB));
-  // The two lanes are interchangeable: order them, so the witness is the same on every run.
-  asserts.push_back(Expr::cmp("slt", Expr::loopVar("lane_a.block_idx"), Expr::loopVar("lane_b.block_idx")));
-  SatAnswer a = solver_.check(asserts, {countA, countB});
+  asserts.push_back(any);
+  SatAnswer a = solver_.check(asserts, {});
   Verdict v = verdictOf(a);
-  if (v.kind != Verdict::Kind::Violated) return v;
-  v.witness.values = shownValues(a);
-  int64_t counts[2] = {a.values[0].value_or(0), a.values[1].value_or(0)};
-  const char* lanes[2] = {"lane_a.block_idx", "lane_b.block_idx"};
-  const Op& first = *barrier.front();
-  for (int l = 0; l < 2; ++l) {
-    auto idx = a.symbols.find(lanes[l]);
-    std::string laneName = "block_idx = " + (idx == a.symbols.end() ? std::string("?") : std::to_string(idx->second));
-    v.witness.state.push_back(laneName + " arrives " + std::to_string(counts[l]) + " time(s)");
-    for (int64_t c = 0; c < counts[l] && c < 8; ++c)
-      v.witness.lanes.push_back({laneName, first.name + " arrival " + std::to_string(c + 1), first.loc, -1, false});
-    if (counts[l] < counts[1 - l])
-      v.witness.lanes.push_back({laneName, "never arrives again: the other lane waits forever", first.loc, -1, true});
-  }
+  if (v.kind == Verdict::Kind::Violated) v.witness.values = shownValues(a);
   return v;
 }
 

@@ -59,9 +59,17 @@ class ProofContext {
   std::vector<EventKey> eventKeys();
   // (src, dst) pipe pairs with an event id ptoverify cannot compute: not decided.
   std::vector<std::pair<Pipe, Pipe>> opaqueEventPairs();
-  // barrier-arrival: can two lanes (block indices) arrive at this barrier (all the ops that
-  // arrive at the same barrier) a different number of times?
-  Verdict barrierArrivalDiffers(const std::vector<const Op*>& barrier);
+  // barrier-arrival: are the lanes that reach this barrier (all the ops that count on the same
+  // counter) exactly the P lanes it waits for (lane < P: a dense prefix; every lane for a
+  // barrier without a count), does every arriving lane pass the same P, and does each reach it
+  // the same number of times? `problem` says which of these fails.
+  struct ArrivalVerdict {
+    Verdict verdict;
+    std::string problem;
+  };
+  ArrivalVerdict barrierArrival(const std::vector<const Op*>& barrier);
+  // barrier-participants: can an arriving lane's participant count exceed the launched lanes?
+  Verdict participantsExceedLanes(const std::vector<const Op*>& barrier);
   // comm rules: is there a path on which an instance of `from` runs, then an instance of `to`
   // (or the kernel ends, when `to` is null), without ops satisfying stages[0], then stages[1],
   // ... in that order in between?
@@ -74,6 +82,7 @@ class ProofContext {
   struct Levels;  // event level per key along the trace
   const Levels& levels();
   Verdict unknownTrace();
+  void addLaunchFacts(Trace& t) const;
   Verdict eventQuery(const Op& op, const std::map<size_t, ExprPtr>& conditions, bool stuck);
   // Can one of `conds` hold? Violated (no witness yet): `which` is a condition the model makes
   // true and `answer` holds the witness evaluations after the conditions.

@@ -207,6 +207,10 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     auto bn = syms.find("block_num");
     z3::expr blockNum = bn != syms.end() ? bn->second : c.int_const("block_num");
     facts.push_back(blockNum >= 1);
+    // --param-range block_num bounds the lanes even when the query names only lane copies.
+    if (bn == syms.end())
+      if (auto r = options_.paramRanges.find("block_num"); r != options_.paramRanges.end())
+        facts.push_back(blockNum >= c.int_val(r->second.first) && blockNum <= c.int_val(r->second.second));
     z3::expr shown = c.int_val(0);  // the witness values users read: kept small
     bool usesLanes = bn != syms.end();
     for (const auto& [name, sym] : syms) {
@@ -219,7 +223,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
         usesLanes = true;
       }
       // |x|, with ties broken towards the non-negative value (2|x| + [x < 0]).
-      if (name[0] == '%' || name.find("block_") != std::string::npos)
+      if (name[0] == '%' || name.rfind("args[", 0) == 0 || name.find("block_") != std::string::npos)
         shown = shown + z3::ite(sym >= 0, 2 * sym, -2 * sym + 1);
     }
     s.add(facts);

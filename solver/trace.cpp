@@ -60,6 +60,10 @@ class Unroller {
       if (op.event.id) t.eventId = Expr::constant(*op.event.id);
       else if (op.event.idExpr) t.eventId = bind(op.event.idExpr);
     }
+    if (op.kind == OpKind::SyncAll) {
+      t.participants = bind(op.participants);
+      t.participantIndex = bind(op.participantIndex);
+    }
     t.iteration = iteration_;
     for (int w = 0; w < 2; ++w)
       for (const MemRef& m : w ? op.writes : op.reads) {

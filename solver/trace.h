@@ -28,6 +28,8 @@ struct TraceOp {
   const Op* op = nullptr;
   ExprPtr guard;    // the instance executes iff guard != 0
   ExprPtr eventId;  // SetFlag / WaitFlag: the id in this iteration (constant or symbolic)
+  // SyncAll: the participant count and the participant index in this iteration (null if none).
+  ExprPtr participants, participantIndex;
   // The loop iteration this instance belongs to: (loop variable, its value here), outermost first.
   std::vector<std::pair<std::string, ExprPtr>> iteration;
   std::vector<TraceAccess> accesses;  // reads, then writes
