@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "analyzer/model/cpp_facts.h"
@@ -141,7 +142,13 @@ std::vector<const LaunchFacts*> launchesOf(const Kernel& k,
                                            const std::map<std::string, std::vector<const LaunchFacts*>>& byName) {
   fs::path file(k.file);
   std::vector<const LaunchFacts*> sameFile, elsewhere;
-  for (const std::string& key : {k.name, file.stem().string(), file.parent_path().filename().string()}) {
+  // The kernel's name, its file's stem and the directories above it (a debug entry lives in
+  // <kernel>/debug/entry.cpp).
+  std::vector<std::string> keys{k.name, file.stem().string()};
+  fs::path dir = file.parent_path();
+  for (int up = 0; up < 3 && !dir.empty() && dir.filename() != ".." && dir.filename() != "."; ++up, dir = dir.parent_path())
+    keys.push_back(dir.filename().string());
+  for (const std::string& key : keys) {
     auto l = byName.find(key);
     if (l == byName.end()) continue;
     for (const LaunchFacts* lf : l->second) {
@@ -190,16 +197,41 @@ void linkInputs(std::vector<LoadedFile*>& files) {
         for (const auto& l : k.cpp->launches) launches[l.kernel].push_back(&l);
       if (k.frontEnd == "pto") irKernels.emplace(k.name, &k);
     }
+  std::set<const LaunchFacts*> linked;
   for (auto* f : files)
     for (auto& k : f->kernels) {
       if (k.frontEnd != "cpp") continue;
       k.launches = launchesOf(k, launches);
+      linked.insert(k.launches.begin(), k.launches.end());
       k.irPeer = nullptr;
       auto ir = irKernels.find(k.name);
       if (ir == irKernels.end() && k.cpp)
         for (const auto& call : k.cpp->forwarded)
           if ((ir = irKernels.find(call.callee)) != irKernels.end()) break;
       if (ir != irKernels.end()) k.irPeer = ir->second;
+    }
+  // Say which submitted tasks have no kernel among the inputs: their launch facts are checked
+  // only against the orchestration's own rules.
+  for (auto* f : files)
+    for (const auto& k : f->kernels) {
+      if (!k.cpp || k.kind != "orchestration") continue;
+      std::vector<std::string> unlinked;
+      for (const auto& l : k.cpp->launches)
+        if (!linked.count(&l))
+          unlinked.push_back("'" + (l.kernel.empty() ? std::string("?") : l.kernel) + "'" +
+                             (l.kernelId ? " (id " + std::to_string(*l.kernelId) + ")" : ""));
+      if (!unlinked.empty()) {
+        std::string list;
+        for (const auto& u : unlinked) list += (list.empty() ? "" : ", ") + u;
+        f->diagnostics.push_back({InputDiagnostic::Level::Note, k.loc,
+                                  std::to_string(unlinked.size()) + " task(s) of '" + k.name +
+                                      "' launch no kernel among the inputs (by the name of a `// Task N: name` "
+                                      "comment: kernel, file or directory name): " + list +
+                                      "; their launch facts are not checked against a kernel"});
+      }
+      if (!k.cpp->launches.empty())
+        for (const auto& n : k.cpp->launches.front().notes)
+          f->diagnostics.push_back({InputDiagnostic::Level::Note, k.loc, n});
     }
 }
 

@@ -11,6 +11,7 @@ namespace {
 struct Row {
   std::string file, kernel;
   std::vector<std::string> verdicts;  // per audited rule
+  std::map<std::string, std::string> reasons;  // rule -> why it is not checked
 };
 
 std::string pad(std::string s, size_t n) {
@@ -31,25 +32,33 @@ int runAudit(const CheckRequest& request, const std::string& format, std::ostrea
   for (const auto& file : result.files) {
     for (size_t i = 0; i < file.kernelNames.size(); ++i) {
       const std::string& kernel = file.kernelNames[i];
-      Row row{file.path, kernel, {}};
+      Row row{file.path, kernel, {}, {}};
       for (const auto& rule : rules) {
         bool violated = false, unknown = false;
         for (const auto& f : file.findings)
           if (f.kernel == kernel && f.ruleId == rule) (f.unknown ? unknown : violated) = true;
-        std::string v = violated ? "Violated" : unknown ? "Unknown" : file.applicableRules[i].count(rule) ? "Proved" : "N/A";
+        auto why = file.notChecked[i].find(rule);
+        std::string v = violated                              ? "Violated"
+                        : unknown                             ? "Unknown"
+                        : why != file.notChecked[i].end()     ? "Not checked"
+                        : file.applicableRules[i].count(rule) ? "Proved"
+                                                              : "N/A";
+        if (v == "Not checked") row.reasons[rule] = why->second;
         row.verdicts.push_back(v);
         ++counts[rule][v];
       }
       rows.push_back(std::move(row));
     }
   }
-  const char* kinds[] = {"Proved", "Violated", "Unknown", "N/A"};
+  const char* kinds[] = {"Proved", "Violated", "Unknown", "Not checked", "N/A"};
   if (format == "json") {
     nlohmann::json j = {{"rules", rules}, {"kernels", nlohmann::json::array()}, {"counts", nlohmann::json::object()}};
     for (const auto& r : rows) {
       nlohmann::json v = nlohmann::json::object();
       for (size_t i = 0; i < rules.size(); ++i) v[rules[i]] = r.verdicts[i];
-      j["kernels"].push_back({{"file", r.file}, {"kernel", r.kernel}, {"verdicts", v}});
+      nlohmann::json k = {{"file", r.file}, {"kernel", r.kernel}, {"verdicts", v}};
+      if (!r.reasons.empty()) k["notChecked"] = r.reasons;
+      j["kernels"].push_back(k);
     }
     for (const auto& rule : rules)
       for (const char* k : kinds) j["counts"][rule][k] = counts[rule][k];
@@ -87,6 +96,11 @@ int runAudit(const CheckRequest& request, const std::string& format, std::ostrea
       out << '\n';
     }
   }
+  if (format != "json")
+    for (const auto& r : rows)
+      for (const auto& [rule, why] : r.reasons)
+        out << (format == "markdown" ? "\n- " : "") << r.file << " @" << r.kernel << ": " << rule << ": not checked: " << why
+            << '\n';
   for (const auto& p : result.problems) out << p << '\n';
   return result.exitCode();
 }

@@ -62,6 +62,14 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   for (const auto& k : loaded.kernels) {
     r.kernelNames.push_back(k.name);
     r.notModelled.insert(r.notModelled.end(), k.gaps.begin(), k.gaps.end());
+    std::map<std::string, std::string> notChecked;
+    for (const auto& rule : allRules()) {
+      const std::string& id = rule->info().id;
+      if (!ruleEnabled(id, req.ruleGlobs) || !ruleApplies(id, k, &req.ruleSettings)) continue;
+      std::string why = ruleNotChecked(id, k);
+      if (!why.empty()) notChecked[id] = why;
+    }
+    r.notChecked.push_back(std::move(notChecked));
     if (!req.recordApplicability) continue;
     std::set<std::string> applicable;
     for (const auto& rule : allRules())

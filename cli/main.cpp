@@ -144,7 +144,7 @@ int run(int argc, char** argv) {
   addCommon(baselineCreate);
   baseline->require_subcommand(1);
 
-  CLI::App* audit = app.add_subcommand("audit", "kernel x rule table: Proved / Violated / Unknown / N/A");
+  CLI::App* audit = app.add_subcommand("audit", "kernel x rule table: Proved / Violated / Unknown / Not checked / N/A");
   std::vector<std::string> auditRules;
   std::string auditFormat = "text";
   audit->add_option("--rule", auditRules, "a rule (or glob) to audit; repeatable (default: every rule)")

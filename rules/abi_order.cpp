@@ -33,9 +33,42 @@ class AbiOrder : public Rule {
       checkCallOrder(call, ctx);
       if (k.irPeer && k.irPeer->name == call.callee) checkSignature(call, *k.irPeer, ctx);
     }
+    for (const LaunchFacts* l : k.launches) checkLaunch(f, *l, ctx);
   }
 
  private:
+  // The launch packs args[] in add_* order: tensors, then scalars. Each args[i] the wrapper reads
+  // must be what the launch put there.
+  static void checkLaunch(const CppFacts& f, const LaunchFacts& l, RuleContext& ctx) {
+    const LaunchArg* firstScalar = nullptr;
+    for (const auto& a : l.args) {
+      if (a.method == "add_scalar") {
+        if (!firstScalar) firstScalar = &a;
+      } else if (firstScalar) {
+        Finding& x = ctx.report(a.loc, "tensor '" + a.name + "' is added after scalar '" + firstScalar->name +
+                                           "': task arguments pack every tensor before the scalars");
+        x.notes.push_back({firstScalar->loc, "the first scalar"});
+        break;
+      }
+    }
+    for (const auto& u : f.unpacks) {
+      if (!u.index || *u.index < 0) continue;
+      if (static_cast<size_t>(*u.index) >= l.args.size()) {
+        Finding& x = ctx.report(u.loc, "the wrapper reads " + label(u) + ", but the launch passes only " +
+                                           std::to_string(l.args.size()) + " argument(s)");
+        x.notes.push_back({l.loc, "the launch"});
+        continue;
+      }
+      const LaunchArg& a = l.args[static_cast<size_t>(*u.index)];
+      bool tensor = a.method != "add_scalar";
+      if (tensor == u.tensor) continue;
+      Finding& x = ctx.report(u.loc, "the wrapper reads " + label(u) + " as a " + (u.tensor ? "tensor" : "scalar") +
+                                         ", but the launch passes " + (tensor ? "tensor" : "scalar") + " '" + a.name +
+                                         "' (" + a.method + ") there");
+      x.notes.push_back({a.loc, "the launch argument"});
+    }
+  }
+
   static void checkTensorsFirst(const CppFacts& f, RuleContext& ctx) {
     const ArgUnpack* lastTensor = nullptr;
     for (const auto& u : f.unpacks)

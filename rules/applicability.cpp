@@ -51,6 +51,8 @@ bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* set
   if (id == "barrier-participants" || id == "barrier-sync-start" ||
       id == "barrier-workspace" || id == "barrier-data-visibility")
     return k.cpp != nullptr && hasKind(k, {K::SyncAll});
+  if (id == "launch-dependencies") return k.cpp != nullptr && k.kind == "orchestration" && !k.cpp->launches.empty();
+  if (id == "launch-early-resolve") return k.cpp != nullptr && hasKind(k, {K::SyncAll});
   if (id == "abi-order" || id == "cache-policy-wrapper") return k.cpp != nullptr && k.cpp->wrapper;
   if (id == "xcheck-sync") return k.irPeer != nullptr;
   if (id.rfind("cache-", 0) == 0) {
@@ -60,6 +62,31 @@ bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* set
     return policy;
   }
   return true;
+}
+
+}  // namespace ptov
+
+namespace ptov {
+
+// The launch rules read how the kernel is submitted; without a linked launch they check the
+// kernel's side only (or nothing), and audit must not call that a proof.
+std::string ruleNotChecked(const std::string& id, const Kernel& k) {
+  if (id == "barrier-arrival" && k.launches.empty()) {
+    bool counted = false;
+    forEachOp(*k.body, [&](const Op& op) { counted |= op.kind == OpKind::SyncAll && op.participants != nullptr; });
+    if (counted)
+      return "no launch linked: that no lane beyond the participant count arrives is not checked (the rest is)";
+    return "";
+  }
+  bool launchRule = id == "barrier-sync-start" || id == "barrier-participants" || id == "barrier-workspace" ||
+                    id == "launch-early-resolve";
+  if (!launchRule || !k.cpp || k.kind == "orchestration") return "";
+  if (k.launches.empty())
+    return "no launch linked (give the orchestration code that submits this kernel as another input)";
+  if (id == "barrier-participants")
+    for (const LaunchFacts* l : k.launches)
+      if (!l->blockNum) return "the block_num of the launch at line " + std::to_string(l->loc.line) + " is not a constant";
+  return "";
 }
 
 }  // namespace ptov

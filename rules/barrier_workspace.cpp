@@ -43,13 +43,22 @@ class BarrierWorkspace : public Rule {
         ctx.report(b->loc, "the barrier's counter starts at word " + std::to_string(*off) + " (byte " +
                                std::to_string(*off * 4) + "), not on a 64-byte cache line: the counter's DCCI "
                                "maintenance would share a line with other data");
-      for (const auto& [other, ob] : offsets[ws.value])
+      for (const auto& [other, ob] : offsets[ws.value]) {
+        // Two barriers on one counter: the second finds the first one's arrivals already counted
+        // and releases early (a fixed-threshold counter is a no-op on reuse).
+        if (other == *off && ob != b) {
+          Finding& f = ctx.report(b->loc, "this barrier counts on the same counter (word " + std::to_string(*off) +
+                                              ") as an earlier barrier: its generation is released by the earlier "
+                                              "barrier's arrivals; give each barrier its own 64-byte counter");
+          f.notes.push_back({ob->loc, "the earlier barrier on the same counter"});
+        }
         if (other != *off && std::abs(other - *off) < kCounterWords) {
           Finding& f = ctx.report(b->loc, "counters at words " + std::to_string(other) + " and " + std::to_string(*off) +
                                               " of the workspace overlap (each needs " + std::to_string(kCounterWords) +
                                               " words)");
           f.notes.push_back({ob->loc, "the other barrier"});
         }
+      }
       offsets[ws.value].emplace(*off, b);
       needed[ws.value] = std::max(needed[ws.value], *off + kCounterWords);
     }

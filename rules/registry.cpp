@@ -26,6 +26,8 @@ std::unique_ptr<Rule> makeBarrierParticipants();
 std::unique_ptr<Rule> makeBarrierSyncStart();
 std::unique_ptr<Rule> makeBarrierWorkspace();
 std::unique_ptr<Rule> makeBarrierDataVisibility();
+std::unique_ptr<Rule> makeLaunchDependencies();
+std::unique_ptr<Rule> makeLaunchEarlyResolve();
 std::unique_ptr<Rule> makeAbiOrder();
 std::unique_ptr<Rule> makeCachePolicyWrapper();
 std::unique_ptr<Rule> makeXcheckSync();
@@ -58,6 +60,8 @@ const std::vector<std::unique_ptr<Rule>>& allRules() {
     r.push_back(makeBarrierSyncStart());
     r.push_back(makeBarrierWorkspace());
     r.push_back(makeBarrierDataVisibility());
+    r.push_back(makeLaunchDependencies());
+    r.push_back(makeLaunchEarlyResolve());
     r.push_back(makeAbiOrder());
     r.push_back(makeCachePolicyWrapper());
     r.push_back(makeXcheckSync());

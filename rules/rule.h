@@ -116,6 +116,9 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
 
 // Does the rule have anything to check in this kernel (the ops it reads are there)?
 bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* settings = nullptr);
+// Why a rule that applies to a kernel cannot fully decide it in this run ("" when it can): the
+// facts it needs are missing, e.g. "no launch linked". Audit says "not checked: <why>" then.
+std::string ruleNotChecked(const std::string& id, const Kernel& k);
 
 // Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
 // `solver` (a default one when null).

@@ -400,6 +400,7 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
       return {Verdict::unknown("the participant index of '" + a->op->name + "' does not depend on the lane id: which "
                                "lanes fill its slots is not checked"),
               ""};
+  bool launchKnown = !kernel_.launches.empty() || solver_.options().paramRanges.count("block_num");
   auto participants = [](const TraceOp& op) { return op.participants ? op.participants : blockNumExpr(); };
   auto slot = [](const TraceOp& op) { return op.participantIndex ? op.participantIndex : Expr::loopVar("block_idx"); };
   ExprPtr countA = Expr::constant(0), countB = Expr::constant(0);
@@ -415,8 +416,13 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
     ExprPtr pA = onLane(participants(*a), kLaneA), pB = onLane(participants(*a), kLaneB);
     ExprPtr slotA = a->participantIndex ? onLane(slot(*a), kLaneA) : Expr::loopVar(kLaneA);
     ExprPtr inRange = exprAnd(Expr::cmp("sge", slotA, Expr::constant(0)), Expr::cmp("slt", slotA, pA));
-    problems.push_back("outside");  // a lane the count does not include arrives
-    conds.push_back(exprAnd(arrivesA, exprNot(inRange)));
+    // A lane the count does not include arrives. Whether such a lane exists is the launch's
+    // business: without a linked launch (or a block_num range) this is not asked, and
+    // ruleNotChecked says so.
+    if (launchKnown) {
+      problems.push_back("outside");
+      conds.push_back(exprAnd(arrivesA, exprNot(inRange)));
+    }
     problems.push_back("mismatch");  // lanes the count includes arrive a different number of times
     conds.push_back(exprAnd(exprAnd(arrivesA, Expr::cmp("slt", Expr::loopVar(kLaneB), pA)),
                             Expr::cmp("ne", countA, countB)));

@@ -395,6 +395,14 @@ Kernel modelOrchestration(ASTContext& ctx, const FunctionDecl& fn) {
   for (auto& l : c.launches) {
     l.created = c.created;
     l.notes = c.notes;
+    for (auto& d : l.deps) {
+      if (d.producer < 0) continue;
+      const LaunchFacts& p = c.launches[static_cast<size_t>(d.producer)];
+      d.producerKernel = p.kernel;
+      d.producerLoc = p.loc;
+      d.producerEarlyResolve = p.allowEarlyResolve;
+      d.producerEarlyResolveLoc = p.allowEarlyResolve ? p.allowEarlyResolveLoc : p.loc;
+    }
   }
   auto facts = std::make_shared<CppFacts>();
   facts->launches = std::move(c.launches);

@@ -111,6 +111,10 @@ struct LaunchDep {
   SourceLoc loc;
   std::string name;   // the id's spelling
   int producer = -1;  // index of the launch (in the same function) whose task id it is, -1: unknown
+  // That launch's kernel, submit call and early-resolve setting (copied: a launch stands alone).
+  std::string producerKernel;
+  SourceLoc producerLoc, producerEarlyResolveLoc;
+  std::optional<bool> producerEarlyResolve;
 };
 struct LaunchFacts {
   SourceLoc loc;           // the submit call
