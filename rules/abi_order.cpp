@@ -51,8 +51,17 @@ class AbiOrder : public Rule {
         break;
       }
     }
+    // A launch that adds no scalar at all is a fragment (the contract fixture lists tensors
+    // only): its scalar slots are not known, so they are noted, not judged.
+    bool scalarsShown = firstScalar != nullptr;
     for (const auto& u : f.unpacks) {
       if (!u.index || *u.index < 0) continue;
+      if (!u.tensor && !scalarsShown && static_cast<size_t>(*u.index) >= l.args.size()) {
+        Finding& x = ctx.report(Severity::Note, u.loc, "the wrapper reads scalar " + label(u) + ", but the launch "
+                                "adds no scalars: the scalar slots are not checked");
+        x.notes.push_back({l.loc, "the launch"});
+        continue;
+      }
       if (static_cast<size_t>(*u.index) >= l.args.size()) {
         Finding& x = ctx.report(u.loc, "the wrapper reads " + label(u) + ", but the launch passes only " +
                                            std::to_string(l.args.size()) + " argument(s)");

@@ -48,8 +48,12 @@ bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* set
   if (id == "comm-put-drain") return hasKind(k, {K::Put, K::Get, K::Collective});
   if (id == "ub-range") return hasKind(k, {K::TileAlloc, K::TileAssign}) || (k.cpp && !k.cpp->ubScratch.empty());
   if (id == "barrier-logical-id") return k.cpp != nullptr && (k.cpp->wrapper || hasKind(k, {K::SyncAll}));
-  if (id == "barrier-participants" || id == "barrier-sync-start" ||
-      id == "barrier-workspace" || id == "barrier-data-visibility")
+  if (id == "barrier-workspace") {
+    bool soft = false;
+    forEachOp(*k.body, [&](const Op& op) { soft |= op.kind == K::SyncAll && op.syncMode == "soft"; });
+    return k.cpp != nullptr && soft;
+  }
+  if (id == "barrier-participants" || id == "barrier-sync-start" || id == "barrier-data-visibility")
     return k.cpp != nullptr && hasKind(k, {K::SyncAll});
   if (id == "launch-dependencies") return k.cpp != nullptr && k.kind == "orchestration" && !k.cpp->launches.empty();
   if (id == "launch-early-resolve") return k.cpp != nullptr && hasKind(k, {K::SyncAll});

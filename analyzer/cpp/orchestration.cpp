@@ -184,7 +184,11 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
         const VarDecl* obj = varOf(mc->getImplicitObjectArgument());
         if (n == "get_ref" && obj && allocations_.count(obj) && mc->getNumArgs() == 1)
           if (auto i = evalInt(ctx_, mc->getArg(0)))
-            if (*i >= 0 && static_cast<size_t>(*i) < allocations_[obj].size()) tensorOf_[vd] = allocations_[obj][*i];
+            if (*i >= 0 && static_cast<size_t>(*i) < allocations_[obj].size()) {
+              int t = allocations_[obj][*i];
+              tensorOf_[vd] = t;
+              if (t >= 0) created[t].name = vd->getNameAsString();  // the tensor, not its create-info
+            }
         if (n == "task_id" && obj && submitOf_.count(obj)) taskIdOf_[vd] = submitOf_[obj];
       }
     }

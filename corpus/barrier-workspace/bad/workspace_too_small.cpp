@@ -136,11 +136,22 @@ extern "C" __global__ AICORE void kernel_entry(__gm__ int64_t* args) {
   fused::fused_body(x_mixed, x_flat, pre_val, ffn_out, sync_workspace, scale0, num_tokens, lane);
 }
 
-// --- orchestration: one synchronously started 8-lane wave with its own zeroed workspace ---
-void orchestrate_fused(TensorHandle x_mixed, TensorHandle x_flat, TensorHandle pre_val, TensorHandle ffn_out,
-                       float scale0, int64_t num_tokens) {
+// --- orchestration (PTO2 runtime API): one synchronously started 8-lane wave with its own zeroed workspace ---
+void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
+  const Tensor& x_mixed = orch_args.tensor(0).ref();
+  const Tensor& x_flat = orch_args.tensor(1).ref();
+  const Tensor& pre_val = orch_args.tensor(2).ref();
+  const Tensor& ffn_out = orch_args.tensor(3).ref();
+  uint64_t scale0 = orch_args.scalar(0);
+  uint64_t num_tokens = orch_args.scalar(1);
+  uint32_t sync_workspace_ci_shapes[1] = {31};
   // expect-error@+1 {{barrier-workspace}}
-  TensorHandle sync_workspace = create_tensor({31}, DataType::INT32, 0);
+  TensorCreateInfo sync_workspace_ci(sync_workspace_ci_shapes, 1, DataType::INT32);
+  sync_workspace_ci.set_initial_value(0);
+  TaskOutputTensors sync_workspace_allocation = alloc_tensors(sync_workspace_ci);
+  const Tensor& sync_workspace = sync_workspace_allocation.get_ref(0);
+
+  // Task 1: kernel_entry
   L0TaskArgs fused_args;
   fused_args.add_output(x_mixed);
   fused_args.add_input(x_flat);
@@ -149,9 +160,8 @@ void orchestrate_fused(TensorHandle x_mixed, TensorHandle x_flat, TensorHandle p
   fused_args.add_inout(sync_workspace);
   fused_args.add_scalar(scale0);
   fused_args.add_scalar(num_tokens);
-  LaunchSpec fused_spec;
-  fused_spec.set_block_num(8);
-  fused_spec.set_require_sync_start(true);
-  fused_spec.set_allow_early_resolve(true);
-  submit_task("kernel_entry", fused_args, fused_spec);
+  fused_args.launch_spec.set_block_num(8);
+  fused_args.launch_spec.set_require_sync_start(true);
+  fused_args.set_allow_early_resolve(true);
+  TaskOutputTensors fused_args_output = rt_submit_aiv_task(1, fused_args);
 }

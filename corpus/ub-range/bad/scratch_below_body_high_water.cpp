@@ -36,14 +36,22 @@ extern "C" __global__ AICORE void kernel_entry(__gm__ int64_t* args) {
   SYNCALL_SOFT_AIV_BARRIER(ws, sync_tile.data(), kLanes, lane);
 }
 
-void launch_scale(TensorHandle src, TensorHandle dst) {
-  TensorHandle ws = create_tensor({64}, DataType::INT32, 0);
+void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
+  const Tensor& src = orch_args.tensor(0).ref();
+  const Tensor& dst = orch_args.tensor(1).ref();
+  uint32_t ws_ci_shapes[1] = {64};
+  TensorCreateInfo ws_ci(ws_ci_shapes, 1, DataType::INT32);
+  ws_ci.set_initial_value(0);
+  TaskOutputTensors ws_allocation = alloc_tensors(ws_ci);
+  const Tensor& ws = ws_allocation.get_ref(0);
+
+  // Task 1: kernel_entry
   L0TaskArgs args;
   args.add_input(src);
   args.add_output(dst);
   args.add_inout(ws);
-  LaunchSpec spec;
-  spec.set_block_num(8);
-  spec.set_require_sync_start(true);
-  submit_task("kernel_entry", args, spec);
+  args.launch_spec.set_block_num(8);
+  args.launch_spec.set_require_sync_start(true);
+  args.set_allow_early_resolve(true);
+  TaskOutputTensors args_output = rt_submit_aiv_task(1, args);
 }
