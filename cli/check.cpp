@@ -1,6 +1,7 @@
 #include "cli/check.h"
 
 #include "analyzer/hash.h"
+#include "analyzer/model/cpp_facts.h"
 #include "cli/config.h"
 #include "cli/report/fingerprint.h"
 #include "cli/suppressions.h"
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -118,6 +120,32 @@ LoadedInput loadInput(const std::string& path, const CheckRequest& req) {
   in.text = ss.str();
   in.file = loadText(path, in.text, frontendOptions(req));
   return in;
+}
+
+// A --param-range name must name something the checked kernels have: a scalar parameter (%n
+// or n), a C++ wrapper's scalar (by its variable or as args[i]), or block_num. A misspelt name
+// would otherwise bound nothing, silently. "" when every name is known.
+std::string unknownParamRange(const CheckRequest& req, const std::vector<LoadedInput>& loaded) {
+  std::set<std::string> known{"block_num"};
+  for (const auto& in : loaded)
+    for (const auto& k : in.file.kernels) {
+      for (const auto& p : k.params)
+        if (!p.isPointer) known.insert(!p.name.empty() && p.name[0] == '%' ? p.name.substr(1) : p.name);
+      if (k.cpp)
+        for (const auto& u : k.cpp->unpacks)
+          if (!u.tensor && u.index) {
+            known.insert("args[" + std::to_string(*u.index) + "]");
+            if (!u.var.empty()) known.insert(u.var);
+          }
+    }
+  for (const auto& [name, range] : req.solver.paramRanges) {
+    std::string bare = !name.empty() && name[0] == '%' ? name.substr(1) : name;
+    if (known.count(bare)) continue;
+    std::string list;
+    for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
+    return "ptoverify: error: --param-range '" + name + "' names no scalar of the checked kernels (known: " + list + ")";
+  }
+  return "";
 }
 
 FileResult checkInput(LoadedInput& in, const CheckRequest& req) {
@@ -236,6 +264,13 @@ CheckResult runCheck(const CheckRequest& req) {
   std::vector<LoadedFile*> files;
   for (auto& l : loaded) files.push_back(&l.file);
   linkInputs(files);
+  if (req.fromCli.count("param-range")) {
+    std::string unknown = unknownParamRange(req, loaded);
+    if (!unknown.empty()) {
+      result.problems.push_back(unknown);
+      return result;
+    }
+  }
   parallel([&](size_t i) {
     result.files[i] = checkInput(loaded[i], work[i].second);
     size_t finished = ++done;

@@ -45,7 +45,8 @@ std::string formatLoc(const SourceLoc& loc) {
 
 void printText(const CheckResult& result, std::ostream& out, bool color) {
   size_t counts[3] = {0, 0, 0};
-  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, notModelled = 0, inputWarnings = 0;
+  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, notModelled = 0, inputWarnings = 0,
+         notChecked = 0;
   for (const auto& p : result.problems) {
     out << p << '\n';
     ++inputErrors;
@@ -55,6 +56,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
     suppressed += f.suppressed;
     baselined += f.baselined;
     notModelled += f.notModelled.size();
+    for (const auto& k : f.notChecked) notChecked += k.size();
     for (const auto& d : f.inputDiagnostics) {
       line(out, color, d.loc, levelName(d.level), d.message, "");
       if (d.level == InputDiagnostic::Level::Error) ++inputErrors;
@@ -77,6 +79,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
   if (inputErrors) out << ", " << inputErrors << " input error(s)";
   if (inputWarnings) out << ", " << inputWarnings << " input warning(s)";
   if (notModelled) out << ", " << notModelled << " construct(s) not modelled";
+  if (notChecked) out << ", " << notChecked << " rule(s) not checked for want of facts (ptoverify audit says which)";
   out << '\n';
 }
 

@@ -151,7 +151,7 @@ case "$case_name" in
     # An exhausted solver budget is "unknown": reported, never a pass; --strict makes it exit 3.
     run 0 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival
     expect_output 'unknown: could not prove: .*budget of 0 ms is spent.*\[barrier-arrival\]$'
-    expect_output ', 5 unknown$'
+    expect_output ', 9 unknown$'
     run 3 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival --strict
     # Findings still win over unknowns.
     run 1 check corpus/barrier-arrival/bad corpus/ub-range/bad --kernel-budget 0 --strict --rules barrier-arrival,ub-range
@@ -229,7 +229,7 @@ case "$case_name" in
     run 1 audit --rule sync-deadlock --rule barrier-arrival corpus/sync-deadlock corpus/barrier-arrival/bad
     expect_output '@wait_before_any_set +Violated +N/A'
     expect_output '@prime_and_drain|@symbolic_trip +Proved'
-    expect_output '^total Violated +8 +4'  # barrier-arrival: 3 .pto kernels and the fused C++ kernel
+    expect_output '^total Violated +8 +6'  # barrier-arrival: 3 .pto kernels and 3 fused C++ kernels
     expect_output '@kernel_entry +Proved +Violated'
     # Rule options: a configured UB capacity replaces the arch default; unknown options are errors.
     printf 'options:\n  ub-range:\n    ub-bytes: 4096\n' >"$tmp/ub.yaml"

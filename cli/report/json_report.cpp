@@ -26,8 +26,12 @@ void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions
     json gaps = json::array();  // what the front end could not model (rules it touches said unknown)
     for (const auto& g : f.notModelled)
       gaps.push_back({{"kind", gapKindName(g.kind)}, {"location", locJson(g.loc)}, {"what", g.what}});
+    json notChecked = json::array();  // rules that apply but lacked facts (no launch linked, ...)
+    for (size_t k = 0; k < f.notChecked.size() && k < f.kernelNames.size(); ++k)
+      for (const auto& [rule, why] : f.notChecked[k])
+        notChecked.push_back({{"kernel", f.kernelNames[k]}, {"ruleId", rule}, {"why", why}});
     files.push_back({{"path", f.path}, {"kernels", f.kernelNames.size()}, {"findings", f.findings.size()},
-                     {"notModelled", gaps}});
+                     {"notModelled", gaps}, {"notChecked", notChecked}});
     for (const auto& d : f.inputDiagnostics)
       inputs.push_back({{"level", inputLevel(d.level)}, {"location", locJson(d.loc)}, {"message", d.message}});
     for (const auto& x : f.findings) {

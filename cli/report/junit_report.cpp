@@ -1,7 +1,8 @@
 // --format junit: one <testsuite> per input file and one <testcase> per kernel x rule that ran.
 // A case fails when the rule has findings at or above --fail-on in that kernel (the findings
 // are the failure's text); findings below it go to <system-out>; an undecided proof with no
-// failure makes the case <skipped> with the reason. An unreadable or unparsable input is an
+// failure makes the case <skipped> with the reason, and so does a rule that was not checked for
+// want of facts (no launch linked). An unreadable or unparsable input is an
 // <error> case named "input". docs/formats.md.
 #include <map>
 #include <ostream>
@@ -33,6 +34,16 @@ std::string xml(const std::string& s) {
 std::string line(const Finding& f) {
   return f.loc.file + ":" + std::to_string(f.loc.line) + ":" + std::to_string(f.loc.col) + ": " + findingLevel(f) +
          ": " + (f.grade.empty() ? "" : f.grade + ": ") + f.message + (f.fix.empty() ? "" : " (fix: " + f.fix + ")");
+}
+
+// Why `rule` could not be decided for `kernel` ("" when it could).
+std::string notCheckedWhy(const FileResult& file, const std::string& kernel, const std::string& rule) {
+  for (size_t k = 0; k < file.kernelNames.size() && k < file.notChecked.size(); ++k)
+    if (file.kernelNames[k] == kernel) {
+      auto it = file.notChecked[k].find(rule);
+      if (it != file.notChecked[k].end()) return it->second;
+    }
+  return "";
 }
 
 struct Case {
@@ -80,8 +91,15 @@ void writeJunit(const CheckResult& result, std::ostream& out, const ReportOption
       for (const auto& [rule, c] : cases[k]) {
         ++t;
         body << "    <testcase classname=\"" << xml(file.path + "." + k) << "\" name=\"" << xml(rule) << "\"";
+        auto why = notCheckedWhy(file, k, rule);
         if (c.failing.empty() && c.unknown.empty() && c.other.empty()) {
-          body << "/>\n";
+          // Not checked is never a pass: the case is skipped with what was missing.
+          if (!why.empty()) {
+            ++sk;
+            body << ">\n      <skipped message=\"" << xml("not checked: " + why) << "\"/>\n    </testcase>\n";
+          } else {
+            body << "/>\n";
+          }
           continue;
         }
         body << ">\n";

@@ -120,6 +120,13 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
       notifications.push_back({{"level", "warning"},
                                {"message", {{"text", std::string("not modelled: ") + gapKindName(g.kind) + " " + g.what}}},
                                {"locations", json::array({physical(g.loc, o)})}});
+    // Rules that apply but could not decide (no launch linked, ...): never a silent pass.
+    for (size_t k = 0; k < file.notChecked.size() && k < file.kernelNames.size(); ++k)
+      for (const auto& [rule, why] : file.notChecked[k])
+        notifications.push_back({{"level", "note"},
+                                 {"message", {{"text", rule + " not checked for '" + file.kernelNames[k] + "': " + why}}},
+                                 {"properties", {{"ruleId", rule}, {"kernel", file.kernelNames[k]}, {"verdict", "not checked"}}},
+                                 {"locations", json::array({physical(SourceLoc{file.path, 1, 1}, o)})}});
     for (const auto& f : file.findings) {
       ++total;
       json r = {{"ruleId", f.ruleId},
