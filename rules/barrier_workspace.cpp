@@ -25,42 +25,54 @@ class BarrierWorkspace : public Rule {
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    // Words the kernel needs in each workspace argument, and the barriers that use it.
+    // Words the kernel needs in each workspace argument, and the barriers that use it. Each
+    // barrier occupies a region of its workspace: a 16-word counter (the atomic form) or
+    // participants x 8 words of slots (the indexed helper), at its word offset.
+    struct Region {
+      int64_t start = 0, words = 0;
+      bool indexed = false;
+      const Op* op = nullptr;
+    };
     std::map<std::string, int64_t> needed;
     std::map<std::string, const Op*> firstUse;
-    std::map<std::string, std::map<int64_t, const Op*>> offsets;
+    std::map<std::string, std::vector<Region>> regions;
     for (const Op* b : barriersOf(k)) {
       if (!isSoftBarrier(*b) || b->writes.empty()) continue;
       const MemRef& ws = b->writes.front();
       if (!firstUse.count(ws.value)) firstUse[ws.value] = b;
-      if (b->participantIndex) {  // indexed helper: one slot per participant
-        if (auto p = evalConst(b->participants)) needed[ws.value] = std::max(needed[ws.value], *p * kIndexedSlotWords);
-        continue;
-      }
       auto off = evalConst(b->workspaceOffset);
       if (!off) continue;
-      if ((*off * 4) % 64 != 0)
+      Region r{*off, kCounterWords, b->participantIndex != nullptr, b};
+      if (r.indexed) {
+        auto p = evalConst(b->participants);
+        if (!p) continue;
+        r.words = *p * kIndexedSlotWords;
+      } else if ((*off * 4) % 64 != 0) {
         ctx.report(b->loc, "the barrier's counter starts at word " + std::to_string(*off) + " (byte " +
                                std::to_string(*off * 4) + "), not on a 64-byte cache line: the counter's DCCI "
                                "maintenance would share a line with other data");
-      for (const auto& [other, ob] : offsets[ws.value]) {
-        // Two barriers on one counter: the second finds the first one's arrivals already counted
-        // and releases early (a fixed-threshold counter is a no-op on reuse).
-        if (other == *off && ob != b) {
-          Finding& f = ctx.report(b->loc, "this barrier counts on the same counter (word " + std::to_string(*off) +
-                                              ") as an earlier barrier: its generation is released by the earlier "
-                                              "barrier's arrivals; give each barrier its own 64-byte counter");
-          f.notes.push_back({ob->loc, "the earlier barrier on the same counter"});
-        }
-        if (other != *off && std::abs(other - *off) < kCounterWords) {
-          Finding& f = ctx.report(b->loc, "counters at words " + std::to_string(other) + " and " + std::to_string(*off) +
-                                              " of the workspace overlap (each needs " + std::to_string(kCounterWords) +
-                                              " words)");
-          f.notes.push_back({ob->loc, "the other barrier"});
-        }
       }
-      offsets[ws.value].emplace(*off, b);
-      needed[ws.value] = std::max(needed[ws.value], *off + kCounterWords);
+      for (const Region& o : regions[ws.value]) {
+        if (o.op == b || o.start + o.words <= r.start || r.start + r.words <= o.start) continue;
+        // The indexed helper's slots count generations: sequential barriers may share them.
+        if (o.start == r.start && o.indexed && r.indexed) continue;
+        Finding* f = nullptr;
+        if (o.start == r.start && !o.indexed && !r.indexed)
+          // The second finds the first one's arrivals already counted and releases early (a
+          // fixed-threshold counter is a no-op on reuse).
+          f = &ctx.report(b->loc, "this barrier counts on the same counter (word " + std::to_string(*off) +
+                                      ") as an earlier barrier: its generation is released by the earlier barrier's "
+                                      "arrivals; give each barrier its own 64-byte counter");
+        else
+          f = &ctx.report(b->loc, "this barrier's " + std::string(r.indexed ? "slots" : "counter") + " (words " +
+                                      std::to_string(r.start) + ".." + std::to_string(r.start + r.words - 1) +
+                                      ") overlap the " + (o.indexed ? "slots" : "counter") + " of another barrier (words " +
+                                      std::to_string(o.start) + ".." + std::to_string(o.start + o.words - 1) + ")");
+        f->notes.push_back({o.op->loc, "the other barrier"});
+        break;
+      }
+      regions[ws.value].push_back(r);
+      needed[ws.value] = std::max(needed[ws.value], r.start + r.words);
     }
     for (const auto& [wsValue, words] : needed) checkLaunches(k, wsValue, words, *firstUse[wsValue], ctx);
   }

@@ -101,6 +101,16 @@ ExprPtr blockNumExpr() {
 }
 const char* kLaneA = "lane_a.block_idx";
 const char* kLaneB = "lane_b.block_idx";
+// The first value in `e` the front end could not compute ("" if none).
+std::string unknownLeaf(const ExprPtr& e) {
+  std::string found;
+  if (e)
+    substitute(e, [&](const Expr& leaf) -> ExprPtr {
+      if (leaf.kind == Expr::Kind::Unknown && found.empty()) found = leaf.name;
+      return nullptr;
+    });
+  return found;
+}
 // `e` as seen by one lane: the block index becomes that lane's own symbol.
 ExprPtr onLane(const ExprPtr& e, const char* lane) {
   return substitute(e, [lane](const Expr& leaf) -> ExprPtr {
@@ -400,6 +410,9 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
       return {Verdict::unknown("the participant index of '" + a->op->name + "' does not depend on the lane id: which "
                                "lanes fill its slots is not checked"),
               ""};
+  for (const TraceOp* a : arrivals)
+    if (std::string u = unknownLeaf(a->participants); !u.empty())
+      return {Verdict::unknown("the participant count of '" + a->op->name + "' is not computed ('" + u + "')"), ""};
   bool launchKnown = !kernel_.launches.empty() || solver_.options().paramRanges.count("block_num");
   auto participants = [](const TraceOp& op) { return op.participants ? op.participants : blockNumExpr(); };
   auto slot = [](const TraceOp& op) { return op.participantIndex ? op.participantIndex : Expr::loopVar("block_idx"); };
@@ -479,6 +492,10 @@ Verdict ProofContext::participantsExceedLanes(const std::vector<const Op*>& barr
   const Trace& t = trace();
   if (!t.complete) return unknownTrace();
   ExprPtr any = Expr::constant(0);
+  for (const auto& op : t.ops)
+    if (op.participants && std::find(barrier.begin(), barrier.end(), op.op) != barrier.end())
+      if (std::string u = unknownLeaf(op.participants); !u.empty())
+        return Verdict::unknown("the participant count of '" + op.op->name + "' is not computed ('" + u + "')");
   for (const auto& op : t.ops)
     if (op.participants && std::find(barrier.begin(), barrier.end(), op.op) != barrier.end())
       any = exprOr(any, exprAnd(onLane(op.guard, kLaneA),

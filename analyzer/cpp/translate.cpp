@@ -344,10 +344,22 @@ class Translator {
   }
 
   // The value a helper body returns, for bodies of local integer declarations, static_asserts,
-  // `if (c) v = e;` clamps and one final return: each clamp becomes `c ? e : v`. Null for any
+  // `if (c) v = e;` clamps, `if (c) return a;` early returns (`c ? a : rest`), constant ifs
+  // (`if constexpr (Policy == ...)`: only the arm that runs) and a final return. Null for any
   // other statement (the call stays unknown).
   ExprPtr helperValue(const CompoundStmt& body) {
-    for (const clang::Stmt* st : body.body()) {
+    return helperValue(std::vector<const clang::Stmt*>(body.body_begin(), body.body_end()), 0);
+  }
+
+  static std::vector<const clang::Stmt*> statementsOf(const clang::Stmt* s) {
+    if (!s) return {};
+    if (const auto* cs = dyn_cast<CompoundStmt>(s)) return {cs->body_begin(), cs->body_end()};
+    return {s};
+  }
+
+  ExprPtr helperValue(const std::vector<const clang::Stmt*>& stmts, size_t from) {
+    for (size_t i = from; i < stmts.size(); ++i) {
+      const clang::Stmt* st = stmts[i];
       if (isa<NullStmt>(st)) continue;
       if (const auto* ds = dyn_cast<DeclStmt>(st)) {
         for (const Decl* d : ds->decls()) {
@@ -359,13 +371,22 @@ class Translator {
         continue;
       }
       if (const auto* is = dyn_cast<IfStmt>(st)) {
-        if (is->getElse() || is->getInit() || is->getConditionVariable()) return nullptr;
-        const clang::Stmt* then = is->getThen();
-        if (const auto* cs = dyn_cast<CompoundStmt>(then)) {
-          if (cs->size() != 1) return nullptr;
-          then = cs->body_front();
+        std::vector<const clang::Stmt*> rest(stmts.begin() + static_cast<long>(i) + 1, stmts.end());
+        if (auto c = constantCondition(is)) {  // the arm that runs, then what follows
+          std::vector<const clang::Stmt*> chosen = statementsOf(*c ? is->getThen() : is->getElse());
+          chosen.insert(chosen.end(), rest.begin(), rest.end());
+          return helperValue(chosen, 0);
         }
-        const auto* as = dyn_cast<BinaryOperator>(then);
+        if (is->getElse() || is->getInit() || is->getConditionVariable()) return nullptr;
+        std::vector<const clang::Stmt*> then = statementsOf(is->getThen());
+        if (then.size() != 1) return nullptr;
+        if (const auto* ret = dyn_cast<ReturnStmt>(then.front())) {  // if (c) return a; ...
+          if (!ret->getRetValue()) return nullptr;
+          ExprPtr early = value(ret->getRetValue()), cond = value(is->getCond());
+          ExprPtr later = helperValue(stmts, i + 1);
+          return later ? Expr::select(cond, early, later) : nullptr;
+        }
+        const auto* as = dyn_cast<BinaryOperator>(then.front());
         const ValueDecl* target = as && as->getOpcode() == BO_Assign ? declOf(as->getLHS()) : nullptr;
         if (!target || !values_.count(target)) return nullptr;
         values_[target] = Expr::select(value(is->getCond()), value(as->getRHS()), values_[target]);

@@ -98,6 +98,18 @@ AICORE inline void soft_sync(__gm__ int32_t* workspace_base, int32_t offset_word
 AICORE inline int32_t active_lanes(int32_t work) { return work < kAivLanes ? work : kAivLanes; }
 
 
+// Which lanes take part in a barrier: the dense prefix that has work (the target design), or all
+// eight lanes whenever any has work (the baseline policy).
+enum class BarrierPolicy : int32_t { kDenseTarget = 0, kAtomicEightWayBaseline = 1 };
+template <BarrierPolicy Policy>
+AICORE inline int32_t select_barrier_participants(int32_t dense) {
+  if constexpr (Policy == BarrierPolicy::kAtomicEightWayBaseline) {
+    return dense > 0 ? kAivLanes : 0;
+  }
+  return dense;
+}
+
+template <BarrierPolicy Policy = BarrierPolicy::kDenseTarget>
 AICORE void fused_body(__gm__ float* x_mixed, __gm__ float* x_flat, __gm__ float* pre_val, __gm__ float* ffn_out,
                        __gm__ int32_t* sync_workspace, int32_t num_tokens, int32_t lane) {
   const int32_t split_work = (num_tokens + 7) / 8;
@@ -106,8 +118,10 @@ AICORE void fused_body(__gm__ float* x_mixed, __gm__ float* x_flat, __gm__ float
   const int32_t active_split = active_lanes(split_work);
   const int32_t active_mix = active_lanes(mix_work);
   const int32_t active_ffn = active_lanes(ffn_work);
-  const int32_t barrier1_participants = active_split > active_mix ? active_split : active_mix;
-  const int32_t barrier2_participants = active_mix > active_ffn ? active_mix : active_ffn;
+  const int32_t dense_barrier1 = active_split > active_mix ? active_split : active_mix;
+  const int32_t dense_barrier2 = active_mix > active_ffn ? active_mix : active_ffn;
+  const int32_t barrier1_participants = select_barrier_participants<Policy>(dense_barrier1);
+  const int32_t barrier2_participants = select_barrier_participants<Policy>(dense_barrier2);
   for (int32_t logical_block = lane; logical_block < split_work; logical_block += kAivLanes) {
     split_phase(x_flat, pre_val, logical_block, split_work);
   }
@@ -152,5 +166,5 @@ extern "C" __global__ AICORE void kernel_entry(__gm__ int64_t* args) {
   __gm__ float* ffn_out = fused::tensor_data<float>(args, fused::kXg);
   __gm__ int32_t* sync_workspace = fused::tensor_data<int32_t>(args, fused::kSyncWorkspace);
   const int32_t num_tokens = static_cast<int32_t>(args[fused::kNumTokens]);
-  fused::fused_body(x_mixed, x_flat, pre_val, ffn_out, sync_workspace, num_tokens, lane);
+  fused::fused_body<>(x_mixed, x_flat, pre_val, ffn_out, sync_workspace, num_tokens, lane);
 }
