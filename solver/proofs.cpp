@@ -454,6 +454,7 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
   eval.push_back(countA);
   eval.push_back(countB);
   eval.push_back(onLane(participants(*arrivals.front()), kLaneA));
+  eval.push_back(onLane(participants(*arrivals.front()), kLaneB));
   SatAnswer ans = solver_.check(asserts, eval);
   Verdict v = verdictOf(ans);
   if (v.kind != Verdict::Kind::Violated) return {v, ""};
@@ -475,6 +476,14 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
     v.witness.state.push_back(laneText(kLaneA) + " arrives, but the barrier counts " +
                               (p ? std::to_string(*p) : std::string("?")) + " participant(s)");
     v.witness.lanes.push_back({laneText(kLaneA), first.name + " arrival", first.loc, -1, false});
+  } else if (problem == "count") {
+    const char* lanes[2] = {kLaneA, kLaneB};
+    for (int l = 0; l < 2; ++l) {
+      auto p = ans.values[conds.size() + 2 + static_cast<size_t>(l)];
+      v.witness.state.push_back(laneText(lanes[l]) + " arrives with participants = " +
+                                (p ? std::to_string(*p) : std::string("?")));
+      v.witness.lanes.push_back({laneText(lanes[l]), first.name + " arrival", first.loc, -1, false});
+    }
   } else {
     const char* lanes[2] = {kLaneA, kLaneB};
     for (int l = 0; l < 2; ++l) {
