@@ -74,8 +74,8 @@ namespace ptov {
 
 // The launch rules read how the kernel is submitted; without a linked launch they check the
 // kernel's side only (or nothing), and audit must not call that a proof.
-std::string ruleNotChecked(const std::string& id, const Kernel& k) {
-  if (id == "barrier-arrival" && k.launches.empty()) {
+std::string ruleNotChecked(const std::string& id, const Kernel& k, bool blockNumRange) {
+  if (id == "barrier-arrival" && k.launches.empty() && !blockNumRange) {
     bool counted = false;
     forEachOp(*k.body, [&](const Op& op) { counted |= op.kind == OpKind::SyncAll && op.participants != nullptr; });
     if (counted)

@@ -118,7 +118,8 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
 bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* settings = nullptr);
 // Why a rule that applies to a kernel cannot fully decide it in this run ("" when it can): the
 // facts it needs are missing, e.g. "no launch linked". Audit says "not checked: <why>" then.
-std::string ruleNotChecked(const std::string& id, const Kernel& k);
+// `blockNumRange`: --param-range gives block_num, which stands in for a launch's lane count.
+std::string ruleNotChecked(const std::string& id, const Kernel& k, bool blockNumRange = false);
 
 // Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
 // `solver` (a default one when null).

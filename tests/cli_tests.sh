@@ -151,7 +151,7 @@ case "$case_name" in
     # An exhausted solver budget is "unknown": reported, never a pass; --strict makes it exit 3.
     run 0 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival
     expect_output 'unknown: could not prove: .*budget of 0 ms is spent.*\[barrier-arrival\]$'
-    expect_output ', 9 unknown$'
+    expect_output ', 11 unknown$'
     run 3 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival --strict
     # Findings still win over unknowns.
     run 1 check corpus/barrier-arrival/bad corpus/ub-range/bad --kernel-budget 0 --strict --rules barrier-arrival,ub-range
@@ -229,8 +229,26 @@ case "$case_name" in
     run 1 audit --rule sync-deadlock --rule barrier-arrival corpus/sync-deadlock corpus/barrier-arrival/bad
     expect_output '@wait_before_any_set +Violated +N/A'
     expect_output '@prime_and_drain|@symbolic_trip +Proved'
-    expect_output '^total Violated +8 +6'  # barrier-arrival: 3 .pto kernels and 3 fused C++ kernels
+    expect_output '^total Violated +8 +7'  # barrier-arrival: 3 .pto kernels and 4 fused C++ kernels
     expect_output '@kernel_entry +Proved +Violated'
+    # A launch rule with no orchestration input linked is "Not checked", with the reason, never Proved.
+    run 0 audit --rule barrier-sync-start --rule barrier-workspace corpus/barrier-workspace/good/indexed_soft_barrier.cpp
+    expect_output '@kernel_entry +Proved +Proved'
+    awk '/^\/\/ --- orchestration/{exit} {print}' corpus/barrier-arrival/good/dense_prefix_participants.cpp >"$tmp/nolaunch.cpp"
+    run 0 audit --rule barrier-sync-start --rule barrier-participants "$tmp/nolaunch.cpp"
+    expect_output '@kernel_entry +Not checked +Not checked'
+    expect_output 'barrier-sync-start: not checked: no launch linked'
+    expect_no_output '@kernel_entry .*Proved'
+    run 0 check "$tmp/nolaunch.cpp" --format junit
+    expect_output '<skipped message="not checked: no launch linked'
+    # --param-range: a name no kernel has is a usage error; block_num bounds the lanes.
+    run 2 check corpus/barrier-arrival/bad/dense_prefix_one_short.cpp --param-range numtokens=0:8
+    expect_output "param-range 'numtokens' names no scalar of the checked kernels"
+    # Every lane calls a barrier that counts 8: right on 8 lanes, an extra arrival on 9.
+    awk '/^\/\/ --- orchestration/{exit} {print}' corpus/barrier-participants/good/fused_three_phase.cpp >"$tmp/all_lanes.cpp"
+    run 0 check "$tmp/all_lanes.cpp" --param-range block_num=8:8 --rules barrier-arrival
+    run 1 check "$tmp/all_lanes.cpp" --param-range block_num=9:9 --rules barrier-arrival
+    expect_output 'witness: .*block_num = 9'
     # Rule options: a configured UB capacity replaces the arch default; unknown options are errors.
     printf 'options:\n  ub-range:\n    ub-bytes: 4096\n' >"$tmp/ub.yaml"
     run 1 check corpus/ub-range/good --config "$tmp/ub.yaml" --rules ub-range
