@@ -28,7 +28,7 @@ class BarrierParticipants : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp) return;
     int64_t aivCores = ctx.option("aiv-cores").value_or(48);
-    std::optional<int64_t> lanes = launchedLanes(k);
+    std::optional<int64_t> lanes = k.launchedLanes();
     for (const auto& group : barrierCounters(k)) {
       const Op& b = *group.front();
       if (b.syncMode == "soft") checkSoft(k, group, lanes, ctx);
@@ -54,16 +54,6 @@ class BarrierParticipants : public Rule {
   }
 
  private:
-  // The block_num every linked launch gives, if they agree on a constant.
-  static std::optional<int64_t> launchedLanes(const Kernel& k) {
-    std::optional<int64_t> lanes;
-    for (const LaunchFacts* l : k.launches) {
-      if (!l->blockNum || (lanes && *lanes != *l->blockNum)) return std::nullopt;
-      lanes = l->blockNum;
-    }
-    return lanes;
-  }
-
   static void checkSoft(const Kernel& k, const std::vector<const Op*>& group, std::optional<int64_t> lanes,
                         RuleContext& ctx) {
     const Op& b = *group.front();

@@ -130,13 +130,7 @@ const Trace& ProofContext::trace() {
 // --param-range of a C++ scalar named by the variable its wrapper unpacks it into
 // (`num_tokens = args[kNumTokens]`: the range of num_tokens bounds args[15]).
 void ProofContext::addLaunchFacts(Trace& t) const {
-  std::optional<int64_t> lanes;
-  bool agree = !kernel_.launches.empty();
-  for (const LaunchFacts* l : kernel_.launches) {
-    if (!l->blockNum || (lanes && *lanes != *l->blockNum)) agree = false;
-    else lanes = l->blockNum;
-  }
-  if (agree && lanes) t.assumptions.push_back(exprEq(blockNumExpr(), Expr::constant(*lanes)));
+  if (auto lanes = kernel_.launchedLanes()) t.assumptions.push_back(exprEq(blockNumExpr(), Expr::constant(*lanes)));
   if (!kernel_.cpp) return;
   for (const auto& [name, range] : solver_.options().paramRanges)
     for (const auto& u : kernel_.cpp->unpacks)

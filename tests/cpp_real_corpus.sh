@@ -6,22 +6,8 @@
 set -uo pipefail
 BIN=$1
 SRC=$2
-REAL=$SRC/../shared/corpus-real/cpp
-if [ ! -d "$REAL" ]; then
-  if [ "${CI:-}" = "true" ]; then
-    echo "FAIL: $REAL is missing, and under CI=true the real-corpus tests must run"
-    exit 1
-  fi
-  echo "skipped: $REAL is not beside the project (the real upstream inputs that ../shared provides; see README)"
-  exit 77
-fi
-
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+# shellcheck source=tests/real_corpus_common.sh
+source "$SRC/tests/real_corpus_common.sh"
 
 FUSED=models/deepseek/v4-flash/kernels/fused_pre_norm_cce
 QWEN=models/qwen3_14b/kernels/paged_attention_cce

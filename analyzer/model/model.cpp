@@ -1,5 +1,7 @@
 #include "analyzer/model/model.h"
 
+#include "analyzer/model/cpp_facts.h"
+
 namespace ptov {
 
 namespace {
@@ -100,6 +102,15 @@ StmtPtr Stmt::opStmt(Op op) {
   s->loc = op.loc;
   s->op = std::move(op);
   return s;
+}
+
+std::optional<int64_t> Kernel::launchedLanes() const {
+  std::optional<int64_t> lanes;
+  for (const LaunchFacts* l : launches) {
+    if (!l->blockNum || (lanes && *lanes != *l->blockNum)) return std::nullopt;
+    lanes = l->blockNum;
+  }
+  return lanes;
 }
 
 int Kernel::paramIndex(const std::string& n) const {

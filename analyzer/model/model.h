@@ -203,6 +203,8 @@ struct Kernel {
   std::vector<ModelGap> gaps;
 
   int paramIndex(const std::string& name) const;
+  // The block_num every linked launch gives, when they all give the same constant.
+  std::optional<int64_t> launchedLanes() const;
 };
 
 struct Model {
