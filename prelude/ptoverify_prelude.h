@@ -236,4 +236,3 @@ struct L0TaskArgs {
 using CoreTaskArgs = L0TaskArgs;
 TaskOutputTensors rt_submit_aiv_task(int64_t kernel_id, const L0TaskArgs& args);
 TaskOutputTensors rt_submit_aic_task(int64_t kernel_id, const L0TaskArgs& args);
-template <class... K> TaskOutputTensors rt_submit_mixed_task(const L0TaskArgs& args, const K&... kernel_ids);

@@ -455,6 +455,8 @@ void retryOrchestrationWithExternals(Output& out, std::vector<std::string>& args
                                      Parse&& parse) {
   bool orchestration = std::any_of(out.kernels.begin(), out.kernels.end(),
                                    [](const Kernel& k) { return k.kind == "orchestration"; });
+  for (const auto& d : out.diags)  // a file whose only submit is of an undeclared form
+    orchestration |= d.message.rfind("use of undeclared identifier 'rt_submit_", 0) == 0;
   if (!orchestration) return;
   static const std::string prefix = "use of undeclared identifier '";
   std::set<std::string> names;
@@ -466,7 +468,12 @@ void retryOrchestrationWithExternals(Output& out, std::vector<std::string>& args
     }
   if (names.empty()) return;
   std::string decls = "#pragma once\nstruct ptoverify_external_value { template <class T> operator T() const; };\n";
-  for (const auto& n : names) decls += "extern const ptoverify_external_value " + n + ";\n";
+  // A submit function the prelude does not declare (another core-type or group form) is still a
+  // submit: it returns the task's outputs.
+  for (const auto& n : names)
+    decls += n.rfind("rt_submit_", 0) == 0
+                 ? "template <class... A> TaskOutputTensors " + n + "(const A&...);\n"
+                 : "extern const ptoverify_external_value " + n + ";\n";
   std::string header = std::string(kMissingHeaderDir) + "/ptoverify_orchestration_externals.h";
   missing.emplace_back(header, decls);
   args.insert(args.end(), {"-include", header});
@@ -476,7 +483,9 @@ void retryOrchestrationWithExternals(Output& out, std::vector<std::string>& args
   parse(again);
   for (auto& d : out.diags)
     if (d.message.rfind(prefix, 0) == 0) {
-      d.message += " (read as an external value of the orchestration)";
+      d.message += d.message.rfind(prefix + "rt_submit_", 0) == 0
+                       ? " (read as a task submit of the orchestration)"
+                       : " (read as an external value of the orchestration)";
       again.diags.push_back(d);
     }
   out = std::move(again);
