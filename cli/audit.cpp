@@ -12,6 +12,7 @@ struct Row {
   std::string file, kernel;
   std::vector<std::string> verdicts;  // per audited rule
   std::map<std::string, std::string> reasons;  // rule -> why it is not checked
+  size_t launches = 0;                         // linked launches the launch rules checked
 };
 
 std::string pad(std::string s, size_t n) {
@@ -32,7 +33,7 @@ int runAudit(const CheckRequest& request, const std::string& format, std::ostrea
   for (const auto& file : result.files) {
     for (size_t i = 0; i < file.kernelNames.size(); ++i) {
       const std::string& kernel = file.kernelNames[i];
-      Row row{file.path, kernel, {}, {}};
+      Row row{file.path, kernel, {}, {}, file.linkedLaunches[i]};
       for (const auto& rule : rules) {
         bool violated = false, unknown = false;
         for (const auto& f : file.findings)
@@ -56,7 +57,7 @@ int runAudit(const CheckRequest& request, const std::string& format, std::ostrea
     for (const auto& r : rows) {
       nlohmann::json v = nlohmann::json::object();
       for (size_t i = 0; i < rules.size(); ++i) v[rules[i]] = r.verdicts[i];
-      nlohmann::json k = {{"file", r.file}, {"kernel", r.kernel}, {"verdicts", v}};
+      nlohmann::json k = {{"file", r.file}, {"kernel", r.kernel}, {"verdicts", v}, {"launchesLinked", r.launches}};
       if (!r.reasons.empty()) k["notChecked"] = r.reasons;
       j["kernels"].push_back(k);
     }

@@ -72,6 +72,7 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
       if (!why.empty()) notChecked[id] = why;
     }
     r.notChecked.push_back(std::move(notChecked));
+    r.linkedLaunches.push_back(k.launches.size());
     if (!req.recordApplicability) continue;
     std::set<std::string> applicable;
     for (const auto& rule : allRules())

@@ -43,6 +43,7 @@ struct FileResult {
   // Per kernel (same order, always filled): enabled rules that apply but could not be decided
   // with the facts of this run, with why ("no launch linked"). Never reported as a pass.
   std::vector<std::map<std::string, std::string>> notChecked;
+  std::vector<size_t> linkedLaunches;  // per kernel: launches found in orchestration inputs
   std::vector<ModelGap> notModelled;  // what the front end could not model, over the file's kernels
   size_t suppressed = 0;  // findings removed by inline suppressions
   size_t baselined = 0;   // findings removed because the baseline has them

@@ -483,9 +483,11 @@ void retryOrchestrationWithExternals(Output& out, std::vector<std::string>& args
   parse(again);
   for (auto& d : out.diags)
     if (d.message.rfind(prefix, 0) == 0) {
+      static const std::string notModelled = " (not modelled; the rest of the file is checked)";
+      if (auto at = d.message.find(notModelled); at != std::string::npos) d.message.erase(at);
       d.message += d.message.rfind(prefix + "rt_submit_", 0) == 0
                        ? " (read as a task submit of the orchestration)"
-                       : " (read as an external value of the orchestration)";
+                       : " (read as an opaque external value of the orchestration)";
       again.diags.push_back(d);
     }
   out = std::move(again);
