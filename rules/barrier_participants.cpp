@@ -1,7 +1,8 @@
-// barrier-participants: the soft barrier's participant count, the grid stride of every phase and
-// the launched block_num describe the same set of lanes; a hard barrier (which waits for every
+// barrier-participants: the soft barrier's participant count never exceeds the lanes the linked
+// launch starts (Z3, for every parameter value), a constant count equals every phase's grid
+// stride, and every grid stride equals the launched lanes; a hard barrier (which waits for every
 // core of its type) needs the whole machine launched; and the barrier's core type matches the
-// kernel's topology (AIV-only vs mixed AIC + AIV).
+// kernel's topology (AIV-only vs mixed AIC + AIV). Which lanes arrive is barrier-arrival's.
 #include <optional>
 
 #include "rules/cpp_queries.h"
