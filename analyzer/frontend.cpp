@@ -229,9 +229,6 @@ void linkInputs(std::vector<LoadedFile*>& files) {
                                       "comment: kernel, file or directory name): " + list +
                                       "; their launch facts are not checked against a kernel"});
       }
-      if (!k.cpp->launches.empty())
-        for (const auto& n : k.cpp->launches.front().notes)
-          f->diagnostics.push_back({InputDiagnostic::Level::Note, k.loc, n});
     }
 }
 

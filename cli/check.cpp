@@ -64,21 +64,18 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   for (const auto& k : loaded.kernels) {
     r.kernelNames.push_back(k.name);
     r.notModelled.insert(r.notModelled.end(), k.gaps.begin(), k.gaps.end());
+    std::set<std::string> applicable;
     std::map<std::string, std::string> notChecked;
     for (const auto& rule : allRules()) {
       const std::string& id = rule->info().id;
       if (!ruleEnabled(id, req.ruleGlobs) || !ruleApplies(id, k, &req.ruleSettings)) continue;
+      applicable.insert(id);
       std::string why = ruleNotChecked(id, k, req.solver.paramRanges.count("block_num") > 0);
       if (!why.empty()) notChecked[id] = why;
     }
     r.notChecked.push_back(std::move(notChecked));
     r.linkedLaunches.push_back(k.launches.size());
-    if (!req.recordApplicability) continue;
-    std::set<std::string> applicable;
-    for (const auto& rule : allRules())
-      if (ruleEnabled(rule->info().id, req.ruleGlobs) && ruleApplies(rule->info().id, k, &req.ruleSettings))
-        applicable.insert(rule->info().id);
-    r.applicableRules.push_back(std::move(applicable));
+    if (req.recordApplicability) r.applicableRules.push_back(std::move(applicable));
   }
   Solver& solver = solverFor(req.solver);
   for (const auto& k : loaded.kernels) {
@@ -135,7 +132,7 @@ std::string unknownParamRange(const CheckRequest& req, const std::vector<LoadedI
       if (k.cpp)
         for (const auto& u : k.cpp->unpacks)
           if (!u.tensor && u.index) {
-            known.insert("args[" + std::to_string(*u.index) + "]");
+            known.insert(argsSlot(*u.index));
             if (!u.var.empty()) known.insert(u.var);
           }
     }

@@ -29,8 +29,9 @@ class BarrierArrival : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     for (const auto& group : barrierCounters(k)) {
       const Op& first = *group.front();
+      std::string counter = counterText(first);
       std::string what = "'" + first.name + "' (" + first.syncMode + ", " + first.coreType +
-                         (first.writes.empty() && first.uses.empty() ? "" : ", " + counterText(first)) + ")";
+                         (counter.empty() ? "" : ", " + counter) + ")";
       auto [v, problem] = ctx.proofs().barrierArrival(group);
       std::string msg;
       if (problem == "outside")

@@ -111,6 +111,20 @@ std::string unknownLeaf(const ExprPtr& e) {
     });
   return found;
 }
+// The instances of a barrier's ops in the trace, in order.
+std::vector<const TraceOp*> instancesOf(const Trace& t, const std::vector<const Op*>& barrier) {
+  std::vector<const TraceOp*> out;
+  for (const auto& op : t.ops)
+    if (std::find(barrier.begin(), barrier.end(), op.op) != barrier.end()) out.push_back(&op);
+  return out;
+}
+// Why a proof over these arrivals' participant counts cannot be decided ("" when it can).
+std::string uncomputedCount(const std::vector<const TraceOp*>& arrivals) {
+  for (const TraceOp* a : arrivals)
+    if (std::string u = unknownLeaf(a->participants); !u.empty())
+      return "the participant count of '" + a->op->name + "' is not computed ('" + u + "')";
+  return "";
+}
 // `e` as seen by one lane: the block index becomes that lane's own symbol.
 ExprPtr onLane(const ExprPtr& e, const char* lane) {
   return substitute(e, [lane](const Expr& leaf) -> ExprPtr {
@@ -135,7 +149,7 @@ void ProofContext::addLaunchFacts(Trace& t) const {
   for (const auto& [name, range] : solver_.options().paramRanges)
     for (const auto& u : kernel_.cpp->unpacks)
       if (!u.tensor && u.index && u.var == name) {
-        ExprPtr arg = Expr::param("args[" + std::to_string(*u.index) + "]", -1);
+        ExprPtr arg = Expr::param(argsSlot(*u.index), -1);
         t.assumptions.push_back(Expr::cmp("sge", arg, Expr::constant(range.first)));
         t.assumptions.push_back(Expr::cmp("sle", arg, Expr::constant(range.second)));
       }
@@ -289,7 +303,7 @@ std::vector<std::pair<std::string, int64_t>> ProofContext::shownValues(const Sat
     // A C++ wrapper's scalar, shown by the variable it is unpacked into.
     std::string shown = name;
     for (const auto& u : kernel_.cpp->unpacks)
-      if (!u.tensor && u.index && "args[" + std::to_string(*u.index) + "]" == name && !u.var.empty())
+      if (!u.tensor && u.index && argsSlot(*u.index) == name && !u.var.empty())
         shown = u.var + " (" + name + ")";
     out.emplace_back(shown, value);
   }
@@ -395,21 +409,22 @@ Verdict ProofContext::eventLeaksAtExit(const EventKey& key) {
 ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<const Op*>& barrier) {
   const Trace& t = trace();
   if (!t.complete) return {unknownTrace(), ""};
-  std::vector<const TraceOp*> arrivals;
-  for (const auto& op : t.ops)
-    if (std::find(barrier.begin(), barrier.end(), op.op) != barrier.end()) arrivals.push_back(&op);
+  std::vector<const TraceOp*> arrivals = instancesOf(t, barrier);
   if (arrivals.empty()) return {Verdict::proved(), ""};
   for (const TraceOp* a : arrivals)
     if (a->participantIndex && onLane(a->participantIndex, kLaneA) == a->participantIndex)
       return {Verdict::unknown("the participant index of '" + a->op->name + "' does not depend on the lane id: which "
                                "lanes fill its slots is not checked"),
               ""};
+  if (std::string why = uncomputedCount(arrivals); !why.empty()) return {Verdict::unknown(why), ""};
+  // Without a count every launched lane takes part, and the same parameters give every lane the
+  // same path: a barrier whose arrivals do not depend on the lane is reached equally by all.
+  bool laneDependent = false;
   for (const TraceOp* a : arrivals)
-    if (std::string u = unknownLeaf(a->participants); !u.empty())
-      return {Verdict::unknown("the participant count of '" + a->op->name + "' is not computed ('" + u + "')"), ""};
+    laneDependent |= a->participants || a->participantIndex || onLane(a->guard, kLaneA) != a->guard;
+  if (!laneDependent) return {Verdict::proved(), ""};
   bool launchKnown = !kernel_.launches.empty() || solver_.options().paramRanges.count("block_num");
   auto participants = [](const TraceOp& op) { return op.participants ? op.participants : blockNumExpr(); };
-  auto slot = [](const TraceOp& op) { return op.participantIndex ? op.participantIndex : Expr::loopVar("block_idx"); };
   ExprPtr countA = Expr::constant(0), countB = Expr::constant(0);
   for (const TraceOp* a : arrivals) {
     countA = Expr::binary(Expr::Kind::Add, countA, selectFold(onLane(a->guard, kLaneA), Expr::constant(1), Expr::constant(0)));
@@ -421,7 +436,7 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
   for (const TraceOp* a : arrivals) {
     ExprPtr arrivesA = onLane(a->guard, kLaneA), arrivesB = onLane(a->guard, kLaneB);
     ExprPtr pA = onLane(participants(*a), kLaneA), pB = onLane(participants(*a), kLaneB);
-    ExprPtr slotA = a->participantIndex ? onLane(slot(*a), kLaneA) : Expr::loopVar(kLaneA);
+    ExprPtr slotA = a->participantIndex ? onLane(a->participantIndex, kLaneA) : Expr::loopVar(kLaneA);
     ExprPtr inRange = exprAnd(Expr::cmp("sge", slotA, Expr::constant(0)), Expr::cmp("slt", slotA, pA));
     // A lane the count does not include arrives. Whether such a lane exists is the launch's
     // business: without a linked launch (or a block_num range) this is not asked, and
@@ -438,7 +453,6 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
       conds.push_back(exprAnd(exprAnd(arrivesA, arrivesB), Expr::cmp("ne", pA, pB)));
     }
   }
-  size_t which = 0;
   std::vector<ExprPtr> asserts = t.assumptions;
   ExprPtr any = Expr::constant(0);
   for (const auto& c : conds) any = exprOr(any, c);
@@ -452,6 +466,7 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
   SatAnswer ans = solver_.check(asserts, eval);
   Verdict v = verdictOf(ans);
   if (v.kind != Verdict::Kind::Violated) return {v, ""};
+  size_t which = 0;
   for (size_t j = 0; j < conds.size(); ++j)
     if (ans.values[j].value_or(0)) {
       which = j;
@@ -494,15 +509,13 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
 Verdict ProofContext::participantsExceedLanes(const std::vector<const Op*>& barrier) {
   const Trace& t = trace();
   if (!t.complete) return unknownTrace();
+  std::vector<const TraceOp*> arrivals = instancesOf(t, barrier);
+  if (std::string why = uncomputedCount(arrivals); !why.empty()) return Verdict::unknown(why);
   ExprPtr any = Expr::constant(0);
-  for (const auto& op : t.ops)
-    if (op.participants && std::find(barrier.begin(), barrier.end(), op.op) != barrier.end())
-      if (std::string u = unknownLeaf(op.participants); !u.empty())
-        return Verdict::unknown("the participant count of '" + op.op->name + "' is not computed ('" + u + "')");
-  for (const auto& op : t.ops)
-    if (op.participants && std::find(barrier.begin(), barrier.end(), op.op) != barrier.end())
-      any = exprOr(any, exprAnd(onLane(op.guard, kLaneA),
-                                Expr::cmp("sgt", onLane(op.participants, kLaneA), blockNumExpr())));
+  for (const TraceOp* a : arrivals)
+    if (a->participants)
+      any = exprOr(any, exprAnd(onLane(a->guard, kLaneA),
+                                Expr::cmp("sgt", onLane(a->participants, kLaneA), blockNumExpr())));
   if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
   std::vector<ExprPtr> asserts = t.assumptions;
   asserts.push_back(any);

@@ -233,7 +233,7 @@ class Consumer : public ASTConsumer {
               }
             }
           std::string n = calleeName(c);
-          orchestrates |= n.rfind("rt_submit_", 0) == 0 || n == "set_block_num" || n == "add_inout" || n == "add_input" ||
+          orchestrates |= isTaskSubmit(n) || n == "set_block_num" || n == "add_inout" || n == "add_input" ||
                           n == "add_output" || n == "set_require_sync_start";
           return true;
         }
@@ -266,7 +266,7 @@ class Consumer : public ASTConsumer {
       bool inMainFile = sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
       if (orchestration.count(self)) {
         kernelInMainFile |= inMainFile;
-        Kernel k = modelOrchestration(ctx, *fd);
+        Kernel k = modelOrchestration(ctx, *fd, out_.diags);
         k.cpp = std::make_shared<CppFacts>(withFileFacts(*k.cpp, facts));
         out_.kernels.push_back(std::move(k));
         continue;
@@ -450,30 +450,30 @@ std::string resourceDir() {
 // with it the add_* call the launch rules need, so such a file is parsed once more with each
 // undeclared name declared as an opaque external value that converts to whatever it is used as.
 // The warnings of the first parse stay: those names are still not modelled.
+// The name of "use of undeclared identifier 'NAME'", or "".
+std::string undeclaredName(const InputDiagnostic& d) {
+  static const std::string prefix = "use of undeclared identifier '";
+  if (d.message.rfind(prefix, 0) != 0) return "";
+  return d.message.substr(prefix.size(), d.message.find('\'', prefix.size()) - prefix.size());
+}
+
 template <class Parse>
 void retryOrchestrationWithExternals(Output& out, std::vector<std::string>& args, tooling::FileContentMappings& missing,
                                      Parse&& parse) {
-  bool orchestration = std::any_of(out.kernels.begin(), out.kernels.end(),
-                                   [](const Kernel& k) { return k.kind == "orchestration"; });
-  for (const auto& d : out.diags)  // a file whose only submit is of an undeclared form
-    orchestration |= d.message.rfind("use of undeclared identifier 'rt_submit_", 0) == 0;
-  if (!orchestration) return;
-  static const std::string prefix = "use of undeclared identifier '";
   std::set<std::string> names;
   for (const auto& d : out.diags)
-    if (d.message.rfind(prefix, 0) == 0) {
-      std::string n = d.message.substr(prefix.size());
-      n = n.substr(0, n.find('\''));
-      if (!n.empty()) names.insert(n);
-    }
-  if (names.empty()) return;
+    if (std::string n = undeclaredName(d); !n.empty()) names.insert(n);
+  // An orchestration function, or a file whose only submit is of an undeclared form.
+  bool orchestration = std::any_of(out.kernels.begin(), out.kernels.end(),
+                                   [](const Kernel& k) { return k.kind == "orchestration"; }) ||
+                       std::any_of(names.begin(), names.end(), isTaskSubmit);
+  if (!orchestration || names.empty()) return;
   std::string decls = "#pragma once\nstruct ptoverify_external_value { template <class T> operator T() const; };\n";
   // A submit function the prelude does not declare (another core-type or group form) is still a
   // submit: it returns the task's outputs.
   for (const auto& n : names)
-    decls += n.rfind("rt_submit_", 0) == 0
-                 ? "template <class... A> TaskOutputTensors " + n + "(const A&...);\n"
-                 : "extern const ptoverify_external_value " + n + ";\n";
+    decls += isTaskSubmit(n) ? "template <class... A> TaskOutputTensors " + n + "(const A&...);\n"
+                             : "extern const ptoverify_external_value " + n + ";\n";
   std::string header = std::string(kMissingHeaderDir) + "/ptoverify_orchestration_externals.h";
   missing.emplace_back(header, decls);
   args.insert(args.end(), {"-include", header});
@@ -481,15 +481,15 @@ void retryOrchestrationWithExternals(Output& out, std::vector<std::string>& args
   again.arch = out.arch;
   again.header = out.header;
   parse(again);
-  for (auto& d : out.diags)
-    if (d.message.rfind(prefix, 0) == 0) {
-      static const std::string notModelled = " (not modelled; the rest of the file is checked)";
-      if (auto at = d.message.find(notModelled); at != std::string::npos) d.message.erase(at);
-      d.message += d.message.rfind(prefix + "rt_submit_", 0) == 0
-                       ? " (read as a task submit of the orchestration)"
-                       : " (read as an opaque external value of the orchestration)";
-      again.diags.push_back(d);
-    }
+  static const std::string notModelled = " (not modelled; the rest of the file is checked)";
+  for (auto& d : out.diags) {
+    std::string n = undeclaredName(d);
+    if (n.empty()) continue;
+    if (auto at = d.message.find(notModelled); at != std::string::npos) d.message.erase(at);
+    d.message += isTaskSubmit(n) ? " (read as a task submit of the orchestration)"
+                                 : " (read as an opaque external value of the orchestration)";
+    again.diags.push_back(d);
+  }
   out = std::move(again);
 }
 

@@ -35,40 +35,34 @@ const VarDecl* varOf(const clang::Expr* e) {
   return nullptr;
 }
 
+// The method or function a callee names, and the object a member callee is called on. A member
+// call with an argument in error keeps its callee unresolved.
+bool calleeParts(const clang::Expr* callee, CallParts& p) {
+  callee = callee->IgnoreParenImpCasts();
+  if (const auto* me = dyn_cast<MemberExpr>(callee)) {
+    p.name = me->getMemberDecl()->getNameAsString();
+    p.object = varOf(me->getBase());
+  } else if (const auto* um = dyn_cast<UnresolvedMemberExpr>(callee)) {
+    p.name = um->getMemberName().getAsString();
+    p.object = um->isImplicitAccess() ? nullptr : varOf(um->getBase());
+  } else if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(callee)) {
+    p.name = ul->getName().getAsString();
+  } else if (const auto* dr = dyn_cast<DeclRefExpr>(callee)) {
+    p.name = dr->getDecl()->getNameAsString();
+  } else {
+    return false;
+  }
+  return true;
+}
+
 std::optional<CallParts> partsOf(const clang::Expr* e) {
   CallParts p;
-  if (const auto* mc = dyn_cast<CXXMemberCallExpr>(e)) {
-    p.name = calleeName(mc);
-    p.object = varOf(mc->getImplicitObjectArgument());
-    for (const clang::Expr* a : mc->arguments()) p.args.push_back(a);
-  } else if (const auto* c = dyn_cast<CallExpr>(e)) {
-    p.name = calleeName(c);
-    // A member call with an argument in error keeps its unresolved member callee.
-    const clang::Expr* callee = c->getCallee()->IgnoreParenImpCasts();
-    if (const auto* um = dyn_cast<UnresolvedMemberExpr>(callee)) {
-      p.name = um->getMemberName().getAsString();
-      p.object = um->isImplicitAccess() ? nullptr : varOf(um->getBase());
-    } else if (const auto* me = dyn_cast<MemberExpr>(callee)) {
-      p.object = varOf(me->getBase());
-    }
+  if (const auto* c = dyn_cast<CallExpr>(e)) {
+    if (!calleeParts(c->getCallee(), p)) return std::nullopt;
     for (const clang::Expr* a : c->arguments()) p.args.push_back(a);
   } else if (const auto* r = dyn_cast<RecoveryExpr>(e)) {
     auto subs = r->subExpressions();
-    if (subs.empty()) return std::nullopt;
-    const clang::Expr* callee = subs.front()->IgnoreParenImpCasts();
-    if (const auto* me = dyn_cast<MemberExpr>(callee)) {
-      p.name = me->getMemberDecl()->getNameAsString();
-      p.object = varOf(me->getBase());
-    } else if (const auto* um = dyn_cast<UnresolvedMemberExpr>(callee)) {
-      p.name = um->getMemberName().getAsString();
-      p.object = um->isImplicitAccess() ? nullptr : varOf(um->getBase());
-    } else if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(callee)) {
-      p.name = ul->getName().getAsString();
-    } else if (const auto* dr = dyn_cast<DeclRefExpr>(callee)) {
-      p.name = dr->getDecl()->getNameAsString();
-    } else {
-      return std::nullopt;
-    }
+    if (subs.empty() || !calleeParts(subs.front(), p)) return std::nullopt;
     for (size_t i = 1; i < subs.size(); ++i) p.args.push_back(subs[i]);
   } else {
     return std::nullopt;
@@ -83,7 +77,6 @@ std::string typeName(QualType t) {
   return t.getNonReferenceType().getUnqualifiedType().getAsString();
 }
 
-bool isSubmit(const std::string& n) { return n.rfind("rt_submit_", 0) == 0 && n.find("task") != std::string::npos; }
 
 // `// Task 4096: fused_pre_norm_cce`, `// Spmd arbitrary_rms_group: hc_pre_rms`, `// Group gate:
 // MixedKernels`: the generator names the kernel of the task that follows.
@@ -119,7 +112,7 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
   }
   std::vector<LaunchFacts> launches;
   std::vector<CreatedTensor> created;
-  std::vector<std::string> notes;
+  std::vector<InputDiagnostic> notes;
 
   bool TraverseForStmt(ForStmt* s) { return inLoop(s, [&] { return RecursiveASTVisitor::TraverseForStmt(s); }); }
   bool TraverseWhileStmt(WhileStmt* s) { return inLoop(s, [&] { return RecursiveASTVisitor::TraverseWhileStmt(s); }); }
@@ -178,7 +171,7 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
           outs.push_back(ci && createInfo_.count(ci) ? createInfo_[ci] : -1);
         }
         allocations_[vd] = outs;
-      } else if (isSubmit(n)) {
+      } else if (isTaskSubmit(n)) {
         submitResult_[call] = vd;
       } else if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) {
         const VarDecl* obj = varOf(mc->getImplicitObjectArgument());
@@ -294,7 +287,7 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
     auto p = partsOf(e);
     if (!p) return true;
     const clang::Expr* a0 = p->args.empty() ? nullptr : p->args.front();
-    if (isSubmit(p->name)) {
+    if (isTaskSubmit(p->name)) {
       submit(*p, dyn_cast<CallExpr>(e));
       return true;
     }
@@ -319,8 +312,9 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
     } else if (p->name == "set_dependencies" && a0) {
       task.deps = varOf(a0);
       if (!task.deps || !depArrays_.count(task.deps))
-        notes.push_back("the dependency list '" + sourceText(ctx_, a0->getSourceRange()) + "' at line " +
-                        std::to_string(locOf(ctx_, p->loc).line) + " is not a PTO2TaskId array of this function: not checked");
+        notes.push_back({InputDiagnostic::Level::Note, locOf(ctx_, p->loc),
+                         "the dependency list '" + sourceText(ctx_, a0->getSourceRange()) +
+                             "' is not a PTO2TaskId array of this function: not checked"});
     }
     return true;
   }
@@ -386,7 +380,9 @@ class LaunchCollector : public RecursiveASTVisitor<LaunchCollector> {
 
 }  // namespace
 
-Kernel modelOrchestration(ASTContext& ctx, const FunctionDecl& fn) {
+bool isTaskSubmit(const std::string& n) { return n.rfind("rt_submit_", 0) == 0 && n.find("task") != std::string::npos; }
+
+Kernel modelOrchestration(ASTContext& ctx, const FunctionDecl& fn, std::vector<InputDiagnostic>& notes) {
   Kernel k;
   k.name = fn.getNameAsString();
   k.kind = "orchestration";
@@ -398,7 +394,6 @@ Kernel modelOrchestration(ASTContext& ctx, const FunctionDecl& fn) {
   c.TraverseStmt(fn.getBody());
   for (auto& l : c.launches) {
     l.created = c.created;
-    l.notes = c.notes;
     for (auto& d : l.deps) {
       if (d.producer < 0) continue;
       const LaunchFacts& p = c.launches[static_cast<size_t>(d.producer)];
@@ -408,6 +403,7 @@ Kernel modelOrchestration(ASTContext& ctx, const FunctionDecl& fn) {
       d.producerEarlyResolveLoc = p.allowEarlyResolve ? p.allowEarlyResolveLoc : p.loc;
     }
   }
+  notes.insert(notes.end(), c.notes.begin(), c.notes.end());
   auto facts = std::make_shared<CppFacts>();
   facts->launches = std::move(c.launches);
   k.cpp = facts;

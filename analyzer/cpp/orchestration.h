@@ -10,6 +10,11 @@ class FunctionDecl;
 
 namespace ptov::cpp {
 
-Kernel modelOrchestration(clang::ASTContext& ctx, const clang::FunctionDecl& fn);
+// What the collector could not resolve (a dependency list that is not a local array) goes to
+// `notes`.
+Kernel modelOrchestration(clang::ASTContext& ctx, const clang::FunctionDecl& fn, std::vector<InputDiagnostic>& notes);
+
+// rt_submit_aiv_task, rt_submit_aic_task and every other rt_submit_*task form.
+bool isTaskSubmit(const std::string& callee);
 
 }  // namespace ptov::cpp

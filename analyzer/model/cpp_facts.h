@@ -28,6 +28,9 @@ struct GridStrideLoop {
   bool logicalLane = false;  // the start is get_block_idx(args)
 };
 
+// The model's name of `args[i]`: the parameter a wrapper scalar becomes, the buffer a tensor is.
+inline std::string argsSlot(int64_t index) { return "args[" + std::to_string(index) + "]"; }
+
 // `args[i]` read in a kernel_entry wrapper.
 struct ArgUnpack {
   SourceLoc loc;
@@ -135,7 +138,6 @@ struct LaunchFacts {
   std::vector<LaunchDep> deps;
   std::vector<CreatedTensor> created;  // tensors created in the function (shared by its launches)
   std::vector<int> loopShared;  // created tensors made outside the loop that submits this task
-  std::vector<std::string> notes;      // what the collector could not resolve
 };
 
 struct CppFacts {
