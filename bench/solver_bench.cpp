@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> structural = {"-sync-deadlock", "-sync-exit-balance", "-sync-pipe-race",
                                                "-barrier-arrival"};
   std::vector<double> kernelSolverMs, kernelAllMs, kernelStructuralMs, recheckMs;
-  size_t queries = 0, hits = 0, kernels = 0;
+  size_t queries = 0, hits = 0, kernels = 0, byPoint = 0;
   std::string slowest;
   double slowestMs = -1;
   for (const auto& f : files) {
@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
         slowest = f.path + " @" + k.name;
       }
       queries += s.stats().queries;
+      byPoint += s.stats().samplePointAnswers;
       // The same kernel again: every answer comes from the cache.
       Solver again;
       t0 = std::chrono::steady_clock::now();
@@ -73,8 +74,9 @@ int main(int argc, char** argv) {
     }
   }
   std::vector<double> perQuery = globalSolverStats().queryMs;
-  std::printf("%zu file(s), %zu kernel(s), %zu solver queries (%zu answered from the cache on re-check)\n",
-              files.size(), kernels, queries, hits);
+  std::printf("%zu file(s), %zu kernel(s), %zu solver queries (%zu answered by a sample point, %zu by Z3; %zu "
+              "from the cache on re-check)\n",
+              files.size(), kernels, queries, byPoint, perQuery.size(), hits);
   row("Z3 time per query", perQuery);
   row("Z3 time per kernel", kernelSolverMs);
   row("check per kernel, no proof rules", kernelStructuralMs);

@@ -94,11 +94,6 @@ ProofContext::ProofContext(const Kernel& k, Solver& solver) : kernel_(k), solver
 ProofContext::~ProofContext() = default;
 
 namespace {
-ExprPtr blockNumExpr() {
-  auto e = std::make_shared<Expr>();
-  e->kind = Expr::Kind::BlockNum;
-  return e;
-}
 const char* kLaneA = "lane_a.block_idx";
 const char* kLaneB = "lane_b.block_idx";
 // The first value in `e` the front end could not compute ("" if none).
@@ -144,7 +139,7 @@ const Trace& ProofContext::trace() {
 // --param-range of a C++ scalar named by the variable its wrapper unpacks it into
 // (`num_tokens = args[kNumTokens]`: the range of num_tokens bounds args[15]).
 void ProofContext::addLaunchFacts(Trace& t) const {
-  if (auto lanes = kernel_.launchedLanes()) t.assumptions.push_back(exprEq(blockNumExpr(), Expr::constant(*lanes)));
+  if (auto lanes = kernel_.launchedLanes()) t.assumptions.push_back(exprEq(Expr::blockNum(), Expr::constant(*lanes)));
   if (!kernel_.cpp) return;
   for (const auto& [name, range] : solver_.options().paramRanges)
     for (const auto& u : kernel_.cpp->unpacks)
@@ -424,7 +419,7 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
     laneDependent |= a->participants || a->participantIndex || onLane(a->guard, kLaneA) != a->guard;
   if (!laneDependent) return {Verdict::proved(), ""};
   bool launchKnown = !kernel_.launches.empty() || solver_.options().paramRanges.count("block_num");
-  auto participants = [](const TraceOp& op) { return op.participants ? op.participants : blockNumExpr(); };
+  auto participants = [](const TraceOp& op) { return op.participants ? op.participants : Expr::blockNum(); };
   ExprPtr countA = Expr::constant(0), countB = Expr::constant(0);
   for (const TraceOp* a : arrivals) {
     countA = Expr::binary(Expr::Kind::Add, countA, selectFold(onLane(a->guard, kLaneA), Expr::constant(1), Expr::constant(0)));
@@ -515,7 +510,7 @@ Verdict ProofContext::participantsExceedLanes(const std::vector<const Op*>& barr
   for (const TraceOp* a : arrivals)
     if (a->participants)
       any = exprOr(any, exprAnd(onLane(a->guard, kLaneA),
-                                Expr::cmp("sgt", onLane(a->participants, kLaneA), blockNumExpr())));
+                                Expr::cmp("sgt", onLane(a->participants, kLaneA), Expr::blockNum())));
   if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
   std::vector<ExprPtr> asserts = t.assumptions;
   asserts.push_back(any);

@@ -98,7 +98,16 @@ class ProofContext {
   const std::string& key(const ExprPtr& e);  // structural key, cached per node
   std::map<const Expr*, std::string> keys_;
   std::map<std::tuple<const Expr*, const Expr*, const Expr*>, bool> impliedCache_;
-  bool ordered(size_t from, size_t to, Pipe first, Pipe second);
+  // The trace's sync ops in issue order, with their event ids folded once (races.cpp).
+  struct SyncStep {
+    size_t index;  // in the trace
+    enum class Kind { All, Drain, Set, Wait } kind;
+    Pipe src, dst;      // Set/Wait: the event's pipes; Drain: the drained pipe (both)
+    std::string event;  // Set/Wait: the id, folded when constant
+  };
+  std::vector<SyncStep> syncSteps();
+  // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between?
+  bool ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second);
 
   const Kernel& kernel_;
   Solver& solver_;

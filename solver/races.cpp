@@ -10,6 +10,8 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "solver/proofs.h"
 
@@ -74,6 +76,13 @@ bool ordersEverything(const Op& op) {
          op.kind == OpKind::SyncAll;
 }
 
+// One shared "true": the implication cache is keyed by node, so a fresh constant per call
+// would never hit.
+const ExprPtr& always() {
+  static const ExprPtr one = Expr::constant(1);
+  return one;
+}
+
 struct TileRange {
   int64_t begin = 0, end = 0;
   bool known = false;
@@ -121,31 +130,47 @@ bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b)
   return result;
 }
 
-bool ProofContext::ordered(size_t from, size_t to, Pipe first, Pipe second) {
+std::vector<ProofContext::SyncStep> ProofContext::syncSteps() {
+  std::vector<SyncStep> out;
+  const Trace& t = trace();
+  for (size_t k = 0; k < t.ops.size(); ++k) {
+    const Op& op = *t.ops[k].op;
+    if (ordersEverything(op)) {
+      out.push_back({k, SyncStep::Kind::All, Pipe::Unknown, Pipe::Unknown, ""});
+    } else if (op.kind == OpKind::PipeBarrier) {
+      out.push_back({k, SyncStep::Kind::Drain, op.barrierPipe, op.barrierPipe, ""});
+    } else if (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag) {
+      auto c = evalConst(t.ops[k].eventId);
+      out.push_back({k, op.kind == OpKind::SetFlag ? SyncStep::Kind::Set : SyncStep::Kind::Wait, op.event.src,
+                     op.event.dst, c ? std::to_string(*c) : toString(t.ops[k].eventId)});
+    }
+  }
+  return out;
+}
+
+bool ProofContext::ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second) {
   const Trace& t = trace();
   const ExprPtr& ga = t.ops[from].guard;
   const ExprPtr& gb = t.ops[to].guard;
   std::set<Pipe> reached{first};
-  std::set<std::tuple<Pipe, Pipe, std::string>> pending;  // events set after `from` on a reached pipe
-  for (size_t k = from + 1; k < to; ++k) {
-    const TraceOp& s = t.ops[k];
-    const Op& op = *s.op;
-    bool sync = op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag || op.kind == OpKind::PipeBarrier ||
-                ordersEverything(op);
-    if (!sync || !implied(s.guard, ga, gb)) continue;
-    if (ordersEverything(op)) return true;
-    // pipe_barrier(p) holds issue until pipe p drains (the drain PTOAS puts before TNOTIFY).
-    if (op.kind == OpKind::PipeBarrier) {
-      if (reached.count(op.barrierPipe)) return true;
-      continue;
-    }
-    auto c = evalConst(s.eventId);
-    std::tuple<Pipe, Pipe, std::string> key{op.event.src, op.event.dst, c ? std::to_string(*c) : toString(s.eventId)};
-    if (op.kind == OpKind::SetFlag) {
-      if (reached.count(op.event.src)) pending.insert(key);
-    } else if (pending.count(key)) {
-      if (op.event.dst == Pipe::S) return true;  // the scalar unit issues everything after the wait
-      reached.insert(op.event.dst);
+  std::set<std::tuple<Pipe, Pipe, std::string_view>> pending;  // events set after `from` on a reached pipe
+  auto begin = std::upper_bound(syncs.begin(), syncs.end(), from, [](size_t i, const SyncStep& s) { return i < s.index; });
+  for (auto s = begin; s != syncs.end() && s->index < to; ++s) {
+    if (!implied(t.ops[s->index].guard, ga, gb)) continue;
+    switch (s->kind) {
+      case SyncStep::Kind::All: return true;
+      // pipe_barrier(p) holds issue until pipe p drains (the drain PTOAS puts before TNOTIFY).
+      case SyncStep::Kind::Drain:
+        if (reached.count(s->src)) return true;
+        break;
+      case SyncStep::Kind::Set:
+        if (reached.count(s->src)) pending.insert({s->src, s->dst, s->event});
+        break;
+      case SyncStep::Kind::Wait:
+        if (!pending.count({s->src, s->dst, s->event})) break;
+        if (s->dst == Pipe::S) return true;  // the scalar unit issues everything after the wait
+        reached.insert(s->dst);
+        break;
     }
   }
   return reached.count(second) > 0;
@@ -174,36 +199,49 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
     tiles[op.tileValue] = r;
   });
   for (const auto& a : ambiguous) tiles.erase(a);
-  // The condition under which two accesses touch common bytes (constant 0: never).
-  // Do two accesses touch the same bytes? Decided without building an expression where it can
-  // be (the loop below asks this for every pair in the window): 0 no, 1 yes, 2 when the GM boxes
-  // need the solver (then `boxOverlap` builds the condition).
-  std::map<const MemRef*, const TileRange*> rangeOf;
-  auto tileRange = [&](const MemRef* m) -> const TileRange* {
-    auto it = rangeOf.find(m);
-    if (it != rangeOf.end()) return it->second;
-    auto t = tiles.find(m->value);
-    return rangeOf[m] = t == tiles.end() ? nullptr : &t->second;
+  // Every buffer reference reduced to numbers once: the loop below compares each access with
+  // every access in its window.
+  struct Place {
+    int space, param, value, view;  // names as ids (view -1: none)
+    bool peer;
+    const TileRange* tile;
   };
-  auto overlapKind = [&](const TraceAccess& x, const TraceAccess& y) -> int {
-    const MemRef& a = *x.ref;
-    const MemRef& b = *y.ref;
+  std::unordered_map<std::string, int> ids;
+  auto id = [&](const std::string& name) { return ids.emplace(name, static_cast<int>(ids.size())).first->second; };
+  const int gm = id("gm");
+  std::unordered_map<const MemRef*, Place> placeOf;
+  std::vector<Pipe> pipeOf(t.ops.size());
+  std::vector<std::vector<const Place*>> placesOf(t.ops.size());
+  for (size_t k = 0; k < t.ops.size(); ++k) {
+    pipeOf[k] = accessPipe(*t.ops[k].op);
+    for (const TraceAccess& x : t.ops[k].accesses) {
+      auto it = placeOf.find(x.ref);
+      if (it == placeOf.end()) {
+        auto tile = tiles.find(x.ref->value);
+        Place pl{id(x.ref->space), x.ref->param, id(x.ref->value), x.ref->view.empty() ? -1 : id(x.ref->view),
+                 x.ref->peer, tile == tiles.end() ? nullptr : &tile->second};
+        it = placeOf.emplace(x.ref, pl).first;
+      }
+      placesOf[k].push_back(&it->second);
+    }
+  }
+  // Do two accesses touch the same bytes? Decided without building an expression where it can
+  // be: 0 no, 1 yes, 2 when the GM boxes need the solver (then `boxOverlap` builds the condition).
+  auto overlapKind = [&](const Place& a, const Place& b, const TraceAccess& x, const TraceAccess& y) -> int {
     if (a.space != b.space) return 0;
-    if (a.space == "gm") {
+    if (a.space == gm) {
       if (a.param < 0 || a.param != b.param || a.peer != b.peer) return 0;
-      bool boxes = !a.view.empty() && a.view == b.view && x.offsets.size() == y.offsets.size() &&
+      bool boxes = a.view >= 0 && a.view == b.view && x.offsets.size() == y.offsets.size() &&
                    x.sizes.size() == x.offsets.size() && y.sizes.size() == y.offsets.size() && !x.offsets.empty();
       if (!boxes) return a.value == b.value ? 1 : 0;
       return 2;
     }
     if (a.value == b.value) return 1;
-    const TileRange* ta = tileRange(x.ref);
-    const TileRange* tb = tileRange(y.ref);
-    if (!ta || !tb) return 0;
-    return ta->begin < tb->end && tb->begin < ta->end ? 1 : 0;
+    if (!a.tile || !b.tile) return 0;
+    return a.tile->begin < b.tile->end && b.tile->begin < a.tile->end ? 1 : 0;
   };
   auto boxOverlap = [&](const TraceAccess& x, const TraceAccess& y) -> ExprPtr {
-    ExprPtr all = Expr::constant(1);
+    ExprPtr all = always();
     for (size_t d = 0; d < x.offsets.size(); ++d) {
       ExprPtr xEnd = Expr::binary(Expr::Kind::Add, x.offsets[d], x.sizes[d]);
       ExprPtr yEnd = Expr::binary(Expr::Kind::Add, y.offsets[d], y.sizes[d]);
@@ -211,50 +249,75 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
     }
     return all;
   };
+  const std::vector<SyncStep> syncs = syncSteps();
+  // The accessing ops of each (space, pipe), in trace order: an access is compared only with
+  // earlier accesses on other pipes in its own space.
+  std::map<std::pair<int, Pipe>, std::vector<size_t>> opsOn;
+  for (size_t k = 0; k < t.ops.size(); ++k) {
+    if (pipeOf[k] == Pipe::Unknown) continue;
+    for (const Place* pl : placesOf[k]) {
+      auto& list = opsOn[{pl->space, pipeOf[k]}];
+      if (list.empty() || list.back() != k) list.push_back(k);
+    }
+  }
   std::set<std::pair<const Op*, const Op*>> reported;
   const size_t kWindow = 4000;
   for (size_t j = 0; j < t.ops.size(); ++j) {
-    Pipe q = accessPipe(*t.ops[j].op);
+    Pipe q = pipeOf[j];
     if (q == Pipe::Unknown) continue;
-    for (const TraceAccess& xb : t.ops[j].accesses) {
-      std::set<Pipe> settled;  // pipes whose latest conflicting access is resolved for xb
-      for (size_t i = j; i-- > 0 && j - i <= kWindow;) {
-        const TraceOp& a = t.ops[i];
-        Pipe p = accessPipe(*a.op);
-        if (p == Pipe::Unknown || p == q || settled.count(p)) continue;
-        // mmadL1 -> fixpipe with unit flags: the hardware handshake orders them.
-        if (a.op->unitFlag && t.ops[j].op->unitFlag) continue;
-        for (const TraceAccess& xa : a.accesses) {
-          if (!xa.write && !xb.write) continue;
-          int kind = overlapKind(xa, xb);
-          if (kind == 0) continue;
-          ExprPtr touch = kind == 1 ? Expr::constant(1) : boxOverlap(xa, xb);
-          if (evalConst(touch) == std::optional<int64_t>(0)) continue;
-          if (reported.count({a.op, t.ops[j].op})) {
-            settled.insert(p);
+    for (size_t xbIndex = 0; xbIndex < t.ops[j].accesses.size(); ++xbIndex) {
+      const TraceAccess& xb = t.ops[j].accesses[xbIndex];
+      const Place& pb = *placesOf[j][xbIndex];
+      std::vector<std::pair<size_t, PipeRace>> found;  // by the earlier access's trace index
+      for (auto on = opsOn.lower_bound({pb.space, Pipe::S}); on != opsOn.end() && on->first.first == pb.space; ++on) {
+        Pipe p = on->first.second;
+        if (p == q) continue;
+        // Walk back from j: the latest conflicting access on p decides whether older ones need
+        // a look (settled).
+        const std::vector<size_t>& earlier = on->second;
+        bool settled = false;
+        for (auto it = std::lower_bound(earlier.begin(), earlier.end(), j); it != earlier.begin() && !settled;) {
+          size_t i = *--it;
+          if (j - i > kWindow) break;
+          const TraceOp& a = t.ops[i];
+          // mmadL1 -> fixpipe with unit flags: the hardware handshake orders them.
+          if (a.op->unitFlag && t.ops[j].op->unitFlag) continue;
+          for (size_t xaIndex = 0; xaIndex < a.accesses.size(); ++xaIndex) {
+            const TraceAccess& xa = a.accesses[xaIndex];
+            if (!xa.write && !xb.write) continue;
+            int kind = overlapKind(*placesOf[i][xaIndex], pb, xa, xb);
+            if (kind == 0) continue;
+            ExprPtr touch = kind == 1 ? always() : boxOverlap(xa, xb);
+            if (evalConst(touch) == std::optional<int64_t>(0)) continue;
+            if (reported.count({a.op, t.ops[j].op})) {
+              settled = true;
+              break;
+            }
+            if (exclusiveGuards(a.guard, t.ops[j].guard)) break;  // never both run
+            if (ordered(syncs, i, j, p, q)) {
+              // In-order pipes: older accesses on p finish before this one, so when this one runs
+              // whenever the later access does, the older ones are ordered too.
+              settled = implied(a.guard, t.ops[j].guard, always());
+              break;
+            }
+            std::vector<ExprPtr> asserts = t.assumptions;
+            asserts.push_back(a.guard);
+            asserts.push_back(t.ops[j].guard);
+            asserts.push_back(touch);
+            SatAnswer ans = solver_.check(asserts, witnessEvaluations());
+            if (ans.kind == SatAnswer::Kind::Unsat) continue;
+            PipeRace r{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write, verdictOf(ans)};
+            if (r.verdict.kind == Verdict::Kind::Violated) r.verdict.witness = buildWitness(ans, 0, i, j, std::nullopt);
+            reported.insert({a.op, t.ops[j].op});
+            found.emplace_back(i, std::move(r));
+            settled = true;
             break;
           }
-          if (exclusiveGuards(a.guard, t.ops[j].guard)) break;  // never both run
-          if (ordered(i, j, p, q)) {
-            // In-order pipes: older accesses on p finish before this one, so when this one runs
-            // whenever the later access does, the older ones are ordered too.
-            if (implied(a.guard, t.ops[j].guard, Expr::constant(1))) settled.insert(p);
-            break;
-          }
-          std::vector<ExprPtr> asserts = t.assumptions;
-          asserts.push_back(a.guard);
-          asserts.push_back(t.ops[j].guard);
-          asserts.push_back(touch);
-          SatAnswer ans = solver_.check(asserts, witnessEvaluations());
-          if (ans.kind == SatAnswer::Kind::Unsat) continue;
-          PipeRace r{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write, verdictOf(ans)};
-          if (r.verdict.kind == Verdict::Kind::Violated) r.verdict.witness = buildWitness(ans, 0, i, j, std::nullopt);
-          reported.insert({a.op, t.ops[j].op});
-          out.push_back(std::move(r));
-          settled.insert(p);
-          break;
         }
       }
+      // Latest earlier access first, whatever its pipe (the order the findings have always had).
+      std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+      for (auto& f : found) out.push_back(std::move(f.second));
     }
   }
   return out;

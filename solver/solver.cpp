@@ -1,6 +1,7 @@
 #include "solver/solver.h"
 
 #include "solver/disk_cache.h"
+#include "solver/sample_points.h"
 
 #include <z3++.h>
 
@@ -43,15 +44,6 @@ namespace {
 // Z3 resource units for minimising a witness (deterministic, unlike a timeout).
 constexpr unsigned kWitnessRlimit = 20000000;
 
-std::string symbolName(const Expr& e) {
-  switch (e.kind) {
-    case Expr::Kind::BlockIdx: return "block_idx";
-    case Expr::Kind::BlockNum: return "block_num";
-    case Expr::Kind::Unknown: return "?" + e.name;
-    default: return e.name;
-  }
-}
-
 class Translator {
  public:
   explicit Translator(z3::context& c) : c_(c) {}
@@ -93,7 +85,7 @@ class Translator {
       case K::LoopVar:
       case K::BlockIdx:
       case K::BlockNum:
-      case K::Unknown: return symbol(symbolName(e));
+      case K::Unknown: return symbol(solverSymbolName(e));
       case K::Add: return asInt(e.args[0]) + asInt(e.args[1]);
       case K::Sub: return asInt(e.args[0]) - asInt(e.args[1]);
       case K::Mul: return asInt(e.args[0]) * asInt(e.args[1]);
@@ -180,6 +172,14 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
       return *stored;
     }
   SatAnswer answer;
+  // A yes/no question is often answered by a concrete point, at no Z3 cost.
+  if (model == Model::None && evaluate.empty() && satisfiedAtSamplePoint(assertions, options_.paramRanges)) {
+    answer.kind = SatAnswer::Kind::Sat;
+    ++stats_.samplePointAnswers;
+    std::lock_guard<std::mutex> lock(sharedStateMutex());
+    answerCache().emplace(std::move(key), answer);
+    return answer;
+  }
   if (kernelSpentMs_ >= options_.kernelBudgetMs) {
     answer.reason = "the kernel's solver budget of " + std::to_string(options_.kernelBudgetMs) + " ms is spent";
     return answer;  // not cached: a later run with a fresh budget may decide it

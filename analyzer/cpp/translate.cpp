@@ -314,15 +314,10 @@ class Translator {
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       std::string n = calleeName(call);
       if (isLaneIdCall(n)) {
-        auto b = std::make_shared<Expr>();
-        b->kind = Expr::Kind::BlockIdx;
-        b->name = call->getNumArgs() > 0 ? "logical" : "physical";
-        return b;
+        return Expr::blockIdx(call->getNumArgs() > 0 ? "logical" : "physical");
       }
       if (n == "get_block_num") {
-        auto b = std::make_shared<Expr>();
-        b->kind = Expr::Kind::BlockNum;
-        return b;
+        return Expr::blockNum();
       }
       if ((n == "min" || n == "max") && call->getNumArgs() == 2)
         return Expr::binary(n == "min" ? Expr::Kind::Min : Expr::Kind::Max, value(call->getArg(0)),

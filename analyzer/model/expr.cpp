@@ -1,6 +1,7 @@
 #include "analyzer/model/expr.h"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 
 namespace ptov {
@@ -17,6 +18,7 @@ ExprPtr Expr::param(const std::string& name, int index) {
   e->kind = Kind::Param;
   e->name = name;
   e->paramIndex = index;
+  e->symbolic = true;
   return e;
 }
 
@@ -24,6 +26,7 @@ ExprPtr Expr::loopVar(const std::string& name) {
   auto e = std::make_shared<Expr>();
   e->kind = Kind::LoopVar;
   e->name = name;
+  e->symbolic = true;
   return e;
 }
 
@@ -31,13 +34,38 @@ ExprPtr Expr::unknown(const std::string& why) {
   auto e = std::make_shared<Expr>();
   e->kind = Kind::Unknown;
   e->name = why;
+  e->symbolic = true;
   return e;
 }
+
+ExprPtr Expr::blockIdx(const std::string& name) {
+  auto e = std::make_shared<Expr>();
+  e->kind = Kind::BlockIdx;
+  e->name = name;
+  e->symbolic = true;
+  return e;
+}
+
+ExprPtr Expr::blockNum() {
+  auto e = std::make_shared<Expr>();
+  e->kind = Kind::BlockNum;
+  e->symbolic = true;
+  return e;
+}
+
+namespace {
+bool anySymbolic(const std::vector<ExprPtr>& args) {
+  for (const auto& a : args)
+    if (a && a->symbolic) return true;
+  return false;
+}
+}  // namespace
 
 ExprPtr Expr::binary(Kind k, ExprPtr a, ExprPtr b) {
   auto e = std::make_shared<Expr>();
   e->kind = k;
   e->args = {std::move(a), std::move(b)};
+  e->symbolic = anySymbolic(e->args);
   return e;
 }
 
@@ -46,6 +74,7 @@ ExprPtr Expr::cmp(const std::string& pred, ExprPtr a, ExprPtr b) {
   e->kind = Kind::Cmp;
   e->pred = pred;
   e->args = {std::move(a), std::move(b)};
+  e->symbolic = anySymbolic(e->args);
   return e;
 }
 
@@ -53,6 +82,7 @@ ExprPtr Expr::select(ExprPtr c, ExprPtr a, ExprPtr b) {
   auto e = std::make_shared<Expr>();
   e->kind = Kind::Select;
   e->args = {std::move(c), std::move(a), std::move(b)};
+  e->symbolic = anySymbolic(e->args);
   return e;
 }
 
@@ -60,25 +90,33 @@ ExprPtr Expr::unary(Kind k, ExprPtr a) {
   auto e = std::make_shared<Expr>();
   e->kind = k;
   e->args = {std::move(a)};
+  e->symbolic = anySymbolic(e->args);
   return e;
 }
 
 std::optional<int64_t> evalConst(const ExprPtr& e) {
-  if (!e) return std::nullopt;
+  if (!e || e->symbolic) return std::nullopt;
   using K = Expr::Kind;
   if (e->kind == K::Const) return e->value;
-  std::vector<int64_t> v;
-  for (const auto& a : e->args) {
-    auto x = evalConst(a);
+  if (e->args.size() > 3) return std::nullopt;
+  int64_t v[3] = {0, 0, 0};
+  for (size_t i = 0; i < e->args.size(); ++i) {
+    auto x = evalConst(e->args[i]);
     if (!x) return std::nullopt;
-    v.push_back(*x);
+    v[i] = *x;
   }
+  int64_t r = 0;
+  // A result that does not fit in 64 bits is not folded (the solver's integers are unbounded).
   switch (e->kind) {
-    case K::Add: return v[0] + v[1];
-    case K::Sub: return v[0] - v[1];
-    case K::Mul: return v[0] * v[1];
-    case K::Div: return v[1] == 0 ? std::nullopt : std::optional<int64_t>(v[0] / v[1]);
-    case K::Rem: return v[1] == 0 ? std::nullopt : std::optional<int64_t>(v[0] % v[1]);
+    case K::Add: return __builtin_add_overflow(v[0], v[1], &r) ? std::nullopt : std::optional<int64_t>(r);
+    case K::Sub: return __builtin_sub_overflow(v[0], v[1], &r) ? std::nullopt : std::optional<int64_t>(r);
+    case K::Mul: return __builtin_mul_overflow(v[0], v[1], &r) ? std::nullopt : std::optional<int64_t>(r);
+    case K::Div:
+      if (v[1] == 0 || (v[0] == INT64_MIN && v[1] == -1)) return std::nullopt;
+      return v[0] / v[1];
+    case K::Rem:
+      if (v[1] == 0 || (v[0] == INT64_MIN && v[1] == -1)) return std::nullopt;
+      return v[0] % v[1];
     case K::Min: return std::min(v[0], v[1]);
     case K::Max: return std::max(v[0], v[1]);
     case K::Select: return v[0] ? v[1] : v[2];
@@ -172,6 +210,7 @@ ExprPtr substituteMemo(const ExprPtr& e, const std::function<ExprPtr(const Expr&
     if (changed) {
       auto copy = std::make_shared<Expr>(*e);
       copy->args = std::move(args);
+      copy->symbolic = anySymbolic(copy->args);
       out = copy;
     }
   }

@@ -31,11 +31,16 @@ struct Expr {
   std::string name;
   std::string pred;
   std::vector<ExprPtr> args;
+  // Some leaf below is not a constant, so evalConst need not look. Kept by the factories below;
+  // false means "not known" (a node built by hand), never "constant".
+  bool symbolic = false;
 
   static ExprPtr constant(int64_t v);
   static ExprPtr param(const std::string& name, int index);
   static ExprPtr loopVar(const std::string& name);
   static ExprPtr unknown(const std::string& why);
+  static ExprPtr blockIdx(const std::string& name = "");
+  static ExprPtr blockNum();
   static ExprPtr binary(Kind k, ExprPtr a, ExprPtr b);
   static ExprPtr cmp(const std::string& pred, ExprPtr a, ExprPtr b);
   static ExprPtr select(ExprPtr c, ExprPtr a, ExprPtr b);

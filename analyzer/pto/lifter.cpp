@@ -407,10 +407,8 @@ class FunctionLifter {
     }
     if (n == "pto.get_block_idx" || n == "pto.get_block_num" || n == "hivm.hir.get_block_idx" ||
         n == "hivm.hir.get_block_num") {
-      auto e = std::make_shared<Expr>();
-      e->kind = n.find("block_idx") != std::string::npos ? Expr::Kind::BlockIdx : Expr::Kind::BlockNum;
       ValueInfo v;
-      v.expr = e;
+      v.expr = n.find("block_idx") != std::string::npos ? Expr::blockIdx() : Expr::blockNum();
       defineResults(op, v);
       return true;
     }
