@@ -190,8 +190,9 @@ const ProofContext::Levels& ProofContext::levels() {
       if (op.op->event.src != std::get<0>(key) || op.op->event.dst != std::get<1>(key)) continue;
       ExprPtr fires = exprAnd(op.guard, exprEq(op.eventId, Expr::constant(std::get<2>(key))));
       if (evalConst(fires) == std::optional<int64_t>(0)) continue;
-      if (!isSet) starves = exprOr(starves, exprAnd(fires, exprEq(l, Expr::constant(0))));
-      else overwrites = exprOr(overwrites, exprAnd(fires, exprEq(l, Expr::constant(1))));
+      ExprPtr seen = levelWhen(l, fires);
+      if (!isSet) starves = exprOr(starves, exprAnd(fires, exprEq(seen, Expr::constant(0))));
+      else overwrites = exprOr(overwrites, exprAnd(fires, exprEq(seen, Expr::constant(1))));
       l = selectFold(fires, Expr::constant(isSet ? 1 : 0), l);
     }
     if (isSet) {
@@ -204,6 +205,34 @@ const ProofContext::Levels& ProofContext::levels() {
   levels_->atExit = level;
   levels_->reachesExit = noneStuckYet;
   return *levels_;
+}
+
+// The level `l` (a chain of select(fired, 1 or 0, earlier level)) as an op that runs under
+// `fires` sees it, by the guards' shape: the latest update that certainly ran under `fires`
+// decides it, updates that cannot have run with it (another arm of the same switch) are skipped,
+// and updates that may have run are passed over while they all set the same value as the one
+// that decides (the same set in each copy of a loop body). Otherwise the rest of the chain is
+// kept, so the result equals `l` whenever `fires` holds. A set and its wait under one guard
+// then fold to "never starves" with no solver work, which keeps the deadlock queries small.
+ExprPtr ProofContext::levelWhen(ExprPtr l, const ExprPtr& fires) {
+  ExprPtr undecided;                 // the first update passed over, if any
+  std::optional<int64_t> theirValue;  // the value all passed-over updates set
+  while (l->kind == Expr::Kind::Select && l->args.size() == 3) {
+    const ExprPtr& ran = l->args[0];
+    auto value = evalConst(l->args[1]);
+    if (impliedByShape(ran, fires, exprTrue())) {
+      if (!undecided || (value && value == theirValue)) return l->args[1];
+      return undecided;
+    }
+    if (!exclusiveGuards(ran, fires)) {
+      if (!value || (theirValue && theirValue != value)) break;
+      theirValue = value;
+      if (!undecided) undecided = l;
+    }
+    l = l->args[2];
+  }
+  if (undecided && theirValue && evalConst(l) == theirValue) return Expr::constant(*theirValue);
+  return undecided ? undecided : l;
 }
 
 std::vector<EventKey> ProofContext::eventKeys() {

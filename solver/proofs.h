@@ -92,6 +92,9 @@ class ProofContext {
   std::vector<ExprPtr> witnessEvaluations();  // guards and ids of every trace op, in order
   // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
   bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);
+  bool impliedByShape(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);  // the syntactic half
+  // An event level as an op firing under `fires` sees it (proofs.cpp).
+  ExprPtr levelWhen(ExprPtr level, const ExprPtr& fires);
   // Can `a` and `b` never hold together, by their shape (races.cpp)? Cached per pair.
   bool exclusiveGuards(const ExprPtr& a, const ExprPtr& b);
   std::map<std::pair<const Expr*, const Expr*>, bool> exclusiveCache_;

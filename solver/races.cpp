@@ -76,13 +76,6 @@ bool ordersEverything(const Op& op) {
          op.kind == OpKind::SyncAll;
 }
 
-// One shared "true": the implication cache is keyed by node, so a fresh constant per call
-// would never hit.
-const ExprPtr& always() {
-  static const ExprPtr one = Expr::constant(1);
-  return one;
-}
-
 struct TileRange {
   int64_t begin = 0, end = 0;
   bool known = false;
@@ -96,13 +89,11 @@ const std::string& ProofContext::key(const ExprPtr& e) {
   return keys_[e.get()] = fingerprint({e});
 }
 
-bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b) {
-  auto cached = impliedCache_.find({g.get(), a.get(), b.get()});
-  if (cached != impliedCache_.end()) return cached->second;
-  if (evalConst(g) == std::optional<int64_t>(1)) return impliedCache_[{g.get(), a.get(), b.get()}] = true;
-  // Syntactically: g (or each conjunct of g) is a conjunct of a or b. Guards of different
-  // loop copies are built separately, so compare structure, not pointers.
-  std::vector<ExprPtr> known, need;
+bool ProofContext::impliedByShape(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b) {
+  if (evalConst(g) == std::optional<int64_t>(1)) return true;
+  // g (or each conjunct of g) is a conjunct of a or b. Guards of different loop copies are
+  // built separately, so compare structure, not pointers.
+  std::vector<ExprPtr> known;
   conjuncts(a, known);
   conjuncts(b, known);
   std::set<std::string> knownKeys;
@@ -113,12 +104,17 @@ bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b)
     if (earlier != trace().earlierIterations.end())
       for (const auto& e : earlier->second) knownKeys.insert(key(e));
   }
-  bool syntactic = knownKeys.count(key(g)) > 0;
-  if (!syntactic && g->kind == Expr::Kind::And) {
-    syntactic = true;
-    for (const auto& c : g->args) syntactic &= evalConst(c) == std::optional<int64_t>(1) || knownKeys.count(key(c)) > 0;
-  }
-  bool result = syntactic;
+  if (knownKeys.count(key(g))) return true;
+  if (g->kind != Expr::Kind::And) return false;
+  for (const auto& c : g->args)
+    if (evalConst(c) != std::optional<int64_t>(1) && !knownKeys.count(key(c))) return false;
+  return true;
+}
+
+bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b) {
+  auto cached = impliedCache_.find({g.get(), a.get(), b.get()});
+  if (cached != impliedCache_.end()) return cached->second;
+  bool result = impliedByShape(g, a, b);
   if (!result) {
     std::vector<ExprPtr> q = trace().assumptions;
     q.push_back(a);
@@ -241,7 +237,7 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
     return a.tile->begin < b.tile->end && b.tile->begin < a.tile->end ? 1 : 0;
   };
   auto boxOverlap = [&](const TraceAccess& x, const TraceAccess& y) -> ExprPtr {
-    ExprPtr all = always();
+    ExprPtr all = exprTrue();
     for (size_t d = 0; d < x.offsets.size(); ++d) {
       ExprPtr xEnd = Expr::binary(Expr::Kind::Add, x.offsets[d], x.sizes[d]);
       ExprPtr yEnd = Expr::binary(Expr::Kind::Add, y.offsets[d], y.sizes[d]);
@@ -287,7 +283,7 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
             if (!xa.write && !xb.write) continue;
             int kind = overlapKind(*placesOf[i][xaIndex], pb, xa, xb);
             if (kind == 0) continue;
-            ExprPtr touch = kind == 1 ? always() : boxOverlap(xa, xb);
+            ExprPtr touch = kind == 1 ? exprTrue() : boxOverlap(xa, xb);
             if (evalConst(touch) == std::optional<int64_t>(0)) continue;
             if (reported.count({a.op, t.ops[j].op})) {
               settled = true;
@@ -297,7 +293,7 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
             if (ordered(syncs, i, j, p, q)) {
               // In-order pipes: older accesses on p finish before this one, so when this one runs
               // whenever the later access does, the older ones are ordered too.
-              settled = implied(a.guard, t.ops[j].guard, always());
+              settled = implied(a.guard, t.ops[j].guard, exprTrue());
               break;
             }
             std::vector<ExprPtr> asserts = t.assumptions;

@@ -163,11 +163,16 @@ class Unroller {
     ExprPtr secondRuns = Expr::cmp("slt", second, ub);
     t_.earlierIterations[secondRuns.get()] = {firstRuns};
     walkIteration(s, second, exprAnd(guard, secondRuns), s.var + "=1");
+    ExprPtr previous;
     for (int64_t d = 0; d <= 2; ++d) {
       ExprPtr j = Expr::binary(K::Add, m, c(d));
       ExprPtr present = exprAnd(Expr::cmp("sge", j, c(2)), Expr::cmp("slt", j, trip));
-      t_.earlierIterations[present.get()] = {firstRuns, secondRuns};  // j >= 2 runs after 0 and 1
+      // j >= 2 runs after 0 and 1; m + 1 >= 2 needs the even m >= 2, so m runs before it. (Not
+      // m + 1 before m + 2: with 3 iterations m = 0 and iteration 2 follows the second copy.)
+      t_.earlierIterations[present.get()] = {firstRuns, secondRuns};
+      if (d == 1) t_.earlierIterations[present.get()].push_back(previous);
       walkIteration(s, at(j), exprAnd(guard, present), s.var + "=m+" + std::to_string(d));
+      previous = present;
     }
   }
 

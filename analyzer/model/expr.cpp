@@ -265,6 +265,11 @@ ExprPtr exprNot(const ExprPtr& a) {
   return Expr::unary(Expr::Kind::Not, a);
 }
 
+const ExprPtr& exprTrue() {
+  static const ExprPtr one = Expr::constant(1);
+  return one;
+}
+
 ExprPtr exprEq(const ExprPtr& a, const ExprPtr& b) {
   auto ca = evalConst(a), cb = evalConst(b);
   if (ca && cb) return Expr::constant(*ca == *cb);

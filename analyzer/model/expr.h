@@ -68,5 +68,7 @@ ExprPtr exprAnd(const ExprPtr& a, const ExprPtr& b);
 ExprPtr exprOr(const ExprPtr& a, const ExprPtr& b);
 ExprPtr exprNot(const ExprPtr& a);
 ExprPtr exprEq(const ExprPtr& a, const ExprPtr& b);
+// One shared constant 1: caches keyed by node hit for it, where a fresh constant per call would not.
+const ExprPtr& exprTrue();
 
 }  // namespace ptov
