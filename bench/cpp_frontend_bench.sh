@@ -24,36 +24,44 @@ files=("$src/corpus/barrier-participants/good/fused_three_phase.cpp"
        "$src/corpus/cache-policy-wrapper/good/pypto_wrapper.cpp"
        "$src/corpus/timing-hard-wait-timeout/good/calc_wait_timeout.cpp")
 
-median_ms() {  # command... -> median wall time in ms over $n runs
-  local times=()
+now_us() { echo $(($(date +%s%N) / 1000)); }
+median() { sort -n | awk -v n="$n" 'NR == int((n + 1) / 2) { printf "%.1f", $1 / 1000 }'; }
+
+# One row: clang and ptoverify run alternately, n times each, so a change in the machine's load
+# during the run hits both sides alike; the medians and their ratio are printed.
+compare() {  # name, then the clang command and the ptoverify command separated by --
+  local name="$1"; shift
+  local clang_cmd=() ptov_cmd=()
+  while [ "$1" != "--" ]; do clang_cmd+=("$1"); shift; done
+  shift
+  ptov_cmd=("$@")
+  local c_times=() p_times=()
   for _ in $(seq "$n"); do
-    local t0 t1
-    t0=$(date +%s%N)
-    "$@" >/dev/null 2>&1 || true
-    t1=$(date +%s%N)
-    times+=($(((t1 - t0) / 1000)))
+    local t0 t1 t2
+    t0=$(now_us); "${clang_cmd[@]}" >/dev/null 2>&1 || true
+    t1=$(now_us); "${ptov_cmd[@]}" >/dev/null 2>&1 || true
+    t2=$(now_us)
+    c_times+=($((t1 - t0))); p_times+=($((t2 - t1)))
   done
-  printf '%s\n' "${times[@]}" | sort -n | awk -v n="$n" 'NR == int((n + 1) / 2) { printf "%.1f", $1 / 1000 }'
+  local c p
+  c=$(printf '%s\n' "${c_times[@]}" | median)
+  p=$(printf '%s\n' "${p_times[@]}" | median)
+  printf '%-32s %12s %12s %8s\n' "$name" "$c" "$p" "$(awk -v a="$p" -v b="$c" 'BEGIN { printf "%.2fx", a / b }')"
 }
 
-printf '%-28s %12s %12s %8s\n' "file" "clang (ms)" "ptoverify" "ratio"
+printf '%-32s %12s %12s %8s\n' "file" "clang (ms)" "ptoverify" "ratio"
 for f in "${files[@]}"; do
-  c=$(median_ms "$clangxx" "${clang_flags[@]}" "$f")
-  p=$(median_ms "$build/ptoverify-cpp" check "$f")
-  printf '%-28s %12s %12s %8s\n' "$(basename "$f")" "$c" "$p" "$(awk -v a="$p" -v b="$c" 'BEGIN { printf "%.2fx", a / b }')"
+  compare "$(basename "$f")" "$clangxx" "${clang_flags[@]}" "$f" -- "$build/ptoverify-cpp" check "$f"
 done
 # All of them in one process: the per-process start-up is paid once.
-c=$(median_ms bash -c "for f in ${files[*]}; do $clangxx ${clang_flags[*]} \$f; done")
-p=$(median_ms "$build/ptoverify-cpp" check "${files[@]}")
-printf '%-28s %12s %12s %8s\n' "all files (one ptoverify)" "$c" "$p" "$(awk -v a="$p" -v b="$c" 'BEGIN { printf "%.2fx", a / b }')"
+compare "all files (one ptoverify)" bash -c "for f in ${files[*]}; do $clangxx ${clang_flags[*]} \$f; done" -- \
+  "$build/ptoverify-cpp" check "${files[@]}"
 # The real fused kernel (issue 14's targets).
 real="$src/../shared/corpus-real/cpp/pypto-lib_3192c95d/models/deepseek/v4-flash/kernels/fused_pre_norm_cce"
 if [ -d "$real" ]; then
   for f in "$real/entry.cpp" "$real/debug/entry.cpp"; do
-    c=$(median_ms "$clangxx" "${clang_flags[@]}" "$f")
-    p=$(median_ms "$build/ptoverify-cpp" check "$f")
-    name="fused $(basename "$(dirname "$f")")/$(basename "$f")"
-    printf '%-28s %12s %12s %8s\n' "$name" "$c" "$p" "$(awk -v a="$p" -v b="$c" 'BEGIN { printf "%.2fx", a / b }')"
+    compare "fused $(basename "$(dirname "$f")")/$(basename "$f")" "$clangxx" "${clang_flags[@]}" "$f" -- \
+      "$build/ptoverify-cpp" check "$f"
   done
 else
   echo "real fused kernel: skipped (../shared/corpus-real is not beside the project)"

@@ -235,6 +235,29 @@ ExprPtr ProofContext::levelWhen(ExprPtr l, const ExprPtr& fires) {
   return undecided ? undecided : l;
 }
 
+// "The level at the kernel's end is `value`", by the guards' shape: the latest update, if it
+// sets another value, must not have run; updates whose guard implies one that did not run are
+// skipped (the rest of a switch arm after the arm's last wait); the first update that sets
+// `value`, or an unknown one, keeps the rest of the chain. Equal to `level == value`; a kernel
+// whose every arm drains its events folds to 0.
+ExprPtr ProofContext::levelAtEndIs(ExprPtr l, int64_t value) {
+  ExprPtr noneRan = exprTrue();
+  std::vector<ExprPtr> didNotRun;
+  while (l->kind == Expr::Kind::Select && l->args.size() == 3) {
+    const ExprPtr& ran = l->args[0];
+    bool cannotHaveRun = false;
+    for (const auto& g : didNotRun) cannotHaveRun = cannotHaveRun || impliedByShape(g, ran, exprTrue());
+    if (!cannotHaveRun) {
+      auto v = evalConst(l->args[1]);
+      if (!v || *v == value) break;
+      didNotRun.push_back(ran);
+      noneRan = exprAnd(noneRan, exprNot(ran));
+    }
+    l = l->args[2];
+  }
+  return exprAnd(noneRan, exprEq(l, Expr::constant(value)));
+}
+
 std::vector<EventKey> ProofContext::eventKeys() {
   std::vector<EventKey> out;
   for (const auto& k : levels().keys)
@@ -357,7 +380,7 @@ Verdict ProofContext::anyWaitCanStarve() {
 Verdict ProofContext::anyEventLeaks() {
   if (!trace().complete) return unknownTrace();
   ExprPtr any = Expr::constant(0);
-  for (const auto& [key, level] : levels().atExit) any = exprOr(any, exprEq(level, Expr::constant(1)));
+  for (const auto& [key, level] : levels().atExit) any = exprOr(any, levelAtEndIs(level, 1));
   return anyOf(solver_, trace(), exprAnd(levels().reachesExit, any));
 }
 
@@ -415,7 +438,7 @@ Verdict ProofContext::eventLeaksAtExit(const EventKey& key) {
   auto level = levels().atExit.find(key);
   if (level == levels().atExit.end()) return Verdict::proved();
   // A path that deadlocks never ends; sync-deadlock reports it.
-  ExprPtr leaks = exprAnd(levels().reachesExit, exprEq(level->second, Expr::constant(1)));
+  ExprPtr leaks = exprAnd(levels().reachesExit, levelAtEndIs(level->second, 1));
   if (evalConst(leaks) == std::optional<int64_t>(0)) return Verdict::proved();
   std::vector<ExprPtr> asserts = t.assumptions;
   asserts.push_back(leaks);

@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <tuple>
 #include <vector>
@@ -95,12 +96,16 @@ class ProofContext {
   bool impliedByShape(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);  // the syntactic half
   // An event level as an op firing under `fires` sees it (proofs.cpp).
   ExprPtr levelWhen(ExprPtr level, const ExprPtr& fires);
+  ExprPtr levelAtEndIs(ExprPtr level, int64_t value);  // "level == value" when the kernel ends
   // Can `a` and `b` never hold together, by their shape (races.cpp)? Cached per pair.
   bool exclusiveGuards(const ExprPtr& a, const ExprPtr& b);
-  std::map<std::pair<const Expr*, const Expr*>, bool> exclusiveCache_;
-  const std::string& key(const ExprPtr& e);  // structural key, cached per node
-  std::map<const Expr*, std::string> keys_;
-  std::map<std::tuple<const Expr*, const Expr*, const Expr*>, bool> impliedCache_;
+  std::map<std::pair<int, int>, bool> exclusiveCache_;  // by shapeId
+  int shapeId(const ExprPtr& e);  // equal trees, equal ids (races.cpp)
+  std::unordered_map<const Expr*, std::pair<ExprPtr, int>> shapeIds_;
+  std::unordered_map<std::string, int> shapes_;
+  const std::vector<int>& knownShapes(const ExprPtr& a);
+  std::unordered_map<const Expr*, std::pair<ExprPtr, std::vector<int>>> knownShapes_;
+  std::map<std::tuple<int, int, int>, bool> impliedCache_;  // by shapeId
   // The trace's sync ops in issue order, with their event ids folded once (races.cpp).
   struct SyncStep {
     size_t index;  // in the trace
