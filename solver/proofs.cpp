@@ -477,6 +477,10 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
     countA = Expr::binary(Expr::Kind::Add, countA, selectFold(onLane(a->guard, kLaneA), Expr::constant(1), Expr::constant(0)));
     countB = Expr::binary(Expr::Kind::Add, countB, selectFold(onLane(a->guard, kLaneB), Expr::constant(1), Expr::constant(0)));
   }
+  // Two lane copies of one value differ only if it depends on the lane: equal shapes never do.
+  auto differ = [&](const ExprPtr& x, const ExprPtr& y) {
+    return shapeId(x) == shapeId(y) ? Expr::constant(0) : Expr::cmp("ne", x, y);
+  };
   // The questions, per arrival instance: (problem, condition).
   std::vector<std::string> problems;
   std::vector<ExprPtr> conds;
@@ -494,10 +498,10 @@ ProofContext::ArrivalVerdict ProofContext::barrierArrival(const std::vector<cons
     }
     problems.push_back("mismatch");  // lanes the count includes arrive a different number of times
     conds.push_back(exprAnd(exprAnd(arrivesA, Expr::cmp("slt", Expr::loopVar(kLaneB), pA)),
-                            Expr::cmp("ne", countA, countB)));
+                            differ(countA, countB)));
     if (a->op->participants) {
       problems.push_back("count");  // two arriving lanes pass different counts
-      conds.push_back(exprAnd(exprAnd(arrivesA, arrivesB), Expr::cmp("ne", pA, pB)));
+      conds.push_back(exprAnd(exprAnd(arrivesA, arrivesB), differ(pA, pB)));
     }
   }
   std::vector<ExprPtr> asserts = t.assumptions;
