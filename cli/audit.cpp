@@ -1,4 +1,5 @@
 #include "cli/audit.h"
+#include "cli/report/json_text.h"
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -63,7 +64,7 @@ int runAudit(const CheckRequest& request, const std::string& format, std::ostrea
     }
     for (const auto& rule : rules)
       for (const char* k : kinds) j["counts"][rule][k] = counts[rule][k];
-    out << j.dump(2) << '\n';
+    out << jsonText(j, 2) << '\n';
   } else if (format == "markdown") {
     out << "| file | kernel |";
     for (const auto& r : rules) out << " `" << r << "` |";

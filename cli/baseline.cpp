@@ -1,4 +1,5 @@
 #include "cli/baseline.h"
+#include "cli/report/json_text.h"
 
 #include <fstream>
 #include <map>
@@ -15,7 +16,7 @@ bool writeBaseline(const CheckResult& result, const std::string& path) {
                            {"file", f.loc.file}, {"message", f.message}});
   std::ofstream out(path);
   if (!out) return false;
-  out << nlohmann::json{{"ptoverifyBaseline", 1}, {"findings", entries}}.dump(2) << '\n';
+  out << jsonText(nlohmann::json{{"ptoverifyBaseline", 1}, {"findings", entries}}, 2) << '\n';
   return static_cast<bool>(out);
 }
 

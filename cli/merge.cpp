@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/check.h"
+#include "cli/report/json_text.h"
 
 namespace ptov {
 
@@ -42,7 +43,7 @@ int mergeSarif(const std::vector<std::string>& inputs, const std::string& output
     std::cerr << "ptoverify: error: cannot write '" << output << "'\n";
     return kExitInputError;
   }
-  out << merged.dump(2) << '\n';
+  out << jsonText(merged, 2) << '\n';
   return 0;
 }
 

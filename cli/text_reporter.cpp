@@ -1,5 +1,7 @@
 #include "cli/text_reporter.h"
 
+#include "analyzer/utf8.h"
+
 #include <ostream>
 
 namespace ptov {
@@ -14,10 +16,10 @@ const char* colorFor(const std::string& level) {
 
 void line(std::ostream& out, bool color, const SourceLoc& loc, const std::string& level, const std::string& msg,
           const std::string& ruleId) {
-  out << formatLoc(loc) << ": ";
+  out << validUtf8(formatLoc(loc)) << ": ";
   if (color) out << colorFor(level) << level << ":\033[0m ";
   else out << level << ": ";
-  out << msg;
+  out << validUtf8(msg);
   if (!ruleId.empty()) out << " [" << ruleId << "]";
   out << '\n';
 }

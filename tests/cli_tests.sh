@@ -79,6 +79,27 @@ case "$case_name" in
     run 2 check --rules no-such-rule corpus
     run 2 check --arch a9 corpus
     run 2 frobnicate
+    # Bytes that are not ASCII (issue 18): a valid UTF-8 name and a stray Latin-1 byte are input
+    # errors that name the character; every format still writes valid UTF-8 that its parser
+    # reads, with the other input's findings in it.
+    printf 'module {\n  func.func @caf\xc3\xa9() {\n    return\n  }\n}\n' > "$tmp/utf8.pto"
+    printf 'module {\n  func.func @k\xff() {\n    return\n  }\n}\n' > "$tmp/latin1.pto"
+    run 2 check "$tmp/utf8.pto" "$tmp/latin1.pto" corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto
+    expect_output "utf8\.pto:2:17: error: unexpected character 'é' \(U\+00E9\)$"
+    expect_output 'latin1\.pto:2:15: error: unexpected character byte 0xFF$'
+    for format in json sarif rdjson rdjsonl junit markdown github text; do
+      timeout 120 "$tool" check --format "$format" "$tmp/utf8.pto" "$tmp/latin1.pto" \
+        corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto > "$tmp/out.$format" 2>/dev/null
+      code=$?
+      [ "$code" -eq 2 ] || fail "non-ASCII input, --format $format: exit $code, expected 2"
+      iconv -f UTF-8 -t UTF-8 "$tmp/out.$format" > /dev/null 2>&1 || fail "--format $format wrote invalid UTF-8"
+      grep -q 'wait_without_set_on_some_path' "$tmp/out.$format" || fail "--format $format lost the other input"
+    done
+    for format in json sarif rdjson; do
+      python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$tmp/out.$format" ||
+        fail "--format $format is not JSON"
+    done
+    python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/out.junit" || fail "junit is not XML"
     rm -rf "$tmp"
     ;;
   subcommands)

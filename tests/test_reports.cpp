@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "analyzer/utf8.h"
 #include "cli/report/fingerprint.h"
 #include "cli/report/formats.h"
 
@@ -79,4 +80,18 @@ TEST_CASE("reports: JUnit fails, passes and skips per kernel x rule") {
   CHECK(xml.find("blocks &lt;forever&gt; &amp; more") != std::string::npos);
   CHECK(xml.find("<skipped message=\"could not prove: x (timeout)\"/>") != std::string::npos);
   CHECK(xml.find("name=\"ub-range\"/>") != std::string::npos);
+}
+
+TEST_CASE("validUtf8: invalid sequences become U+FFFD, valid ones stay") {
+  CHECK(validUtf8("caf\xc3\xa9") == "caf\xc3\xa9");
+  CHECK(validUtf8("k\xff") == "k\xef\xbf\xbd");
+  CHECK(validUtf8("\xc3") == "\xef\xbf\xbd");                               // truncated
+  CHECK(validUtf8("\xc0\xaf") == "\xef\xbf\xbd\xef\xbf\xbd");               // overlong '/'
+  CHECK(validUtf8("\xed\xa0\x80") == "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");  // a surrogate
+  CHECK(validUtf8("\xf0\x9f\x98\x80") == "\xf0\x9f\x98\x80");               // outside the BMP
+  CHECK(describeCharacter("a\xc3\xa9", 1) == "'\xc3\xa9' (U+00E9)");
+  CHECK(describeCharacter("\x01", 0) == "U+0001");
+  size_t n = 0;
+  CHECK(describeCharacter("\xff", 0, &n) == "byte 0xFF");
+  CHECK(n == 1);
 }

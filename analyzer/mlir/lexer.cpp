@@ -1,4 +1,5 @@
 #include "analyzer/mlir/lexer.h"
+#include "analyzer/utf8.h"
 
 #include <cctype>
 
@@ -247,7 +248,7 @@ class Lexer {
       t.kind = Tok::Punct;
       return true;
     }
-    return fail(std::string("unexpected character '") + c + "'");
+    return fail("unexpected character " + describeCharacter(src_, pos_));
   }
 
   bool lexNumber(Token& t) {

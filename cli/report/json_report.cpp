@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "cli/report/formats.h"
+#include "cli/report/json_text.h"
 
 namespace ptov {
 
@@ -59,7 +60,7 @@ void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions
   doc["findings"] = findings;
   doc["summary"] = {{"files", result.files.size()}, {"errors", counts[2]}, {"warnings", counts[1]},
                     {"notes", counts[0]},           {"unknown", counts[3]}, {"exitCode", result.exitCode()}};
-  out << doc.dump(2) << '\n';
+  out << jsonText(doc, 2) << '\n';
 }
 
 void printRulesJson(std::ostream& out) {
@@ -73,7 +74,7 @@ void printRulesJson(std::ostream& out) {
                      {"references", i.references},
                      {"doc", "docs/rules/" + i.id + ".md"}});
   }
-  out << nlohmann::json{{"rules", rules}}.dump(2) << '\n';
+  out << jsonText(nlohmann::json{{"rules", rules}}, 2) << '\n';
 }
 
 }  // namespace ptov

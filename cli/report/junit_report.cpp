@@ -9,12 +9,13 @@
 #include <sstream>
 
 #include "cli/report/formats.h"
+#include "analyzer/utf8.h"
 
 namespace ptov {
 
 namespace {
-std::string xml(const std::string& s) {
-  std::string o;
+std::string xml(const std::string& raw) {
+  std::string s = validUtf8(raw), o;
   for (unsigned char c : s) {
     switch (c) {
       case '&': o += "&amp;"; break;

@@ -2,9 +2,12 @@
 // commands (annotations), and a markdown PR comment.
 #include <nlohmann/json.hpp>
 #include <map>
+#include <sstream>
 #include <ostream>
 
 #include "cli/report/formats.h"
+#include "analyzer/utf8.h"
+#include "cli/report/json_text.h"
 
 namespace ptov {
 
@@ -45,9 +48,9 @@ json rdDiagnostic(const Finding& f) {
 }
 
 // GitHub workflow commands escape %, CR and LF in data, and also : and , in properties.
-std::string ghData(const std::string& s) {
+std::string ghData(const std::string& raw) {
   std::string o;
-  for (char c : s) {
+  for (char c : validUtf8(raw)) {
     if (c == '%') o += "%25";
     else if (c == '\r') o += "%0D";
     else if (c == '\n') o += "%0A";
@@ -89,11 +92,11 @@ void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosti
     for (const auto& f : file.findings) diagnostics.push_back(rdDiagnostic(f));
   }
   if (oneDiagnosticPerLine) {
-    for (const auto& d : diagnostics) out << d.dump() << '\n';
+    for (const auto& d : diagnostics) out << jsonText(d) << '\n';
     return;
   }
   json doc = {{"source", {{"name", "ptoverify"}}}, {"diagnostics", diagnostics}};
-  out << doc.dump(2) << '\n';
+  out << jsonText(doc, 2) << '\n';
 }
 
 void writeGithub(const CheckResult& result, std::ostream& out) {
@@ -114,7 +117,8 @@ void writeGithub(const CheckResult& result, std::ostream& out) {
   }
 }
 
-void writeMarkdown(const CheckResult& result, std::ostream& out) {
+void writeMarkdown(const CheckResult& result, std::ostream& finalOut) {
+  std::ostringstream out;  // paths, names and messages hold the inputs' bytes: made valid UTF-8 at the end
   // rule -> errors, warnings, notes, unknown
   std::map<std::string, std::array<size_t, 4>> perRule;
   size_t kernels = 0, total = 0, inputErrors = result.problems.size();
@@ -131,7 +135,7 @@ void writeMarkdown(const CheckResult& result, std::ostream& out) {
       << " kernel(s)\n\n";
   if (inputErrors) out << "**" << inputErrors << " input error(s)**: some inputs could not be read or parsed.\n\n";
   if (perRule.empty()) {
-    out << "No findings.\n";
+    finalOut << validUtf8(out.str()) << "No findings.\n";
     return;
   }
   out << "| rule | errors | warnings | notes | unknown |\n| --- | ---: | ---: | ---: | ---: |\n";
@@ -164,6 +168,7 @@ void writeMarkdown(const CheckResult& result, std::ostream& out) {
       if (fold) out << "\n  </details>\n";
     }
   }
+  finalOut << validUtf8(out.str());
 }
 
 }  // namespace ptov

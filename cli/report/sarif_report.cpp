@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "cli/report/formats.h"
+#include "cli/report/json_text.h"
 
 namespace ptov {
 
@@ -161,7 +162,7 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
         r["properties"]["witnessValues"] = f.witness->values;
         if (!f.witness->state.empty()) r["properties"]["witnessState"] = f.witness->state;
       }
-      size_t size = r.dump().size();
+      size_t size = jsonText(r).size();
       if (results.size() >= kSarifMaxResults || bytes + size > kSarifMaxBytes) {
         capped = true;
         continue;
@@ -189,7 +190,7 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
               {"results", results},
               {"columnKind", "unicodeCodePoints"}};
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
-  out << doc.dump(2) << '\n';
+  out << jsonText(doc, 2) << '\n';
 }
 
 }  // namespace ptov
