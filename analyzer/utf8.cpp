@@ -54,6 +54,7 @@ std::string describeCharacter(std::string_view s, size_t pos, size_t* length) {
     std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
     return buf;
   }
+  if (cp < 0x80) return "'" + std::string(1, static_cast<char>(cp)) + "'";
   std::snprintf(buf, sizeof buf, " (U+%04X)", static_cast<unsigned>(cp));
   return "'" + std::string(s.substr(pos, n)) + "'" + buf;
 }

@@ -11,8 +11,8 @@ namespace ptov {
 // surrogate) replaced by U+FFFD.
 std::string validUtf8(std::string_view s);
 
-// The character at `s[pos]` for a message: "'é' (U+00E9)", or "byte 0xFF" when the bytes there
-// are not valid UTF-8. `length` gets the bytes it spans (at least 1).
+// The character at `s[pos]` for a message: "'$'", "'é' (U+00E9)", "U+0001" for a control
+// character, or "byte 0xFF" when the bytes there are not valid UTF-8. `length` gets the bytes it spans (at least 1).
 std::string describeCharacter(std::string_view s, size_t pos, size_t* length = nullptr);
 
 }  // namespace ptov

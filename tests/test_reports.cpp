@@ -91,6 +91,7 @@ TEST_CASE("validUtf8: invalid sequences become U+FFFD, valid ones stay") {
   CHECK(validUtf8("\xf0\x9f\x98\x80") == "\xf0\x9f\x98\x80");               // outside the BMP
   CHECK(describeCharacter("a\xc3\xa9", 1) == "'\xc3\xa9' (U+00E9)");
   CHECK(describeCharacter("\x01", 0) == "U+0001");
+  CHECK(describeCharacter("$", 0) == "'$'");
   size_t n = 0;
   CHECK(describeCharacter("\xff", 0, &n) == "byte 0xFF");
   CHECK(n == 1);
