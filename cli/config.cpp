@@ -179,8 +179,14 @@ void parse(const YAML::Node& root, Config& c) {
       for (const auto& s : v) {
         std::string k = s.first.Scalar();
         const std::string what = "solver." + k;
-        if (k == "timeout-ms") c.timeoutMs = static_cast<unsigned>(integer(s.second, what));
-        else if (k == "kernel-budget-ms") c.kernelBudgetMs = static_cast<unsigned>(integer(s.second, what));
+        // Milliseconds as the command line takes them: 0 .. 2^32-1, never a negative one wrapped.
+        auto millis = [&]() {
+          int64_t v = integer(s.second, what);
+          if (v < 0 || v > UINT32_MAX) fail(s.second, what + " must be between 0 and " + std::to_string(UINT32_MAX));
+          return static_cast<unsigned>(v);
+        };
+        if (k == "timeout-ms") c.timeoutMs = millis();
+        else if (k == "kernel-budget-ms") c.kernelBudgetMs = millis();
         else if (k == "cache-dir") c.cacheDir = scalar(s.second, what);
         else if (k == "param-ranges") {
           if (!s.second.IsMap()) fail(s.second, "param-ranges: must map parameter names to [lo, hi]");

@@ -1,5 +1,6 @@
 #include "cli/corpus.h"
 
+#include "analyzer/numbers.h"
 #include "cli/comments.h"
 
 #include <fstream>
@@ -26,13 +27,19 @@ ExpectationSet parseExpectations(const std::string& text) {
       e.severity = m[1];
       e.ruleId = m[5];
       e.line = lineNo;
-      if (m[2].matched) {
-        int n = std::stoi(m[4]);
-        if (m[3] == "+") e.line = lineNo + n;
-        else if (m[3] == "-") e.line = lineNo - n;
-        else e.line = n;
-      }
       bool wellFormed = true;
+      if (m[2].matched) {
+        // A line offset no file can have is a malformed expectation (issue 18), not a crash.
+        auto n = parseInt(m[4].str());
+        if (!n || *n > 100000000) {
+          wellFormed = false;
+        } else {
+          int k = static_cast<int>(*n);
+          if (m[3] == "+") e.line = lineNo + k;
+          else if (m[3] == "-") e.line = lineNo - k;
+          else e.line = k;
+        }
+      }
       if (m[6].matched) {
         std::string list = m[7];
         size_t start = 0;
@@ -40,8 +47,13 @@ ExpectationSet parseExpectations(const std::string& text) {
           size_t comma = list.find(',', start);
           std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
           std::smatch v;
-          if (std::regex_match(item, v, kValue)) e.witness.emplace_back(v[1], std::stoll(v[2]));
-          else wellFormed = false;
+          if (std::regex_match(item, v, kValue)) {
+            auto x = parseInt(v[2].str());
+            if (x) e.witness.emplace_back(v[1], *x);
+            else wellFormed = false;  // a value no witness can have
+          } else {
+            wellFormed = false;
+          }
           if (comma == std::string::npos) break;
           start = comma + 1;
         }

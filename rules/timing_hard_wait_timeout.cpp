@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "analyzer/model/cpp_facts.h"
+#include "analyzer/numbers.h"
 #include "rules/rule.h"
 #include "rules/timing_queries.h"
 
@@ -27,13 +28,14 @@ std::optional<int64_t> microsInName(const std::string& name) {
   static const std::regex unit(R"((\d+)(US|MS|SEC|S|MIN)$)", std::regex::icase);
   std::smatch m;
   if (!std::regex_search(name, m, unit)) return std::nullopt;
-  int64_t n = std::stoll(m[1]);
+  auto n = parseInt(m[1].str());
+  if (!n) return std::nullopt;
   std::string u = m[2];
   for (auto& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (u == "US") return n;
-  if (u == "MS") return n * 1000;
-  if (u == "MIN") return n * 60'000'000;
-  return n * 1'000'000;
+  int64_t scale = u == "US" ? 1 : u == "MS" ? 1000 : u == "MIN" ? 60'000'000 : 1'000'000;
+  int64_t micros = 0;
+  if (__builtin_mul_overflow(*n, scale, &micros)) return std::nullopt;  // no duration, not a wrapped one
+  return micros;
 }
 
 std::string microsText(int64_t us) {

@@ -100,6 +100,21 @@ case "$case_name" in
         fail "--format $format is not JSON"
     done
     python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/out.junit" || fail "junit is not XML"
+    # Numbers that do not fit (issue 18): input errors with a location, never exit 70, a 2 GB
+    # allocation or a trap; the other input is still checked.
+    printf 'func.func @k() {\n  %%r:2000000000 = "x.y"() : () -> (i32)\n  return\n}\n' > "$tmp/pack.pto"
+    run 2 check "$tmp/pack.pto"
+    expect_output "pack\.pto:2:6: error: result count '2000000000' is out of range"
+    printf 'func.func @k() attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n  %%c = arith.constant 99999999999999999999 : index\n  %%m = arith.constant -9223372036854775808 : index\n  %%n = arith.constant -1 : index\n  %%q = arith.divsi %%m, %%n : index\n  %%s = arith.remsi %%m, %%n : index\n  return\n}\n' > "$tmp/huge.pto"
+    run 2 check "$tmp/huge.pto" corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto
+    expect_output "huge\.pto:2:3: error: integer '99999999999999999999' does not fit in 64 bits"
+    expect_output 'wait_without_set_on_some_path\.pto:[0-9]+:[0-9]+: error: .*\[sync-deadlock\]'
+    printf '// expect-error@+99999999999 {{sync-deadlock}}\nfunc.func @k() {\n  return\n}\n' > "$tmp/far.pto"
+    run 1 corpus "$tmp/far.pto"
+    expect_output "far\\.pto:1: malformed expectation"
+    printf 'solver:\n  timeout-ms: -1\n' > "$tmp/negative.yaml"
+    run 2 check corpus/sync-deadlock/good --config "$tmp/negative.yaml"
+    expect_output 'negative\.yaml:2:[0-9]+: error: solver\.timeout-ms must be between 0 and 4294967295'
     rm -rf "$tmp"
     ;;
   subcommands)

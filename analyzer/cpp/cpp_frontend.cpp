@@ -1,5 +1,7 @@
 #include "analyzer/cpp/cpp_frontend.h"
 
+#include "analyzer/numbers.h"
+
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -98,13 +100,12 @@ class PPWatcher : public PPCallbacks {
     if (body.size() != 1 || !body[0].is(tok::numeric_constant)) return;
     std::string text(body[0].getLiteralData(), body[0].getLength());
     while (!text.empty() && std::strchr("uUlL", text.back())) text.pop_back();
-    try {
-      int64_t value = static_cast<int64_t>(std::stoull(text, nullptr, 0));
+    // A literal past 64 bits is not a constant ptoverify can use; the macro stays unknown.
+    if (auto value = parseUnsignedBits(text)) {
       PresumedLoc p = sm_.getPresumedLoc(name.getLocation());
       SourceLoc loc = p.isValid() ? SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())}
                                   : SourceLoc{"", 0, 0};
-      constants_[name.getIdentifierInfo()->getName().str()] = NamedConstant{loc, value, ""};
-    } catch (const std::logic_error&) {
+      constants_[name.getIdentifierInfo()->getName().str()] = NamedConstant{loc, *value, ""};
     }
   }
   void Ifdef(SourceLocation, const Token& name, const MacroDefinition&) override { record(name); }

@@ -1,9 +1,13 @@
 #include "analyzer/mlir/parser.h"
 
+#include "analyzer/numbers.h"
+
 #include <cctype>
 #include <stdexcept>
 
 namespace ptov::mlir {
+
+constexpr int64_t kMaxResultPack = 4096;  // `%r:N = ...`
 
 bool Op::hasWord(const std::string& bareWord) const {
   for (const Token& t : tokens)
@@ -196,8 +200,10 @@ class Parser {
       if (v.kind != Tok::ValueId) throw ParseError(v, "expected a result name");
       ++i_;
       if (isPunct(cur(), ":") && at(1).kind == Tok::Integer) {
-        int n = std::stoi(at(1).text);
-        for (int r = 0; r < n; ++r) op.results.push_back(v.text + "#" + std::to_string(r));
+        // A result pack larger than any real op is bad input, not a reason to allocate gigabytes.
+        auto n = parseInt(at(1).text);
+        if (!n || *n < 1 || *n > kMaxResultPack) throw ParseError(at(1), "result count '" + at(1).text + "' is out of range");
+        for (int64_t r = 0; r < *n; ++r) op.results.push_back(v.text + "#" + std::to_string(r));
         i_ += 2;
       } else {
         op.results.push_back(v.text);

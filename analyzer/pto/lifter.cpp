@@ -1,5 +1,7 @@
 #include "analyzer/pto/lifter.h"
 
+#include "analyzer/numbers.h"
+
 #include <map>
 #include <set>
 #include <cctype>
@@ -94,26 +96,23 @@ std::optional<TileType> parseTileType(const std::string& text) {
         auto x1 = p.find('x');
         auto x2 = p.find('x', x1 + 1);
         if (x1 == std::string::npos || x2 == std::string::npos) continue;
-        try {
-          rows = std::stoll(p.substr(0, x1));
-          cols = std::stoll(p.substr(x1 + 1, x2 - x1 - 1));
-        } catch (...) {
-          rows = cols = 0;
-        }
+        rows = parseInt(p.substr(0, x1)).value_or(0);
+        cols = parseInt(p.substr(x1 + 1, x2 - x1 - 1)).value_or(0);
         dtype = p.substr(x2 + 1);
       }
       continue;
     }
     std::string k = p.substr(0, eq), v = p.substr(eq + 1);
-    try {
-      if (k == "loc") tt.space = spaceForLoc(v);
-      else if (k == "dtype") dtype = v;
-      else if (k == "rows") rows = std::stoll(v);
-      else if (k == "cols") cols = std::stoll(v);
-    } catch (...) {
-    }
+    if (k == "loc") tt.space = spaceForLoc(v);
+    else if (k == "dtype") dtype = v;
+    else if (k == "rows") rows = parseInt(v).value_or(0);
+    else if (k == "cols") cols = parseInt(v).value_or(0);
   }
-  tt.bytes = rows * cols * elementBytes(dtype);
+  // A size past 64 bits (or a dynamic one) is unknown (0): it must not wrap to a small tile.
+  int64_t cells = 0, bytes = 0;
+  bool fits = rows >= 0 && cols >= 0 && !__builtin_mul_overflow(rows, cols, &cells) &&
+              !__builtin_mul_overflow(cells, int64_t(elementBytes(dtype)), &bytes);
+  tt.bytes = fits ? bytes : 0;
   return tt;
 }
 
@@ -264,6 +263,13 @@ class FunctionLifter {
     diags_.push_back({InputDiagnostic::Level::Note, op.loc, msg});
   }
 
+  // An integer literal of `op`; one that does not fit in 64 bits is an input error.
+  std::optional<int64_t> integer(const mlir::Op& op, const std::string& text) const {
+    auto n = parseInt(text);
+    if (!n) diags_.push_back({InputDiagnostic::Level::Error, op.loc, "integer '" + text + "' does not fit in 64 bits"});
+    return n;
+  }
+
   // The first type token after the last top-level ':' (the op's trailing type list).
   static std::vector<std::string> typeTokens(const mlir::Op& op) {
     std::vector<std::string> out;
@@ -347,11 +353,8 @@ class FunctionLifter {
       ValueInfo v;
       for (const auto& t : op.tokens) {
         if (t.kind == Tok::Integer) {
-          try {
-            v.expr = Expr::constant(std::stoll(t.text, nullptr, 0));
-          } catch (...) {
-            v.expr = Expr::unknown(op.results.empty() ? "" : op.results[0]);
-          }
+          auto n = integer(op, t.text);
+          v.expr = n ? Expr::constant(*n) : Expr::unknown(op.results.empty() ? "" : op.results[0]);
           break;
         }
         if (t.kind == Tok::BareId && (t.text == "true" || t.text == "false")) {
@@ -533,7 +536,7 @@ class FunctionLifter {
         m.event.src = firstPipe(op);
         for (const auto& t : op.tokens)
           if (t.kind == Tok::Integer) {
-            m.event.id = std::stoll(t.text, nullptr, 0);
+            m.event.id = integer(op, t.text);
             break;
           }
         break;
@@ -598,7 +601,8 @@ class FunctionLifter {
       std::string item;
       while (in >> item) {
         if (item[0] == '%') out.push_back(exprOf(item));
-        else if (std::isdigit(static_cast<unsigned char>(item[0]))) out.push_back(Expr::constant(std::stoll(item)));
+        else if (std::isdigit(static_cast<unsigned char>(item[0])))
+          if (auto n = integer(op, item)) out.push_back(Expr::constant(*n));
       }
       return out;
     };
@@ -645,12 +649,14 @@ class FunctionLifter {
     size_t start = 0;
     for (size_t x = body.find('x'); x != std::string::npos; x = body.find('x', start)) {
       std::string dim = body.substr(start, x - start);
-      if (dim.empty() || !std::isdigit(static_cast<unsigned char>(dim[0]))) return 0;
-      count *= std::stoll(dim);
+      auto n = dim.empty() || !std::isdigit(static_cast<unsigned char>(dim[0])) ? std::nullopt : parseInt(dim);
+      // A size that does not fit is unknown (0), never a wrapped small one.
+      if (!n || __builtin_mul_overflow(count, *n, &count)) return 0;
       start = x + 1;
     }
     int bytes = elementBytes(body.substr(start));
-    return bytes > 0 ? count * bytes : 0;
+    int64_t total = 0;
+    return bytes > 0 && !__builtin_mul_overflow(count, int64_t(bytes), &total) ? total : 0;
   }
 
   static std::string firstMemrefType(const mlir::Op& op) {
@@ -759,7 +765,7 @@ class FunctionLifter {
           m.event.idExpr = exprOf(flag);
           m.event.id = evalConst(m.event.idExpr);
         } else if (!flag.empty() && std::isdigit(static_cast<unsigned char>(flag[0]))) {
-          m.event.id = std::stoll(flag);
+          m.event.id = integer(op, flag);
         }
         m.fftsBase = !op.attr("ffts_base_addr").empty();
         std::string mode = op.attr("sync_instr_mode");
@@ -772,7 +778,8 @@ class FunctionLifter {
         int flag = hivm::defaultSyncBlockFlag(m.syncMode);
         for (const auto& t : op.tokens)
           if (t.kind == Tok::Integer) {
-            flag = static_cast<int>(std::stoll(t.text, nullptr, 0));
+            auto n = integer(op, t.text);
+            flag = n && *n >= 0 && *n <= INT32_MAX ? static_cast<int>(*n) : -1;
             break;
           }
         if (flag >= 0) m.event.id = flag;
@@ -866,10 +873,7 @@ class FunctionLifter {
     m.pipes = {m.kind == OpKind::SetFlag ? m.event.src : m.event.dst};
     const std::string& id = items[2];
     if (id.rfind("EVENT_ID", 0) == 0) {
-      try {
-        m.event.id = std::stoll(id.substr(8));
-      } catch (...) {
-      }
+      m.event.id = parseInt(id.substr(8));
     } else if (!id.empty() && id[0] == '%') {
       m.event.idExpr = exprOf(id);
       m.event.id = evalConst(m.event.idExpr);  // else symbolic: the proofs reason per iteration
