@@ -77,13 +77,28 @@ std::string ruleDoc(const std::string& id) {
   return it == ruleDocs().end() ? std::string() : it->second;
 }
 
-namespace {
-bool globMatch(const char* g, const char* s) {
-  if (*g == '\0') return *s == '\0';
-  if (*g == '*') return globMatch(g + 1, s) || (*s && globMatch(g, s + 1));
-  return *s && *g == *s && globMatch(g + 1, s + 1);
+bool globMatches(const std::string& glob, const std::string& name) {
+  // Iterative: on a mismatch, back up to the last star only (time |glob| x |name|, whatever the
+  // number of stars; the recursive form was exponential in consecutive ones).
+  size_t g = 0, n = 0, star = std::string::npos, mark = 0;
+  while (n < name.size()) {
+    if (g < glob.size() && glob[g] == '*') {
+      star = g++;
+      mark = n;
+    } else if (g < glob.size() && glob[g] == name[n]) {
+      ++g;
+      ++n;
+    } else if (star != std::string::npos) {
+      g = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (g < glob.size() && glob[g] == '*') ++g;
+  return g == glob.size();
 }
-}  // namespace
+
 
 bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs) {
   if (globs.empty()) return true;
@@ -91,17 +106,17 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs) {
   bool anyPositive = false;
   for (const auto& g : globs) {
     if (!g.empty() && g[0] == '-') {
-      if (globMatch(g.c_str() + 1, id.c_str())) enabled = false;
+      if (globMatches(g.substr(1), id)) enabled = false;
     } else {
       anyPositive = true;
-      if (globMatch(g.c_str(), id.c_str())) enabled = true;
+      if (globMatches(g, id)) enabled = true;
     }
   }
   if (!anyPositive) {
     // Only removals: start from every rule.
     enabled = true;
     for (const auto& g : globs)
-      if (globMatch(g.c_str() + 1, id.c_str())) enabled = false;
+      if (globMatches(g.substr(1), id)) enabled = false;
   }
   return enabled;
 }

@@ -111,6 +111,8 @@ const std::vector<std::unique_ptr<Rule>>& allRules();
 const Rule* findRule(const std::string& id);
 // The documentation page docs/rules/<id>.md, compiled into the binary ("" if none).
 std::string ruleDoc(const std::string& id);
+// Does `name` match `glob` (`*` matches any run of characters)? Linear in each, per star.
+bool globMatches(const std::string& glob, const std::string& name);
 // True when `id` matches one of the globs (`*` wildcard; a leading '-' removes).
 bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
 

@@ -1,5 +1,7 @@
 #include "rules/timing_config.h"
 
+#include "rules/rule.h"
+
 namespace ptov {
 
 const TimingConfig& defaultTimingConfig() {
@@ -52,30 +54,9 @@ const TimingConfig& defaultTimingConfig() {
   return c;
 }
 
-bool nameMatches(const std::string& glob, const std::string& name) {
-  // Iterative `*` matching, backtracking to the last star.
-  size_t g = 0, n = 0, star = std::string::npos, mark = 0;
-  while (n < name.size()) {
-    if (g < glob.size() && glob[g] == '*') {
-      star = g++;
-      mark = n;
-    } else if (g < glob.size() && glob[g] == name[n]) {
-      ++g;
-      ++n;
-    } else if (star != std::string::npos) {
-      g = star + 1;
-      n = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (g < glob.size() && glob[g] == '*') ++g;
-  return g == glob.size();
-}
-
 bool anyNameMatches(const std::vector<std::string>& globs, const std::string& name) {
   for (const auto& g : globs)
-    if (!name.empty() && nameMatches(g, name)) return true;
+    if (!name.empty() && globMatches(g, name)) return true;
   return false;
 }
 

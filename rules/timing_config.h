@@ -46,8 +46,7 @@ struct TimingConfig {
 // Seed 003's names and table.
 const TimingConfig& defaultTimingConfig();
 
-// `*` glob match of a name.
-bool nameMatches(const std::string& glob, const std::string& name);
+// Does one of the `*` globs (globMatches, rules/rule.h) match the name?
 bool anyNameMatches(const std::vector<std::string>& globs, const std::string& name);
 
 }  // namespace ptov

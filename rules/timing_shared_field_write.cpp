@@ -10,7 +10,7 @@ namespace ptov {
 namespace {
 
 bool fieldMatches(const SharedField& row, const std::pair<std::string, std::string>& view) {
-  if (row.structName != "*" && !nameMatches(row.structName, view.first)) return false;
+  if (row.structName != "*" && !globMatches(row.structName, view.first)) return false;
   const std::string& path = view.second;
   return path == row.field || path.rfind(row.field + ".", 0) == 0;
 }
