@@ -10,7 +10,11 @@
 
 namespace ptov {
 
-std::optional<SatAnswer> readCachedAnswer(const std::string& dir, const std::string& key);
+// Each entry holds the full key, the answer and a checksum over both. An entry whose key
+// differs, whose checksum fails, that is malformed, or whose number of values is not
+// `valueCount` (0 when unsatisfiable) is not trusted: nullopt, and `rejected` (when given) is set.
+std::optional<SatAnswer> readCachedAnswer(const std::string& dir, const std::string& key, size_t valueCount,
+                                          bool* rejected = nullptr);
 void writeCachedAnswer(const std::string& dir, const std::string& key, const SatAnswer& answer);
 
 }  // namespace ptov

@@ -163,14 +163,21 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
       return hit->second;
     }
   }
-  if (!options_.cacheDir.empty())
-    if (auto stored = readCachedAnswer(options_.cacheDir, key)) {
-      std::lock_guard<std::mutex> lock(sharedStateMutex());
+  if (!options_.cacheDir.empty()) {
+    bool rejected = false;
+    auto stored = readCachedAnswer(options_.cacheDir, key, model == Model::None ? 0 : evaluate.size(), &rejected);
+    std::lock_guard<std::mutex> lock(sharedStateMutex());
+    if (rejected) {
+      ++stats_.cacheRejected;
+      ++globalSolverStats().cacheRejected;
+    }
+    if (stored) {
       ++stats_.cacheHits;
       ++globalSolverStats().cacheHits;
       answerCache().emplace(key, *stored);
       return *stored;
     }
+  }
   SatAnswer answer;
   // A yes/no question is often answered by a concrete point, at no Z3 cost.
   if (model == Model::None && evaluate.empty() && satisfiedAtSamplePoint(assertions, options_.paramRanges)) {
