@@ -52,6 +52,11 @@ bool isSupportedExtension(const std::string& path) {
 LoadedFile loadFile(const std::string& path, const FrontendOptions& opts) {
   LoadedFile out;
   out.path = path;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {  // opening a FIFO would block the whole run
+    out.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1}, "not a regular file"});
+    return out;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     out.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1}, "cannot read file"});
@@ -101,30 +106,62 @@ LoadedFile loadText(const std::string& path, const std::string& text, const Fron
   pto::LiftOptions lo;
   lo.defaultArch = opts.defaultArch;
   out.kernels = pto::lift(parsed, lo, out.diagnostics);
+  if (out.kernels.empty() && !out.hasErrors())
+    out.diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{path, 1, 1}, "no kernel in this file: nothing was checked"});
   if (fs::path(path).extension() == ".mlir")
     for (auto& k : out.kernels) k.frontEnd = "hivm";
   linkMixPeers(out.kernels);
   return out;
 }
 
+namespace {
+// The supported files under `dir`, sorted; a directory that cannot be read is an input error
+// (it was skipped without a word), and only regular files are taken (a FIFO would block).
+std::vector<std::string> filesUnder(const std::string& dir, std::vector<std::string>& problems) {
+  std::vector<std::string> found;
+  std::vector<fs::path> pending{dir};
+  while (!pending.empty()) {
+    fs::path d = pending.back();
+    pending.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(d, ec);
+    if (ec) {
+      problems.push_back(d.string() + ": error: cannot read this directory (" + ec.message() + ")");
+      continue;
+    }
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) {
+        problems.push_back(d.string() + ": error: cannot read this directory (" + ec.message() + ")");
+        break;
+      }
+      std::error_code kind;
+      if (it->is_directory(kind) && !it->is_symlink(kind)) pending.push_back(it->path());
+      else if (it->is_regular_file(kind) && isSupportedExtension(it->path().string())) found.push_back(it->path().string());
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+}  // namespace
+
 std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
                                        std::vector<std::string>& problems) {
   std::vector<std::string> out;
+  std::set<std::string> seen;  // a file named twice (or found twice) is checked once
+  auto add = [&](const std::string& f) {
+    if (seen.insert(normalisedPath(f)).second) out.push_back(f);
+  };
   for (const auto& p : paths) {
     std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      std::vector<std::string> found;
-      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
-           it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (ec) break;
-        if (it->is_regular_file(ec) && isSupportedExtension(it->path().string()))
-          found.push_back(it->path().string());
-      }
-      std::sort(found.begin(), found.end());
+    fs::file_status st = fs::status(p, ec);
+    if (fs::is_directory(st)) {
+      std::vector<std::string> found = filesUnder(p, problems);
       if (found.empty()) problems.push_back(p + ": error: no .pto, .mlir or C++ file in this directory");
-      out.insert(out.end(), found.begin(), found.end());
-    } else if (fs::exists(p, ec)) {
-      out.push_back(p);
+      for (const auto& f : found) add(f);
+    } else if (fs::is_regular_file(st)) {
+      add(p);
+    } else if (fs::exists(st)) {
+      problems.push_back(p + ": error: not a regular file (a FIFO, device or socket is not read)");
     } else {
       problems.push_back(p + ": error: no such file or directory");
     }

@@ -1,6 +1,7 @@
 #include "cli/baseline.h"
 #include "cli/report/json_text.h"
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,11 @@ bool writeBaseline(const CheckResult& result, const std::string& path) {
 }
 
 bool applyBaseline(const std::string& path, CheckResult& result, std::string& error) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {  // absent, or a FIFO that would block
+    error = path + ": error: cannot read the baseline (not a regular file)";
+    return false;
+  }
   std::ifstream in(path);
   if (!in) {
     error = path + ": error: cannot read the baseline";

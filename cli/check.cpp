@@ -6,6 +6,7 @@
 #include "cli/report/fingerprint.h"
 #include "cli/suppressions.h"
 
+#include <filesystem>
 #include <unistd.h>
 
 #include <algorithm>
@@ -108,6 +109,11 @@ struct LoadedInput {
 
 LoadedInput loadInput(const std::string& path, const CheckRequest& req) {
   LoadedInput in;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {  // loadFile reports it; opening a FIFO would block
+    in.file = loadFile(path, frontendOptions(req));
+    return in;
+  }
   std::ifstream f(path, std::ios::binary);
   if (!f) {
     in.file = loadFile(path, frontendOptions(req));  // reports the read error

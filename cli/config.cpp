@@ -232,6 +232,11 @@ void parse(const YAML::Node& root, Config& c) {
 bool loadConfig(const std::string& path, Config& out, std::string& error) {
   out = Config{};
   out.path = path;
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    error = path + ": error: the configuration is not a regular file";  // a FIFO would block
+    return false;
+  }
   try {
     YAML::Node root = YAML::LoadFile(path);
     if (root.IsNull()) return true;  // an empty file configures nothing

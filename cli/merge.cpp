@@ -1,5 +1,6 @@
 #include "cli/merge.h"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -13,30 +14,35 @@ int mergeSarif(const std::vector<std::string>& inputs, const std::string& output
   using nlohmann::json;
   json merged;
   for (const auto& path : inputs) {
-    std::ifstream in(path);
-    json doc;
+    // Any shape problem in an input is that input's error (exit 2), never an exception (70).
     try {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error("not a readable regular file");
+      std::ifstream in(path);
       if (!in) throw std::runtime_error("cannot read it");
-      doc = json::parse(in);
-      if (doc.value("version", "") != "2.1.0" || !doc["runs"].is_array() || doc["runs"].size() != 1)
+      json doc = json::parse(in);
+      if (!doc.is_object() || doc.value("version", "") != "2.1.0" || !doc["runs"].is_array() || doc["runs"].size() != 1)
         throw std::runtime_error("not a single-run SARIF 2.1.0 log");
+      json& run = doc["runs"][0];
+      if (!run.is_object() || (run.contains("results") && !run["results"].is_array()) ||
+          !run["invocations"].is_array() || run["invocations"].empty() || !run["invocations"][0].is_object())
+        throw std::runtime_error("the run has no results array or no invocation");
+      if (merged.is_null()) {
+        merged = doc;
+        continue;
+      }
+      json& into = merged["runs"][0];
+      for (auto& r : run["results"]) into["results"].push_back(r);
+      auto& from = run["invocations"][0];
+      auto& to = into["invocations"][0];
+      if (from.contains("toolExecutionNotifications") && from["toolExecutionNotifications"].is_array())
+        for (auto& n : from["toolExecutionNotifications"]) to["toolExecutionNotifications"].push_back(n);
+      to["executionSuccessful"] = to.value("executionSuccessful", true) && from.value("executionSuccessful", true);
+      to["exitCode"] = std::max(to.value("exitCode", 0), from.value("exitCode", 0));
     } catch (const std::exception& e) {
       std::cerr << path << ": error: " << e.what() << '\n';
       return kExitInputError;
     }
-    json& run = doc["runs"][0];
-    if (merged.is_null()) {
-      merged = doc;
-      continue;
-    }
-    json& into = merged["runs"][0];
-    for (auto& r : run["results"]) into["results"].push_back(r);
-    auto& from = run["invocations"][0];
-    auto& to = into["invocations"][0];
-    if (from.contains("toolExecutionNotifications"))
-      for (auto& n : from["toolExecutionNotifications"]) to["toolExecutionNotifications"].push_back(n);
-    to["executionSuccessful"] = to.value("executionSuccessful", true) && from.value("executionSuccessful", true);
-    to["exitCode"] = std::max(to.value("exitCode", 0), from.value("exitCode", 0));
   }
   std::ofstream out(output);
   if (!out) {

@@ -115,6 +115,37 @@ case "$case_name" in
     printf 'solver:\n  timeout-ms: -1\n' > "$tmp/negative.yaml"
     run 2 check corpus/sync-deadlock/good --config "$tmp/negative.yaml"
     expect_output 'negative\.yaml:2:[0-9]+: error: solver\.timeout-ms must be between 0 and 4294967295'
+    # Files that are not files (issue 18): a FIFO as input, configuration or baseline is an input
+    # error, not a run that blocks forever (`run` gives up after 120 s); the other inputs are checked.
+    mkfifo "$tmp/fifo.pto" "$tmp/fifo.yaml" "$tmp/fifo.json"
+    run 2 check "$tmp/fifo.pto" corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto
+    expect_output 'fifo\.pto: error: not a regular file'
+    expect_output 'wait_without_set_on_some_path\.pto:[0-9]+:[0-9]+: error: .*\[sync-deadlock\]'
+    run 2 check corpus/sync-deadlock/good --config "$tmp/fifo.yaml"
+    expect_output 'fifo\.yaml: error: the configuration is not a regular file'
+    run 2 check corpus/sync-deadlock/good --baseline "$tmp/fifo.json"
+    expect_output 'fifo\.json: error: cannot read the baseline'
+    run 2 merge "$tmp/fifo.json" -o "$tmp/merged.sarif"
+    # A path given twice, or also found in its directory, is checked once.
+    run 1 check corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto ./corpus/sync-deadlock/bad//wait_without_set_on_some_path.pto corpus/sync-deadlock/bad
+    [ "$(grep -c 'wait_without_set_on_some_path\.pto:7:5: error' <<<"$out")" -eq 1 ] || fail "a file named twice was checked twice"
+    # A .pto without a kernel says so.
+    printf 'module {\n}\n' > "$tmp/nokernel.pto"
+    run 0 check "$tmp/nokernel.pto"
+    expect_output 'nokernel\.pto:1:1: note: no kernel in this file: nothing was checked'
+    # merge: malformed SARIF is the input's error (exit 2), never an exception.
+    printf '{"version": "2.1.0", "runs": [{"results": 3}]}' > "$tmp/odd.sarif"
+    printf '[1, 2]' > "$tmp/array.sarif"
+    run 2 merge "$tmp/odd.sarif" "$tmp/odd.sarif" -o "$tmp/merged.sarif"
+    expect_output 'odd\.sarif: error: '
+    run 2 merge "$tmp/array.sarif" -o "$tmp/merged.sarif"
+    # An unreadable directory is an input error, not a silent skip (not testable as root).
+    if [ "$(id -u)" -ne 0 ]; then
+      mkdir -p "$tmp/walk/locked" && cp corpus/sync-deadlock/good/guarded_pairs.pto "$tmp/walk/" && chmod 000 "$tmp/walk/locked"
+      run 2 check "$tmp/walk"
+      expect_output 'locked: error: cannot read this directory'
+      chmod 755 "$tmp/walk/locked"
+    fi
     rm -rf "$tmp"
     ;;
   subcommands)
