@@ -1,6 +1,7 @@
 #include "cli/suppressions.h"
 
-#include <regex>
+#include <cctype>
+#include <cstring>
 #include "cli/comments.h"
 
 namespace ptov {
@@ -30,6 +31,55 @@ std::vector<std::string> splitRules(const std::string& list) {
   return out;
 }
 
+// One suppression comment, read by hand: std::regex recurses once per character and a 50 kB
+// comment overflowed the stack (issue 18). `marker` (ptoverify: ignore / NOLINT) is found at a
+// word start, then an optional suffix, an optional (rule list) and the rest as the reason.
+struct Marker {
+  bool found = false;
+  std::string suffix;  // "-begin", "-end", "NEXTLINE" or ""
+  bool hasList = false;
+  std::string list, rest;
+};
+
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+Marker readMarker(const std::string& c, bool nolint) {
+  Marker m;
+  size_t at = 0;
+  for (size_t from = 0;; from = at + 1) {
+    at = c.find(nolint ? "NOLINT" : "ptoverify:", from);
+    if (at == std::string::npos) return m;
+    if (at == 0 || !isWordChar(c[at - 1])) break;
+  }
+  size_t i = at + (nolint ? 6 : 10);
+  if (!nolint) {
+    while (i < c.size() && std::isspace(static_cast<unsigned char>(c[i]))) ++i;
+    if (c.compare(i, 6, "ignore") != 0) return m;
+    i += 6;
+  }
+  for (const char* suffix : nolint ? std::vector<const char*>{"NEXTLINE"} : std::vector<const char*>{"-begin", "-end"})
+    if (c.compare(i, std::strlen(suffix), suffix) == 0) {
+      m.suffix = suffix;
+      i += std::strlen(suffix);
+      break;
+    }
+  if (nolint && i < c.size() && isWordChar(c[i])) return m;  // NOLINTSOMETHING is another word
+  size_t j = i;
+  if (!nolint)
+    while (j < c.size() && std::isspace(static_cast<unsigned char>(c[j]))) ++j;
+  if (j < c.size() && c[j] == '(') {
+    size_t close = c.find(')', j);
+    if (close != std::string::npos) {
+      m.hasList = true;
+      m.list = c.substr(j + 1, close - j - 1);
+      i = close + 1;
+    }
+  }
+  m.found = true;
+  m.rest = c.substr(i);
+  return m;
+}
+
 std::string trim(std::string s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '-' || s.front() == ':')) s.erase(s.begin());
   while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.pop_back();
@@ -38,16 +88,12 @@ std::string trim(std::string s) {
 }  // namespace
 
 void applySuppressions(const std::string& text, FileResult& r) {
-  static const std::regex kIgnore(R"(ptoverify:\s*ignore(-begin|-end)?\s*(\(([^)]*)\))?(.*))");
-  static const std::regex kNolint(R"(\bNOLINT(NEXTLINE)?\b(\(([^)]*)\))?(.*))");
   std::vector<Suppression> sups;
   std::vector<size_t> open;  // indices of ignore-begin without an end yet
   forEachLineComment(text, [&](int lineNo, const std::string& comment, bool alone) {
     const std::string c = comment.substr(2);
-    std::smatch m;
-    if (std::regex_search(c, m, kIgnore)) {
-      std::string kind = m[1];
-      if (kind == "-end") {
+    if (Marker m = readMarker(c, false); m.found) {
+      if (m.suffix == "-end") {
         if (!open.empty()) {
           sups[open.back()].lastLine = lineNo;
           open.pop_back();
@@ -56,10 +102,10 @@ void applySuppressions(const std::string& text, FileResult& r) {
       }
       Suppression s;
       s.writtenAt = lineNo;
-      s.globs = splitRules(m[3]);
-      s.reason = trim(m[4]);
-      s.spelling = "ptoverify: ignore" + kind;
-      if (kind == "-begin") {
+      s.globs = splitRules(m.list);
+      s.reason = trim(m.rest);
+      s.spelling = "ptoverify: ignore" + m.suffix;
+      if (m.suffix == "-begin") {
         s.firstLine = lineNo;
         s.lastLine = 1 << 30;
         open.push_back(sups.size());
@@ -67,12 +113,12 @@ void applySuppressions(const std::string& text, FileResult& r) {
         s.firstLine = s.lastLine = alone ? lineNo + 1 : lineNo;
       }
       sups.push_back(s);
-    } else if (std::regex_search(c, m, kNolint)) {
+    } else if (Marker n = readMarker(c, true); n.found) {
       Suppression s;
       s.writtenAt = lineNo;
-      s.globs = splitRules(m[3]);
-      s.reason = trim(m[4]);
-      bool next = m[1].matched;
+      s.globs = splitRules(n.list);
+      s.reason = trim(n.rest);
+      bool next = n.suffix == "NEXTLINE";
       s.spelling = next ? "NOLINTNEXTLINE" : "NOLINT";
       s.firstLine = s.lastLine = next ? lineNo + 1 : lineNo;
       sups.push_back(s);

@@ -424,11 +424,47 @@ const std::string& isaDeclarations() {
 
 // Host code: a `kernel<<<blocks, ...>>>(...)` launch or a main() driver (PTOAS samples'
 // launch.cpp / main.cpp), and no device function defined (a qualifier, a signature, a body).
+// Scanned by hand, not with std::regex: its matcher recurses once per character, and a 60 kB line
+// without `;`, `{` or `}` overflowed the stack (issue 18).
+namespace {
+bool wordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool spaceChar(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+// `int main (` with word boundaries.
+bool definesMain(const std::string& text) {
+  for (size_t at = text.find("main"); at != std::string::npos; at = text.find("main", at + 1)) {
+    size_t after = at + 4;
+    while (after < text.size() && spaceChar(text[after])) ++after;
+    if (after >= text.size() || text[after] != '(') continue;
+    size_t before = at;
+    while (before > 0 && spaceChar(text[before - 1])) --before;
+    if (before == at || before < 3 || text.compare(before - 3, 3, "int") != 0) continue;
+    if (before == 3 || !wordChar(text[before - 4])) return true;
+  }
+  return false;
+}
+
+// A device qualifier, then a signature up to `)` and the body's `{` before any `;` or `}`.
+bool definesDeviceFunction(const std::string& text) {
+  for (const char* q : {"__aicore__", "AICORE", "[aicore]"}) {
+    size_t len = std::strlen(q);
+    for (size_t at = text.find(q); at != std::string::npos; at = text.find(q, at + 1)) {
+      if (q[0] == 'A' && ((at > 0 && wordChar(text[at - 1])) || (at + len < text.size() && wordChar(text[at + len]))))
+        continue;  // AICORE as a whole word only
+      size_t stop = text.find_first_of(";{}", at + len);
+      if (stop == std::string::npos || text[stop] != '{') continue;
+      size_t last = stop;
+      while (last > at + len && spaceChar(text[last - 1])) --last;
+      if (last > at + len && text[last - 1] == ')') return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 bool isHostCode(const std::string& text) {
-  static const std::regex mainFn(R"(\bint\s+main\s*\()");
-  static const std::regex deviceDefinition(R"((__aicore__|\bAICORE\b|\[aicore\])[^;{}]*\)\s*\{)");
-  bool host = text.find("<<<") != std::string::npos || std::regex_search(text, mainFn);
-  return host && !std::regex_search(text, deviceDefinition);
+  bool host = text.find("<<<") != std::string::npos || definesMain(text);
+  return host && !definesDeviceFunction(text);
 }
 
 // PTOAS emits `extern "C" [aicore] void k(...)`: the single-bracket qualifier is no C++ syntax.
