@@ -59,6 +59,13 @@ bool anySymbolic(const std::vector<ExprPtr>& args) {
     if (a && a->symbolic) return true;
   return false;
 }
+
+int depthOver(const std::vector<ExprPtr>& args) {
+  int d = 0;
+  for (const auto& a : args)
+    if (a) d = std::max(d, a->depth);
+  return d + 1;
+}
 }  // namespace
 
 ExprPtr Expr::binary(Kind k, ExprPtr a, ExprPtr b) {
@@ -66,6 +73,7 @@ ExprPtr Expr::binary(Kind k, ExprPtr a, ExprPtr b) {
   e->kind = k;
   e->args = {std::move(a), std::move(b)};
   e->symbolic = anySymbolic(e->args);
+  e->depth = depthOver(e->args);
   return e;
 }
 
@@ -75,6 +83,7 @@ ExprPtr Expr::cmp(const std::string& pred, ExprPtr a, ExprPtr b) {
   e->pred = pred;
   e->args = {std::move(a), std::move(b)};
   e->symbolic = anySymbolic(e->args);
+  e->depth = depthOver(e->args);
   return e;
 }
 
@@ -83,6 +92,7 @@ ExprPtr Expr::select(ExprPtr c, ExprPtr a, ExprPtr b) {
   e->kind = Kind::Select;
   e->args = {std::move(c), std::move(a), std::move(b)};
   e->symbolic = anySymbolic(e->args);
+  e->depth = depthOver(e->args);
   return e;
 }
 
@@ -91,6 +101,7 @@ ExprPtr Expr::unary(Kind k, ExprPtr a) {
   e->kind = k;
   e->args = {std::move(a)};
   e->symbolic = anySymbolic(e->args);
+  e->depth = depthOver(e->args);
   return e;
 }
 
@@ -211,6 +222,7 @@ ExprPtr substituteMemo(const ExprPtr& e, const std::function<ExprPtr(const Expr&
       auto copy = std::make_shared<Expr>(*e);
       copy->args = std::move(args);
       copy->symbolic = anySymbolic(copy->args);
+      copy->depth = depthOver(copy->args);
       out = copy;
     }
   }

@@ -34,6 +34,9 @@ struct Expr {
   // Some leaf below is not a constant, so evalConst need not look. Kept by the factories below;
   // false means "not known" (a node built by hand), never "constant".
   bool symbolic = false;
+  // Nodes on the longest path to a leaf (kept by the factories, like `symbolic`). The front ends
+  // do not build values deeper than kMaxValueDepth: every walk over an expression recurses.
+  int depth = 1;
 
   static ExprPtr constant(int64_t v);
   static ExprPtr param(const std::string& name, int index);
@@ -46,6 +49,8 @@ struct Expr {
   static ExprPtr select(ExprPtr c, ExprPtr a, ExprPtr b);
   static ExprPtr unary(Kind k, ExprPtr a);
 };
+
+constexpr int kMaxValueDepth = 1000;
 
 // Folds an expression to a constant when every leaf is constant.
 std::optional<int64_t> evalConst(const ExprPtr& e);

@@ -333,7 +333,18 @@ class FunctionLifter {
     for (const auto& op : ops) liftOp(op, seq);
   }
 
+  // A value computed through more than kMaxValueDepth operations (20,000 chained adds overflowed
+  // the stack of every expression walk) becomes unknown, and the gap is counted and shown.
   void defineResults(const mlir::Op& op, const ValueInfo& v) {
+    if (v.expr && v.expr->depth > kMaxValueDepth) {
+      ValueInfo shallow = v;
+      shallow.expr = Expr::unknown(op.results.empty() ? "a deep value" : op.results[0]);
+      k_.gaps.push_back(ModelGap{ModelGap::Kind::UnknownOp, op.loc,
+                                 "a value computed through more than " + std::to_string(kMaxValueDepth) +
+                                     " operations (taken as unknown)"});
+      for (const auto& r : op.results) values_[r] = shallow;
+      return;
+    }
     for (const auto& r : op.results) values_[r] = v;
   }
 
