@@ -275,6 +275,7 @@ CheckResult runCheck(const CheckRequest& req) {
       return result;
     }
   }
+  size_t rejectedBefore = globalSolverStats().cacheRejected;
   parallel([&](size_t i) {
     result.files[i] = checkInput(loaded[i], work[i].second);
     size_t finished = ++done;
@@ -284,6 +285,7 @@ CheckResult runCheck(const CheckRequest& req) {
     if (s > 2.0) std::cerr << "\rptoverify: " << finished << "/" << work.size() << " files" << std::flush;
   });
   if (showProgress && std::chrono::steady_clock::now() - start > std::chrono::seconds(2)) std::cerr << "\r\033[K";
+  result.untrustedCacheEntries = globalSolverStats().cacheRejected - rejectedBefore;
   assignFingerprints(result);
   return result;
 }

@@ -55,6 +55,7 @@ struct CheckResult {
   std::vector<std::string> problems;  // "PATH: error: ..." for missing paths and empty directories
   Severity failOn = Severity::Warning;
   bool strict = false;
+  size_t untrustedCacheEntries = 0;  // --cache-dir entries ignored (edited, foreign, malformed)
   // 0 = nothing at or above failOn; 1 = findings; 2 = an input or usage error;
   // 3 = (--strict) no findings, but a proof was undecided.
   int exitCode() const;

@@ -82,6 +82,9 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
   if (inputWarnings) out << ", " << inputWarnings << " input warning(s)";
   if (notModelled) out << ", " << notModelled << " construct(s) not modelled";
   if (notChecked) out << ", " << notChecked << " rule(s) not checked for want of facts (ptoverify audit says which)";
+  if (result.untrustedCacheEntries)
+    out << ", " << result.untrustedCacheEntries << " solver cache entr" << (result.untrustedCacheEntries == 1 ? "y" : "ies")
+        << " not trusted (asked again)";
   out << '\n';
 }
 
