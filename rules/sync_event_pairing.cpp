@@ -2,6 +2,7 @@
 // second set of a binary event before its wait (the first set's wait is lost), no user event
 // outstanding across a library op that uses the same event. Whether every wait is satisfied and
 // every event is drained at the end is proved by sync-deadlock and sync-exit-balance.
+#include <optional>
 #include <tuple>
 
 #include "rules/model_queries.h"
@@ -54,6 +55,13 @@ class SyncEventPairing : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     checkIds(*k.body, ctx);
     Flow flow = Flow::build(*k.body);
+    // One whole-kernel question first: when no set can overwrite on any path, the per-set
+    // questions (each as big as the kernel) need not be asked.
+    std::optional<bool> noneCanOverwrite;
+    auto mayOverwrite = [&](const Op& op) {
+      if (!noneCanOverwrite) noneCanOverwrite = ctx.proofs().anySetCanOverwrite().kind == Verdict::Kind::Proved;
+      return *noneCanOverwrite ? Verdict::proved() : ctx.proofs().setCanOverwrite(op);
+    };
     auto transfer = [&](const FlowNode& n, EventState& s, bool report) {
       if (!n.op) return;
       const Op& op = *n.op;
@@ -66,7 +74,7 @@ class SyncEventPairing : public Rule {
           // The CFG says the event may already be set here; the trace proof decides on which
           // feasible path (if any), with the branch conditions and iteration values.
           if (report && (c & kOne)) {
-            Finding* f = ctx.reportVerdict(ctx.proofs().setCanOverwrite(op), op.loc,
+            Finding* f = ctx.reportVerdict(mayOverwrite(op), op.loc,
                                            "set_flag " + eventText(key) +
                                                " can run while the same event is still set (no wait in between): the "
                                                "flag is binary, so one of the two waits has nothing to consume");

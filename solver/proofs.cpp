@@ -377,6 +377,14 @@ Verdict ProofContext::anyWaitCanStarve() {
   return anyOf(solver_, trace(), any);
 }
 
+Verdict ProofContext::anySetCanOverwrite() {
+  if (!trace().complete) return unknownTrace();
+  if (!levels().opaquePairs.empty()) return Verdict::unknown("some event ids cannot be computed");
+  ExprPtr any = Expr::constant(0);
+  for (const auto& [i, c] : levels().overwrite) any = exprOr(any, c);
+  return anyOf(solver_, trace(), any);
+}
+
 Verdict ProofContext::anyEventLeaks() {
   if (!trace().complete) return unknownTrace();
   ExprPtr any = Expr::constant(0);

@@ -54,6 +54,8 @@ class ProofContext {
   // sync-event-pairing: can this set_flag run while its event is still set (the earlier set's
   // wait then has nothing left to consume)?
   Verdict setCanOverwrite(const Op& set);
+  // Can any set find its event already set? One query; Proved lets a rule skip the per-op ones.
+  Verdict anySetCanOverwrite();
   // sync-exit-balance: can the kernel end with this event still set?
   Verdict eventLeaksAtExit(const EventKey& key);
   // Every event key that some set_flag in the kernel can use.
