@@ -369,20 +369,21 @@ std::vector<std::pair<Pipe, Pipe>> ProofContext::opaqueEventPairs() {
   return {levels().opaquePairs.begin(), levels().opaquePairs.end()};
 }
 
-Verdict ProofContext::anyWaitCanStarve() {
+// Can one of the per-instance conditions of `pick(levels())` hold? One query for the kernel.
+Verdict ProofContext::anyInstance(const std::map<size_t, ExprPtr>& (*pick)(const Levels&)) {
   if (!trace().complete) return unknownTrace();
   if (!levels().opaquePairs.empty()) return Verdict::unknown("some event ids cannot be computed");
   ExprPtr any = Expr::constant(0);
-  for (const auto& [i, c] : levels().firstStuck) any = exprOr(any, c);
+  for (const auto& [i, c] : pick(levels())) any = exprOr(any, c);
   return anyOf(solver_, trace(), any);
 }
 
+Verdict ProofContext::anyWaitCanStarve() {
+  return anyInstance([](const Levels& l) -> const std::map<size_t, ExprPtr>& { return l.firstStuck; });
+}
+
 Verdict ProofContext::anySetCanOverwrite() {
-  if (!trace().complete) return unknownTrace();
-  if (!levels().opaquePairs.empty()) return Verdict::unknown("some event ids cannot be computed");
-  ExprPtr any = Expr::constant(0);
-  for (const auto& [i, c] : levels().overwrite) any = exprOr(any, c);
-  return anyOf(solver_, trace(), any);
+  return anyInstance([](const Levels& l) -> const std::map<size_t, ExprPtr>& { return l.overwrite; });
 }
 
 Verdict ProofContext::anyEventLeaks() {

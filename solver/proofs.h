@@ -84,6 +84,7 @@ class ProofContext {
  private:
   struct Levels;  // event level per key along the trace
   const Levels& levels();
+  Verdict anyInstance(const std::map<size_t, ExprPtr>& (*pick)(const Levels&));
   Verdict unknownTrace();
   void addLaunchFacts(Trace& t) const;
   Verdict eventQuery(const Op& op, const std::map<size_t, ExprPtr>& conditions, bool stuck);
