@@ -13,96 +13,65 @@ ExprPtr Expr::constant(int64_t v) {
   return e;
 }
 
-ExprPtr Expr::param(const std::string& name, int index) {
-  auto e = std::make_shared<Expr>();
-  e->kind = Kind::Param;
-  e->name = name;
-  e->paramIndex = index;
-  e->symbolic = true;
-  return e;
-}
-
-ExprPtr Expr::loopVar(const std::string& name) {
-  auto e = std::make_shared<Expr>();
-  e->kind = Kind::LoopVar;
-  e->name = name;
-  e->symbolic = true;
-  return e;
-}
-
-ExprPtr Expr::unknown(const std::string& why) {
-  auto e = std::make_shared<Expr>();
-  e->kind = Kind::Unknown;
-  e->name = why;
-  e->symbolic = true;
-  return e;
-}
-
-ExprPtr Expr::blockIdx(const std::string& name) {
-  auto e = std::make_shared<Expr>();
-  e->kind = Kind::BlockIdx;
-  e->name = name;
-  e->symbolic = true;
-  return e;
-}
-
-ExprPtr Expr::blockNum() {
-  auto e = std::make_shared<Expr>();
-  e->kind = Kind::BlockNum;
-  e->symbolic = true;
-  return e;
-}
-
 namespace {
-bool anySymbolic(const std::vector<ExprPtr>& args) {
-  for (const auto& a : args)
-    if (a && a->symbolic) return true;
-  return false;
+// A leaf that is not a constant (a parameter, loop variable, lane value or unknown).
+std::shared_ptr<Expr> symbolLeaf(Expr::Kind k, const std::string& name) {
+  auto e = std::make_shared<Expr>();
+  e->kind = k;
+  e->name = name;
+  e->symbolic = true;
+  return e;
 }
 
-int depthOver(const std::vector<ExprPtr>& args) {
-  int d = 0;
-  for (const auto& a : args)
-    if (a) d = std::max(d, a->depth);
-  return d + 1;
+// Gives `e` its operands and the facts the factories keep about them (symbolic, depth).
+ExprPtr withArgs(std::shared_ptr<Expr> e, std::vector<ExprPtr> args) {
+  e->args = std::move(args);
+  e->symbolic = false;
+  int deepest = 0;
+  for (const auto& a : e->args)
+    if (a) {
+      e->symbolic |= a->symbolic;
+      deepest = std::max(deepest, a->depth);
+    }
+  e->depth = deepest + 1;
+  return e;
 }
 }  // namespace
+
+ExprPtr Expr::param(const std::string& name, int index) {
+  auto e = symbolLeaf(Kind::Param, name);
+  e->paramIndex = index;
+  return e;
+}
+
+ExprPtr Expr::loopVar(const std::string& name) { return symbolLeaf(Kind::LoopVar, name); }
+ExprPtr Expr::unknown(const std::string& why) { return symbolLeaf(Kind::Unknown, why); }
+ExprPtr Expr::blockIdx(const std::string& name) { return symbolLeaf(Kind::BlockIdx, name); }
+ExprPtr Expr::blockNum() { return symbolLeaf(Kind::BlockNum, ""); }
 
 ExprPtr Expr::binary(Kind k, ExprPtr a, ExprPtr b) {
   auto e = std::make_shared<Expr>();
   e->kind = k;
-  e->args = {std::move(a), std::move(b)};
-  e->symbolic = anySymbolic(e->args);
-  e->depth = depthOver(e->args);
-  return e;
+  return withArgs(e, {std::move(a), std::move(b)});
 }
 
 ExprPtr Expr::cmp(const std::string& pred, ExprPtr a, ExprPtr b) {
   auto e = std::make_shared<Expr>();
   e->kind = Kind::Cmp;
   e->pred = pred;
-  e->args = {std::move(a), std::move(b)};
-  e->symbolic = anySymbolic(e->args);
-  e->depth = depthOver(e->args);
-  return e;
+  return withArgs(e, {std::move(a), std::move(b)});
 }
 
 ExprPtr Expr::select(ExprPtr c, ExprPtr a, ExprPtr b) {
   auto e = std::make_shared<Expr>();
   e->kind = Kind::Select;
-  e->args = {std::move(c), std::move(a), std::move(b)};
-  e->symbolic = anySymbolic(e->args);
-  e->depth = depthOver(e->args);
-  return e;
+  return withArgs(e, {std::move(c), std::move(a), std::move(b)});
 }
 
 ExprPtr Expr::unary(Kind k, ExprPtr a) {
   auto e = std::make_shared<Expr>();
   e->kind = k;
-  e->args = {std::move(a)};
-  e->symbolic = anySymbolic(e->args);
-  e->depth = depthOver(e->args);
-  return e;
+  return withArgs(e, {std::move(a)});
 }
 
 std::optional<int64_t> evalConst(const ExprPtr& e) {
@@ -219,11 +188,7 @@ ExprPtr substituteMemo(const ExprPtr& e, const std::function<ExprPtr(const Expr&
       changed |= args.back() != a;
     }
     if (changed) {
-      auto copy = std::make_shared<Expr>(*e);
-      copy->args = std::move(args);
-      copy->symbolic = anySymbolic(copy->args);
-      copy->depth = depthOver(copy->args);
-      out = copy;
+      out = withArgs(std::make_shared<Expr>(*e), std::move(args));
     }
   }
   memo[e.get()] = out;
