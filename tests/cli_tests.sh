@@ -193,23 +193,24 @@ PY
     ;;
   real-corpus)
     # Every real PTOAS file parses (no input error => exit 1 for findings, never 2) within the time limit.
-    [ -d ../shared/corpus-real/ptoas ] || { echo "FAIL: ../shared/corpus-real is missing"; exit 1; }
-    run 1 check ../shared/corpus-real/ptoas
+    SRC="$src"
+    . tests/real_corpus_dir.sh
+    run 1 check "$REAL_CORPUS/ptoas"
     expect_output '^ptoverify: 5[0-9] file\(s\), [0-9]+ kernel\(s\)'
     if grep -E ': error: ' <<<"$out" | grep -vqE '\[[a-z]+-[a-z0-9-]+\]$'; then
       fail "an input error on real PTOAS inputs"
       grep -E ': error: ' <<<"$out" | grep -vE '\[[a-z]+-[a-z0-9-]+\]$' | head
     fi
-    run 0 check ../shared/corpus-real/ptoas/main_e32488c9/test/samples/DeepseekV4DecodeA3
+    run 0 check "$REAL_CORPUS"/ptoas/main_e32488c9/test/samples/DeepseekV4DecodeA3
     expect_output '\[comm-wait-batching\]$'
     # HIVM: every file is lifted without an input error; the findings are the ones docs/hivm.md
     # explains; the synchronized inputs the reference names give no error.
-    run 1 check ../shared/corpus-real/hivm
+    run 1 check "$REAL_CORPUS/hivm"
     expect_output '^ptoverify: 60 file\(s\), [0-9]+ kernel\(s\)'
     if grep -E ': error: ' <<<"$out" | grep -vqE '\[[a-z]+-[a-z0-9-]+\]$'; then
       fail "an input error on real HIVM inputs"
     fi
-    h=../shared/corpus-real/hivm/bishengir/test
+    h="$REAL_CORPUS/hivm/bishengir/test"
     run 0 check "$h/Transforms/debug-memory.mlir" "$h/Conversion/HIVMToStandard/RegBase/convert-hivm-to-standard.mlir" \
       "$h/Dialect/HIVM/SyncSolver/hivm-gss-mmadl1-reuse-set-on-last-iter.mlir"
     expect_output ': 0 error\(s\), 0 warning\(s\)'

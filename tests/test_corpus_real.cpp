@@ -7,17 +7,17 @@
 #include <set>
 
 #include "analyzer/frontend.h"
+#include "real_corpus.h"
 #include "rules/rule.h"
 
 using namespace ptov;
 namespace fs = std::filesystem;
 
 namespace {
-const std::string kReal = std::string(PTOVERIFY_SOURCE_DIR) + "/../shared/corpus-real";
 
 LoadedFile load(const std::string& rel) {
-  std::string path = kReal + "/" + rel;
-  REQUIRE_MESSAGE(fs::exists(path), "missing real input " << path << " (shared/ must sit beside the project)");
+  std::string path = realCorpusDir() + "/" + rel;
+  REQUIRE_MESSAGE(fs::exists(path), "missing real input " << path << " ");
   return loadFile(path, FrontendOptions{});
 }
 
@@ -34,7 +34,7 @@ std::map<std::string, std::set<std::string>> rulesPerKernel(const LoadedFile& f,
 
 std::vector<std::string> filesUnder(const std::string& rel, const std::string& ext) {
   std::vector<std::string> out;
-  std::string root = kReal + "/" + rel;
+  std::string root = realCorpusDir() + "/" + rel;
   REQUIRE_MESSAGE(fs::is_directory(root), "missing " << root);
   for (const auto& e : fs::recursive_directory_iterator(root))
     if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path().string());
@@ -44,6 +44,7 @@ std::vector<std::string> filesUnder(const std::string& rel, const std::string& e
 }  // namespace
 
 TEST_CASE("corpus-real: every PTOAS .pto file is read and lifted without an input error") {
+  SKIP_WITHOUT_REAL_CORPUS();
   auto files = filesUnder("ptoas", ".pto");
   CHECK(files.size() >= 50);
   size_t kernels = 0;
@@ -58,6 +59,7 @@ TEST_CASE("corpus-real: every PTOAS .pto file is read and lifted without an inpu
 }
 
 TEST_CASE("corpus-real: every HIVM .mlir file is read and lifted without an input error") {
+  SKIP_WITHOUT_REAL_CORPUS();
   auto files = filesUnder("hivm", ".mlir");
   CHECK(files.size() >= 50);
   size_t kernels = 0, syncOps = 0;
@@ -77,6 +79,7 @@ TEST_CASE("corpus-real: every HIVM .mlir file is read and lifted without an inpu
 }
 
 TEST_CASE("corpus-real: every error-level finding on the HIVM files is one docs/hivm.md explains") {
+  SKIP_WITHOUT_REAL_CORPUS();
   const std::set<std::pair<std::string, std::string>> expected = {
       // IR/sync-ops.mlir round-trips op syntax; its functions are not kernels.
       {"Dialect/HIVM/IR/sync-ops.mlir", "sync-deadlock"},
@@ -106,6 +109,7 @@ TEST_CASE("corpus-real: every error-level finding on the HIVM files is one docs/
 }
 
 TEST_CASE("corpus-real: the functions PTOAS v0.50 rejected are flagged by the matching rule") {
+  SKIP_WITHOUT_REAL_CORPUS();
   LoadedFile f = load("ptoas/_v0.50_snapshot_1c903483/test/lit/pto/memory_consistency_invalid.pto");
   auto rules = rulesPerKernel(f, Severity::Error);
   REQUIRE(rules.size() == 4);
@@ -115,7 +119,8 @@ TEST_CASE("corpus-real: the functions PTOAS v0.50 rejected are flagged by the ma
   CHECK(rules["dirty_cache_before_acquire_load"] == std::set<std::string>{"comm-wait-invalidate"});
 }
 
-TEST_CASE("corpus-real: DeepSeek-V4 A3 aiv kernels are known-good; the batching note fires on the wait loops") {
+TEST_CASE("corpus-real: DeepSeek-V4 A3 aiv kernels are known-good, the batching note fires on the wait loops") {
+  SKIP_WITHOUT_REAL_CORPUS();
   const std::string dir = "ptoas/main_e32488c9/test/samples/DeepseekV4DecodeA3/kernels/aiv/";
   const std::set<std::string> waitKernels = {"combine_wait", "dispatch_wait", "lm_head_combine_wait", "lm_head_dispatch_wait"};
   int files = 0;
@@ -138,6 +143,7 @@ TEST_CASE("corpus-real: DeepSeek-V4 A3 aiv kernels are known-good; the batching 
 }
 
 TEST_CASE("corpus-real: oracle_event_pair_guards — the three unbalanced placements are flagged") {
+  SKIP_WITHOUT_REAL_CORPUS();
   LoadedFile f = load("ptoas/_index_hw-native-sys_newer/test/lit/pto/Inputs/oracle_event_pair_guards.pto");
   auto rules = rulesPerKernel(f);
   // The oracle judges pairing only; its kernels also load and store one tile, and on the
@@ -156,6 +162,7 @@ TEST_CASE("corpus-real: oracle_event_pair_guards — the three unbalanced placem
 }
 
 TEST_CASE("corpus-real: PTOAS lit inputs with known defects") {
+  SKIP_WITHOUT_REAL_CORPUS();
   // tassign_addr_alignment_invalid: PTOAS' own verifier rejects the 70660 address.
   auto align = rulesPerKernel(load("ptoas/main_e32488c9/test/lit/pto/tassign_addr_alignment_invalid.pto"));
   bool ub = false;
@@ -180,6 +187,7 @@ TEST_CASE("corpus-real: PTOAS lit inputs with known defects") {
 }
 
 TEST_CASE("corpus-real: every proof verdict on the PTOAS files is the one docs/solver.md lists") {
+  SKIP_WITHOUT_REAL_CORPUS();
   // (file name relative to corpus-real, rule) for every proof finding; none may be unknown.
   const std::set<std::pair<std::string, std::string>> expected = {
       {"ptoas/_index_hw-native-sys_newer/test/lit/pto/Inputs/oracle_event_pair_guards.pto", "sync-deadlock"},
@@ -192,7 +200,7 @@ TEST_CASE("corpus-real: every proof verdict on the PTOAS files is the one docs/s
   std::set<std::pair<std::string, std::string>> got;
   for (const auto& path : filesUnder("ptoas", ".pto")) {
     LoadedFile f = loadFile(path, FrontendOptions{});
-    std::string rel = path.substr(kReal.size() + 1);
+    std::string rel = path.substr(realCorpusDir().size() + 1);
     for (const auto& k : f.kernels)
       for (const auto& finding : runRules(k, {})) {
         CHECK_MESSAGE(!finding.unknown, rel << ": " << finding.message);

@@ -45,7 +45,7 @@ bool exitAvoidsV(const Kernel& k) {
 }
 }  // namespace
 
-TEST_CASE("flow: loops with unknown trip count can be skipped; constant trip >= 1 cannot") {
+TEST_CASE("flow: loops with unknown trip count can be skipped, constant trip >= 1 cannot") {
   auto loopTo = [](const std::string& ub) {
     return liftText(kernelText("%n: index", "    %c0 = arith.constant 0 : index\n"
                                             "    %c1 = arith.constant 1 : index\n"

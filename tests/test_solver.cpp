@@ -39,7 +39,7 @@ TEST_CASE("solver: Expr arithmetic, selects and comparisons reach Z3 with their 
         SatAnswer::Kind::Unsat);
 }
 
-TEST_CASE("solver: answers are cached by the query; ranges and budgets apply") {
+TEST_CASE("solver: answers are cached by the query, ranges and budgets apply") {
   Solver s;
   auto q = std::vector<ExprPtr>{Expr::cmp("sgt", p("%cache_probe"), c(41))};
   auto first = s.check(q, {p("%cache_probe")});
@@ -62,7 +62,7 @@ TEST_CASE("solver: answers are cached by the query; ranges and budgets apply") {
   CHECK(u.reason.find("budget") != std::string::npos);
 }
 
-TEST_CASE("sample points: a point that satisfies the query is a model; none proves nothing") {
+TEST_CASE("sample points: a point that satisfies the query is a model, none proves nothing") {
   using K = Expr::Kind;
   std::map<std::string, std::pair<int64_t, int64_t>> none;
   // A variant switch and a size: only exact values satisfy it, harvested from the comparison.
@@ -120,7 +120,7 @@ TEST_CASE("sample points agree with Z3 on random formulas") {
   CHECK(found * 10 >= sat * 7);
 }
 
-TEST_CASE("evalConst: no folding past 64 bits; substituted leaves fold") {
+TEST_CASE("evalConst: no folding past 64 bits, substituted leaves fold") {
   using K = Expr::Kind;
   CHECK_FALSE(evalConst(bin(K::Add, c(INT64_MAX), c(1))).has_value());
   CHECK_FALSE(evalConst(bin(K::Div, c(INT64_MIN), c(-1))).has_value());
