@@ -12,6 +12,9 @@ struct FrontendOptions {
   // C++ inputs: a directory holding compile_commands.json (`-p build/`, the clang-tidy way);
   // its -I/-D/-std flags are used for the files it lists.
   std::string compileCommandsDir;
+  // C++ inputs: flags after `--` on the command line (-I, -D, -std, ...), after those of
+  // compile_commands.json, so they win.
+  std::vector<std::string> extraCompilerArgs;
 };
 
 struct LoadedFile {

@@ -25,6 +25,12 @@
 
 namespace ptov {
 
+size_t FileResult::suppressedCount() const {
+  return std::count_if(hidden.begin(), hidden.end(), [](const HiddenFinding& h) { return h.inSource; });
+}
+
+size_t FileResult::baselinedCount() const { return hidden.size() - suppressedCount(); }
+
 bool FileResult::hasInputErrors() const {
   for (const auto& d : inputDiagnostics)
     if (d.level == InputDiagnostic::Level::Error) return true;
@@ -96,6 +102,7 @@ FrontendOptions frontendOptions(const CheckRequest& req) {
   FrontendOptions fo;
   fo.defaultArch = req.arch;
   fo.compileCommandsDir = req.compileCommandsDir;
+  fo.extraCompilerArgs = req.compilerArgs;
   return fo;
 }
 

@@ -16,6 +16,7 @@ struct CheckRequest {
   std::vector<std::string> ruleGlobs;  // empty = every rule
   std::string arch = "a2a3";           // default for files that do not name their target arch
   std::string compileCommandsDir;      // -p DIR: compile_commands.json for C++ inputs
+  std::vector<std::string> compilerArgs;  // after `--`: flags for the C++ front end
   Severity failOn = Severity::Warning;
   bool strict = false;          // an undecided proof (unknown) makes the exit code 3
   SolverOptions solver;         // per-query / per-kernel budgets, parameter ranges
@@ -32,6 +33,15 @@ struct CheckRequest {
   bool progress = true;       // a progress line on stderr for long runs when it is a TTY
 };
 
+// A finding the gate does not count, kept so that SARIF shows it as suppressed or unchanged
+// instead of letting a known defect vanish from code scanning.
+struct HiddenFinding {
+  Finding finding;
+  bool inSource = true;       // an inline suppression; false: matched by the baseline
+  std::string justification;  // the suppression's reason, or which baseline has it
+  bool alsoInBaseline = false;  // an inline-suppressed finding the baseline has as well
+};
+
 struct FileResult {
   std::string path;
   std::vector<InputDiagnostic> inputDiagnostics;
@@ -45,8 +55,9 @@ struct FileResult {
   std::vector<std::map<std::string, std::string>> notChecked;
   std::vector<size_t> linkedLaunches;  // per kernel: launches found in orchestration inputs
   std::vector<ModelGap> notModelled;  // what the front end could not model, over the file's kernels
-  size_t suppressed = 0;  // findings removed by inline suppressions
-  size_t baselined = 0;   // findings removed because the baseline has them
+  std::vector<HiddenFinding> hidden;  // removed by inline suppressions or by the baseline
+  size_t suppressedCount() const;
+  size_t baselinedCount() const;
   bool hasInputErrors() const;
 };
 
@@ -55,6 +66,9 @@ struct CheckResult {
   std::vector<std::string> problems;  // "PATH: error: ..." for missing paths and empty directories
   Severity failOn = Severity::Warning;
   bool strict = false;
+  // Baseline entries for checked files that no finding matched any more (SARIF baselineState
+  // "absent"); entries of files this run did not check are not absent, only not checked.
+  std::vector<Finding> absentBaselineFindings;
   size_t untrustedCacheEntries = 0;  // --cache-dir entries ignored (edited, foreign, malformed)
   // 0 = nothing at or above failOn; 1 = findings; 2 = an input or usage error;
   // 3 = (--strict) no findings, but a proof was undecided.

@@ -160,6 +160,7 @@ void parse(const YAML::Node& root, Config& c) {
         if (!matches) fail(g, "rule glob '" + glob + "' matches no rule (see 'ptoverify rules')");
         globs.push_back(glob);
       }
+      if (!globs.empty() && !anyRuleEnabled(globs)) fail(v, "rules: leaves no rule enabled (a gate that checks nothing)");
       c.rules = globs;
     } else if (key == "severity") {
       if (!v.IsMap()) fail(v, "severity: must map rule ids to error, warning or note");

@@ -12,6 +12,7 @@
 
 #include "cli/audit.h"
 #include "cli/baseline.h"
+#include "cli/source_root.h"
 #include "cli/check.h"
 #include "cli/config.h"
 #include "cli/merge.h"
@@ -44,11 +45,6 @@ std::vector<std::string> splitGlobs(const std::vector<std::string>& raw) {
   return out;
 }
 
-std::string currentDirectory() {
-  std::error_code ec;
-  return std::filesystem::current_path(ec).string();
-}
-
 // "num_tokens=0:128" -> name, lo, hi.
 bool parseParamRange(const std::string& s, std::string& name, int64_t& lo, int64_t& hi) {
   auto eq = s.find('='), colon = s.rfind(':');
@@ -78,6 +74,14 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", "ptoverify 0.1.0");
 
   CheckRequest req;
+  std::string sourceRoot;
+  // Everything after `--` is for the C++ front end (-I, -D, ...), as clang-tidy takes it.
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--") {
+      req.compilerArgs.assign(argv + i + 1, argv + argc);
+      argc = i;
+      break;
+    }
   std::vector<std::string> rawGlobs;
   std::string failOn = "warning";
   std::vector<CLI::Option*> trackedOptions;
@@ -91,6 +95,9 @@ int run(int argc, char** argv) {
                                  ->capture_default_str());
     sub->add_option("--config", req.configPath, "configuration file (default: .ptoverify.yaml above each input)");
     sub->add_option("-p", req.compileCommandsDir, "directory with compile_commands.json, for C++ inputs");
+    sub->add_option("--source-root", sourceRoot,
+                    "directory that SARIF URIs and baseline paths are relative to (default: the git top level of "
+                    "the first input, else the current directory)");
   };
 
   CLI::App* check = app.add_subcommand("check", "check kernels and print findings");
@@ -100,7 +107,14 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"error", "warning", "note"}))
       ->capture_default_str());
   std::string color = "auto";
-  check->add_option("--color", color, "colour the output")->check(CLI::IsMember({"auto", "always", "never"}));
+  check->add_option("--color", color, "colour the text output (auto: on a terminal, unless NO_COLOR is set)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  bool quiet = false;
+  check->add_flag("-q,--quiet", quiet, "text output: only findings and input errors/warnings, no summary line");
+  std::string sarifCategory = "ptoverify";
+  check->add_option("--sarif-category", sarifCategory,
+                    "SARIF runs[].automationDetails.id prefix: the code-scanning category of this run")
+      ->capture_default_str();
   std::vector<std::string> formats;
   std::string outputFile;
   check->add_option("--format", formats,
@@ -251,6 +265,10 @@ int run(int argc, char** argv) {
       return kExitInputError;
     }
   }
+  if (!req.ruleGlobs.empty() && !anyRuleEnabled(req.ruleGlobs)) {  // a gate that checks nothing must not pass
+    std::cerr << "ptoverify: error: --rules leaves no rule enabled\n";
+    return kExitInputError;
+  }
 
   if (*check) {
     // FORMAT or FORMAT:FILE; one FORMAT without a file may go to --output.
@@ -265,6 +283,13 @@ int run(int argc, char** argv) {
       outputs.emplace_back(name, file);
     }
     if (outputs.empty()) outputs.emplace_back("text", "");
+    size_t onStdout = 0;
+    for (auto& o : outputs) onStdout += o.second.empty() || o.second == "-";
+    if (onStdout > 1 && outputFile.empty()) {
+      std::cerr << "ptoverify: error: " << onStdout
+                << " formats would go to standard output, concatenated; give all but one a file (--format FMT:FILE)\n";
+      return kExitInputError;
+    }
     if (!outputFile.empty()) {
       size_t toStdout = 0;
       for (auto& o : outputs) toStdout += o.second.empty();
@@ -276,15 +301,18 @@ int run(int argc, char** argv) {
         if (o.second.empty()) o.second = outputFile;
     }
     CheckResult result = runCheck(req);
+    std::string root = findSourceRoot(req.paths, sourceRoot);
     if (!baselinePath.empty()) {
       std::string error;
-      if (!applyBaseline(baselinePath, result, error)) {
+      if (!applyBaseline(baselinePath, result, root, error)) {
         std::cerr << error << '\n';
         return kExitInputError;
       }
     }
     ReportOptions ro;
-    ro.baseDir = currentDirectory();
+    ro.sourceRoot = root;
+    ro.sarifCategory = sarifCategory;
+    ro.baselineApplied = !baselinePath.empty();
     ro.ruleGlobs = req.ruleGlobs;
     ro.helpUriBase = helpUriBase;
     for (const auto& [name, file] : outputs) {
@@ -298,8 +326,10 @@ int run(int argc, char** argv) {
       }
       std::ostream& out = fileOut.is_open() ? static_cast<std::ostream&>(fileOut) : std::cout;
       if (name == "text") {
-        bool useColor = !fileOut.is_open() && (color == "always" || (color == "auto" && isatty(STDOUT_FILENO)));
-        printText(result, out, useColor);
+        const char* noColor = std::getenv("NO_COLOR");  // no-color.org: set and not empty
+        bool useColor = !fileOut.is_open() && (color == "always" || (color == "auto" && isatty(STDOUT_FILENO) &&
+                                                                    !(noColor && *noColor)));
+        printText(result, out, useColor, quiet);
       } else {
         writeReport(name, result, out, ro);
       }
@@ -344,7 +374,7 @@ int run(int argc, char** argv) {
   }
   if (*baseline) {
     CheckResult result = runCheck(req);
-    if (!writeBaseline(result, baselineOut)) {
+    if (!writeBaseline(result, baselineOut, findSourceRoot(req.paths, sourceRoot))) {
       std::cerr << "ptoverify: error: cannot write '" << baselineOut << "'\n";
       return kExitInputError;
     }

@@ -7,6 +7,7 @@
 
 #include "cli/check.h"
 #include "cli/report/json_text.h"
+#include "cli/report/sarif_limits.h"
 
 namespace ptov {
 
@@ -44,6 +45,7 @@ int mergeSarif(const std::vector<std::string>& inputs, const std::string& output
       return kExitInputError;
     }
   }
+  capSarifResults(merged);  // shards within the caps can add up past them
   std::ofstream out(output);
   if (!out) {
     std::cerr << "ptoverify: error: cannot write '" << output << "'\n";

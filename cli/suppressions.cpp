@@ -1,5 +1,6 @@
 #include "cli/suppressions.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include "cli/comments.h"
@@ -57,7 +58,7 @@ Marker readMarker(const std::string& c, bool nolint) {
     if (c.compare(i, 6, "ignore") != 0) return m;
     i += 6;
   }
-  for (const char* suffix : nolint ? std::vector<const char*>{"NEXTLINE"} : std::vector<const char*>{"-begin", "-end"})
+  for (const char* suffix : nolint ? std::vector<const char*>{"NEXTLINE", "BEGIN", "END"} : std::vector<const char*>{"-begin", "-end"})
     if (c.compare(i, std::strlen(suffix), suffix) == 0) {
       m.suffix = suffix;
       i += std::strlen(suffix);
@@ -89,7 +90,9 @@ std::string trim(std::string s) {
 
 void applySuppressions(const std::string& text, FileResult& r) {
   std::vector<Suppression> sups;
-  std::vector<size_t> open;  // indices of ignore-begin without an end yet
+  std::vector<size_t> open;        // indices of ignore-begin without an end yet
+  std::vector<size_t> openNolint;  // the same for NOLINTBEGIN
+  std::vector<int> strayEnds;      // lines of a NOLINTEND that closes nothing
   forEachLineComment(text, [&](int lineNo, const std::string& comment, bool alone) {
     const std::string c = comment.substr(2);
     if (Marker m = readMarker(c, false); m.found) {
@@ -114,27 +117,44 @@ void applySuppressions(const std::string& text, FileResult& r) {
       }
       sups.push_back(s);
     } else if (Marker n = readMarker(c, true); n.found) {
+      if (n.suffix == "END") {  // closes the innermost NOLINTBEGIN with the same rule list, as clang-tidy
+        auto match = std::find_if(openNolint.rbegin(), openNolint.rend(),
+                                  [&](size_t i) { return sups[i].globs == splitRules(n.list); });
+        if (match == openNolint.rend()) {
+          strayEnds.push_back(lineNo);
+          return;
+        }
+        sups[*match].lastLine = lineNo;
+        openNolint.erase(std::next(match).base());
+        return;
+      }
       Suppression s;
       s.writtenAt = lineNo;
       s.globs = splitRules(n.list);
       s.reason = trim(n.rest);
       bool next = n.suffix == "NEXTLINE";
-      s.spelling = next ? "NOLINTNEXTLINE" : "NOLINT";
+      s.spelling = "NOLINT" + n.suffix;
       s.firstLine = s.lastLine = next ? lineNo + 1 : lineNo;
+      if (n.suffix == "BEGIN") {
+        s.lastLine = 1 << 30;
+        openNolint.push_back(sups.size());
+      }
       sups.push_back(s);
     }
   });
   std::vector<Finding> kept;
   for (auto& f : r.findings) {
-    bool suppressed = false;
+    const Suppression* by = nullptr;
     for (auto& s : sups) {
       if (f.loc.line < s.firstLine || f.loc.line > s.lastLine) continue;
       if (!s.globs.empty() && !ruleEnabled(f.ruleId, s.globs)) continue;
       s.used = true;
-      suppressed = true;
+      if (!by) by = &s;
     }
-    if (suppressed) ++r.suppressed;
-    else kept.push_back(std::move(f));
+    if (by)
+      r.hidden.push_back({std::move(f), true, by->reason.empty() ? "'" + by->spelling + "' (no reason given)" : by->reason});
+    else
+      kept.push_back(std::move(f));
   }
   r.findings = std::move(kept);
   auto note = [&](const Suppression& s, const std::string& msg) {
@@ -146,6 +166,12 @@ void applySuppressions(const std::string& text, FileResult& r) {
     f.kernel = "";
     r.findings.push_back(std::move(f));
   };
+  for (size_t i : openNolint) note(sups[i], "'NOLINTBEGIN' without a matching 'NOLINTEND': it suppresses to the end of the file");
+  for (int line : strayEnds) {
+    Suppression stray;
+    stray.writtenAt = line;
+    note(stray, "'NOLINTEND' without a matching 'NOLINTBEGIN' (same rule list)");
+  }
   for (const auto& s : sups) {
     if (s.reason.empty()) note(s, "'" + s.spelling + "' without a reason: say why the finding does not apply");
     if (!s.used) note(s, "'" + s.spelling + "' suppresses nothing here; remove it");

@@ -45,7 +45,7 @@ std::string formatLoc(const SourceLoc& loc) {
   return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col);
 }
 
-void printText(const CheckResult& result, std::ostream& out, bool color) {
+void printText(const CheckResult& result, std::ostream& out, bool color, bool quiet) {
   size_t counts[3] = {0, 0, 0};
   size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, notModelled = 0, inputWarnings = 0,
          notChecked = 0;
@@ -55,12 +55,12 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
   }
   for (const auto& f : result.files) {
     kernels += f.kernelNames.size();
-    suppressed += f.suppressed;
-    baselined += f.baselined;
+    suppressed += f.suppressedCount();
+    baselined += f.baselinedCount();
     notModelled += f.notModelled.size();
     for (const auto& k : f.notChecked) notChecked += k.size();
     for (const auto& d : f.inputDiagnostics) {
-      line(out, color, d.loc, levelName(d.level), d.message, "");
+      if (!quiet || d.level != InputDiagnostic::Level::Note) line(out, color, d.loc, levelName(d.level), d.message, "");
       if (d.level == InputDiagnostic::Level::Error) ++inputErrors;
       if (d.level == InputDiagnostic::Level::Warning) ++inputWarnings;
     }
@@ -73,6 +73,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color) {
       else ++counts[static_cast<int>(x.severity)];
     }
   }
+  if (quiet) return;
   out << "ptoverify: " << result.files.size() << " file(s), " << kernels << " kernel(s): " << counts[2]
       << " error(s), " << counts[1] << " warning(s), " << counts[0] << " note(s)";
   if (unknowns) out << ", " << unknowns << " unknown";

@@ -5,8 +5,9 @@
 
 namespace ptov {
 
-// Clang-style text: `path:line:col: error: message [rule-id]` then `note:` lines.
-void printText(const CheckResult& result, std::ostream& out, bool color);
+// Clang-style text: `path:line:col: error: message [rule-id]` then `note:` lines, and a summary
+// line. `quiet`: only findings and input errors/warnings (no input notes, no summary).
+void printText(const CheckResult& result, std::ostream& out, bool color, bool quiet = false);
 std::string formatLoc(const SourceLoc& loc);
 
 }  // namespace ptov

@@ -100,6 +100,12 @@ bool globMatches(const std::string& glob, const std::string& name) {
 }
 
 
+bool anyRuleEnabled(const std::vector<std::string>& globs) {
+  for (const auto& r : allRules())
+    if (ruleEnabled(r->info().id, globs)) return true;
+  return false;
+}
+
 bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs) {
   if (globs.empty()) return true;
   bool enabled = false;

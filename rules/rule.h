@@ -115,6 +115,8 @@ std::string ruleDoc(const std::string& id);
 bool globMatches(const std::string& glob, const std::string& name);
 // True when `id` matches one of the globs (`*` wildcard; a leading '-' removes).
 bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
+// Does any rule remain enabled under `globs`? ('-*' leaves none: a gate that checks nothing.)
+bool anyRuleEnabled(const std::vector<std::string>& globs);
 
 // Does the rule have anything to check in this kernel (the ops it reads are there)?
 bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* settings = nullptr);

@@ -6,8 +6,9 @@ LLVM_VERSION="${PTOVERIFY_LLVM_VERSION:-14}"
 packages=(
   cmake make g++ lld
   "clang-${LLVM_VERSION}" "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev"
-  libz3-dev libcli11-dev doctest-dev libyaml-cpp-dev nlohmann-json3-dev
+  libz3-dev libcli11-dev doctest-dev libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev
   libxml2-utils  # xmllint: the tests validate JUnit output against its XSD
+  jq             # the report tests query SARIF and JSON output
 )
 # The tests validate SARIF with the Microsoft SARIF multitool from npm; use the machine's
 # Node.js when it has one, Debian's otherwise.

@@ -335,6 +335,12 @@ PY
     [ "$(fps "$tmp/merged.sarif")" = "$(fps "$tmp/full.sarif")" ] || fail "the merged shards differ from one full run"
     [ "$(fps "$tmp/s1.sarif")" != "$(fps "$tmp/full.sarif")" ] || fail "--shard 1/3 checked everything"
     run 2 check corpus --shard 4/3
+    # merge keeps GitHub's caps: two shards of 13,000 results each merge into 25,000 and a notice.
+    jq '.runs[0].results = [range(13000) as $i | .runs[0].results[0] | .message.text += " \($i)"]' "$tmp/s1.sarif" >"$tmp/big.sarif"
+    run 0 merge "$tmp/big.sarif" "$tmp/big.sarif" -o "$tmp/merged.sarif"
+    [ "$(jq '.runs[0].results | length' "$tmp/merged.sarif")" = 25000 ] || fail "merge does not keep the 25,000-result cap"
+    jq -e '.runs[0].invocations[0].toolExecutionNotifications | any(.message.text | test("capped at 25000 of 26000"))' \
+      "$tmp/merged.sarif" >/dev/null || fail "merge caps without saying so"
     # audit: the kernel x rule table.
     run 1 audit --rule sync-deadlock --rule barrier-arrival corpus/sync-deadlock corpus/barrier-arrival/bad
     expect_output '@wait_before_any_set +Violated +N/A'

@@ -7,6 +7,8 @@
 #include "analyzer/utf8.h"
 #include "cli/report/fingerprint.h"
 #include "cli/report/formats.h"
+#include "cli/report/json_text.h"
+#include "cli/report/sarif_limits.h"
 
 using namespace ptov;
 
@@ -36,6 +38,31 @@ TEST_CASE("reports: SARIF keeps at most 25,000 results and says so") {
   const auto& notes = run["invocations"][0]["toolExecutionNotifications"];
   REQUIRE(notes.size() == 1);
   CHECK(notes[0]["message"]["text"].get<std::string>().find("capped at 25000 of 25010") != std::string::npos);
+}
+
+TEST_CASE("reports: the SARIF size cap is on the gzip-compressed log") {
+  CheckResult r;
+  FileResult file;
+  file.path = "k.pto";
+  for (int i = 0; i < 400; ++i) file.findings.push_back(finding(i + 1, "wait " + std::to_string(i * 7919 % 1000003)));
+  r.files.push_back(file);
+  assignFingerprints(r);
+  std::ostringstream out;
+  writeSarif(r, out, ReportOptions{});
+  auto doc = nlohmann::json::parse(out.str());
+  size_t whole = gzipSize(out.str());
+  CHECK(whole < out.str().size() / 4);  // the size that counts is far below the text's
+  nlohmann::json empty = doc;
+  empty["runs"][0]["results"] = nlohmann::json::array();
+  size_t limit = (gzipSize(jsonText(empty, 2)) + whole) / 2;  // the rules' help pages alone take a part
+  capSarifResults(doc, limit);
+  size_t kept = doc["runs"][0]["results"].size();
+  CHECK(kept > 0);
+  CHECK(kept < 400);
+  CHECK(gzipSize(jsonText(doc, 2)) <= limit);
+  const auto& notes = doc["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0]["message"]["text"].get<std::string>().find("of 400") != std::string::npos);
 }
 
 TEST_CASE("reports: fingerprints follow the fact, not the line") {

@@ -560,6 +560,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   if (!rd.empty()) args.insert(args.end(), {"-resource-dir", rd});
   std::vector<std::string> extra = compileFlags(opts.compileCommandsDir, path, result.diagnostics);
   args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), opts.extraCompilerArgs.begin(), opts.extraCompilerArgs.end());
   args.insert(args.end(), {"-include", prelude + "/ptoverify_prelude.h", "-I", prelude + "/stubinc",
                            "-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-idirafter", kMissingHeaderDir});
   tooling::FileContentMappings missing;

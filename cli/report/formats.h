@@ -11,7 +11,10 @@ namespace ptov {
 
 struct ReportOptions {
   std::string toolVersion = "0.1.0";
-  std::string baseDir;                 // absolute directory that relative paths are under (SARIF SRCROOT)
+  std::string sourceRoot;              // absolute; SARIF URIs are relative to it (%SRCROOT%), cli/source_root.h
+  std::string sarifCategory = "ptoverify";  // SARIF automationDetails.id = category + "/"
+  std::string informationUri = PTOVERIFY_HOMEPAGE;  // SARIF driver informationUri ("" = none)
+  bool baselineApplied = false;        // --baseline: SARIF results carry baselineState
   std::vector<std::string> ruleGlobs;  // the rules that ran (JUnit lists one testcase per kernel x rule)
   std::string helpUriBase;             // SARIF rule helpUri = base + "docs/rules/<id>.md" ("" = none)
 };
@@ -30,8 +33,5 @@ void writeMarkdown(const CheckResult& result, std::ostream& out);
 // `ptoverify rules --format json`: id, family, severity, summary, references, doc page.
 void printRulesJson(std::ostream& out);
 
-// GitHub's code-scanning limits; the SARIF writer caps results and says so in the run.
-constexpr size_t kSarifMaxResults = 25000;
-constexpr size_t kSarifMaxBytes = 10000000;
 
 }  // namespace ptov

@@ -1,40 +1,29 @@
 // --format sarif: SARIF 2.1.0 for GitHub code scanning and other viewers. Stable ruleIds with
 // the rule pages as help, partialFingerprints from cli/report/fingerprint, witness paths as
-// codeFlows, URIs relative to %SRCROOT%; input errors are tool notifications. GitHub's limits
-// (25,000 results, 10 MB) are enforced by dropping the trailing results and saying so.
+// codeFlows, URIs relative to %SRCROOT% (the source root); input errors are tool notifications.
+// Suppressed and baselined findings stay, with `suppressions` and `baselineState`, so a known
+// defect shows as suppressed or unchanged instead of vanishing. GitHub's limits (25,000
+// results, 10 MB compressed) are enforced by cli/report/sarif_limits.
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "cli/report/formats.h"
 #include "cli/report/json_text.h"
+#include "cli/report/sarif_limits.h"
+#include "cli/source_root.h"
 
 namespace ptov {
 
 namespace {
 using nlohmann::json;
 
-std::string relativeUri(const std::string& path, const std::string& base) {
-  std::string p = path;
-  if (!base.empty() && p.rfind(base + "/", 0) == 0) p = p.substr(base.size() + 1);
-  std::string out;
-  for (unsigned char c : p) {
-    if (std::isalnum(c) || c == '/' || c == '.' || c == '-' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", c);
-      out += buf;
-    }
-  }
-  return out;
-}
-
 json physical(const SourceLoc& l, const ReportOptions& o) {
   json region = {{"startLine", std::max(1, l.line)}};
   if (l.col > 0) region["startColumn"] = l.col;
-  return {{"physicalLocation",
-           {{"artifactLocation", {{"uri", relativeUri(l.file, o.baseDir)}, {"uriBaseId", "SRCROOT"}}},
-            {"region", region}}}};
+  bool inside = false;
+  json artifact = {{"uri", artifactUri(l.file, o.sourceRoot, &inside)}};
+  if (inside) artifact["uriBaseId"] = "SRCROOT";  // outside the root: an absolute file:// URI alone
+  return {{"physicalLocation", {{"artifactLocation", artifact}, {"region", region}}}};
 }
 
 const char* sarifLevel(const Finding& f) {
@@ -89,6 +78,42 @@ json ruleDescriptor(const Rule& r, const ReportOptions& o) {
   if (!o.helpUriBase.empty()) d["helpUri"] = o.helpUriBase + "docs/rules/" + i.id + ".md";
   return d;
 }
+// One result: the finding, its notes as related locations and its witness as a code flow.
+json sarifResult(const Finding& f, std::map<std::string, int>& ruleIndex, const ReportOptions& o) {
+  json r = {{"ruleId", f.ruleId},
+            {"level", sarifLevel(f)},
+            {"message", {{"text", f.message}}},
+            {"locations", json::array({physical(f.loc, o)})},
+            {"partialFingerprints", {{"ptoverifyFact/v1", f.fingerprint}}},
+            {"properties", {{"kernel", f.kernel}, {"verdict", f.unknown ? "unknown" : "violated"}}}};
+  if (ruleIndex.count(f.ruleId)) r["ruleIndex"] = ruleIndex[f.ruleId];
+  // SARIF fixes need replacement text; a review fix is advice, so it goes to the properties.
+  if (!f.grade.empty()) r["properties"]["reviewLevel"] = f.grade;
+  if (!f.fix.empty()) r["properties"]["fix"] = f.fix;
+  json related = json::array();
+  for (size_t i = 0; i < f.notes.size(); ++i) {
+    json loc = physical(f.notes[i].loc, o);
+    loc["id"] = static_cast<int>(i);
+    loc["message"] = {{"text", f.notes[i].message}};
+    related.push_back(loc);
+  }
+  if (!related.empty()) r["relatedLocations"] = related;
+  if (f.witness && !f.witness->path.empty()) {
+    json steps = json::array();
+    for (const auto& step : f.witness->path) {
+      json loc = physical(step.loc, o);
+      loc["message"] = {{"text", step.what}};
+      steps.push_back({{"location", loc}});
+    }
+    std::string values = valuesText(f.witness->values);
+    json flow = {{"threadFlows", json::array({{{"locations", steps}}})}};
+    if (!values.empty()) flow["message"] = {{"text", "witness: " + values}};
+    r["codeFlows"] = json::array({flow});
+    r["properties"]["witnessValues"] = f.witness->values;
+    if (!f.witness->state.empty()) r["properties"]["witnessState"] = f.witness->state;
+  }
+  return r;
+}
 }  // namespace
 
 void writeSarif(const CheckResult& result, std::ostream& out, const ReportOptions& o) {
@@ -108,8 +133,7 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
                    {"defaultConfiguration", {{"level", "note"}}}});
   json results = json::array(), notifications = json::array();
   for (const auto& p : result.problems) notifications.push_back({{"level", "error"}, {"message", {{"text", p}}}});
-  size_t total = 0, bytes = 0;
-  bool capped = false;
+  json hidden = json::array();
   for (const auto& file : result.files) {
     for (const auto& d : file.inputDiagnostics) {
       // Errors, and warnings of what was read only in part (a header not found, an unknown name).
@@ -129,53 +153,29 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
                                  {"properties", {{"ruleId", rule}, {"kernel", file.kernelNames[k]}, {"verdict", "not checked"}}},
                                  {"locations", json::array({physical(SourceLoc{file.path, 1, 1}, o)})}});
     for (const auto& f : file.findings) {
-      ++total;
-      json r = {{"ruleId", f.ruleId},
-                {"level", sarifLevel(f)},
-                {"message", {{"text", f.message}}},
-                {"locations", json::array({physical(f.loc, o)})},
-                {"partialFingerprints", {{"ptoverifyFact/v1", f.fingerprint}}},
-                {"properties", {{"kernel", f.kernel}, {"verdict", f.unknown ? "unknown" : "violated"}}}};
-      if (ruleIndex.count(f.ruleId)) r["ruleIndex"] = ruleIndex[f.ruleId];
-      // SARIF fixes need replacement text; a review fix is advice, so it goes to the properties.
-      if (!f.grade.empty()) r["properties"]["reviewLevel"] = f.grade;
-      if (!f.fix.empty()) r["properties"]["fix"] = f.fix;
-      json related = json::array();
-      for (size_t i = 0; i < f.notes.size(); ++i) {
-        json loc = physical(f.notes[i].loc, o);
-        loc["id"] = static_cast<int>(i);
-        loc["message"] = {{"text", f.notes[i].message}};
-        related.push_back(loc);
-      }
-      if (!related.empty()) r["relatedLocations"] = related;
-      if (f.witness && !f.witness->path.empty()) {
-        json steps = json::array();
-        for (const auto& step : f.witness->path) {
-          json loc = physical(step.loc, o);
-          loc["message"] = {{"text", step.what}};
-          steps.push_back({{"location", loc}});
-        }
-        std::string values = valuesText(f.witness->values);
-        json flow = {{"threadFlows", json::array({{{"locations", steps}}})}};
-        if (!values.empty()) flow["message"] = {{"text", "witness: " + values}};
-        r["codeFlows"] = json::array({flow});
-        r["properties"]["witnessValues"] = f.witness->values;
-        if (!f.witness->state.empty()) r["properties"]["witnessState"] = f.witness->state;
-      }
-      size_t size = jsonText(r).size();
-      if (results.size() >= kSarifMaxResults || bytes + size > kSarifMaxBytes) {
-        capped = true;
-        continue;
-      }
-      bytes += size;
+      json r = sarifResult(f, ruleIndex, o);
+      if (o.baselineApplied) r["baselineState"] = "new";
       results.push_back(std::move(r));
     }
+    for (const auto& h : file.hidden) {
+      json r = sarifResult(h.finding, ruleIndex, o);
+      r["suppressions"] = json::array({{{"kind", h.inSource ? "inSource" : "external"},
+                                        {"status", "accepted"},
+                                        {"justification", h.justification}}});
+      if (o.baselineApplied) r["baselineState"] = h.inSource && !h.alsoInBaseline ? "new" : "unchanged";
+      hidden.push_back(std::move(r));
+    }
   }
-  if (capped)
-    notifications.push_back(
-        {{"level", "warning"},
-         {"message", {{"text", "results capped at " + std::to_string(results.size()) + " of " + std::to_string(total) +
-                                   " to stay within GitHub's limits (25,000 results, 10 MB); use --format json for all"}}}});
+  // Baseline entries no longer found in the files checked: SARIF's "absent", as a pass.
+  for (const auto& f : result.absentBaselineFindings) {
+    json r = sarifResult(f, ruleIndex, o);
+    r["kind"] = "pass";
+    r["level"] = "none";
+    r["baselineState"] = "absent";
+    hidden.push_back(std::move(r));
+  }
+  // The results a cap would drop first go last.
+  for (auto& r : hidden) results.push_back(std::move(r));
   json invocation = {{"executionSuccessful", result.exitCode() != kExitInputError},
                      {"exitCode", result.exitCode()}};
   if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
@@ -185,11 +185,15 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
                   {"version", o.toolVersion},
                   {"semanticVersion", o.toolVersion},
                   {"rules", rules}}}}},
-              {"originalUriBaseIds", {{"SRCROOT", {{"uri", "file://" + relativeUri(o.baseDir, "") + "/"}}}}},
+              {"automationDetails", {{"id", o.sarifCategory + "/"}}},
+              {"originalUriBaseIds", {{"SRCROOT", {{"uri", directoryUri(o.sourceRoot)}}}}},
               {"invocations", json::array({invocation})},
               {"results", results},
               {"columnKind", "unicodeCodePoints"}};
+  std::string info = !o.helpUriBase.empty() ? o.helpUriBase + "README.md" : o.informationUri;
+  if (!info.empty()) run["tool"]["driver"]["informationUri"] = info;
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
+  capSarifResults(doc);
   out << jsonText(doc, 2) << '\n';
 }
 
