@@ -300,6 +300,7 @@ int run(int argc, char** argv) {
       for (auto& o : outputs)
         if (o.second.empty()) o.second = outputFile;
     }
+    for (auto& o : outputs) req.recordApplicability |= o.first == "junit";  // JUnit omits rules that do not apply
     CheckResult result = runCheck(req);
     std::string root = findSourceRoot(req.paths, sourceRoot);
     if (!baselinePath.empty()) {

@@ -288,7 +288,7 @@ PY
     # Inline suppressions: the corpus file states what each form hides and what it reports.
     run 0 corpus tests/inputs/suppressions.pto
     run 1 check tests/inputs/suppressions.pto
-    expect_output ', 6 suppressed$'
+    expect_output ', 9 suppressed$'
     # Baselines: only new findings count, and moving lines does not make old ones new.
     tmp="$(mktemp -d)"
     run 0 baseline create -o "$tmp/base.json" corpus/sync-deadlock/bad
@@ -304,6 +304,47 @@ PY
     cp corpus/sync-exit-balance/bad/leaks_on_some_path.pto "$tmp/moved/"
     run 1 check "$tmp/moved" --baseline "$tmp/base.json"
     expect_output 'leaks_on_some_path\.pto:[0-9]+:[0-9]+: error: .*\[sync-exit-balance\]$'
+    # The baseline key has the file: the same fact in another file is new.
+    mkdir "$tmp/other" && cp corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto "$tmp/other/renamed.pto"
+    run 1 check "$tmp/other" --baseline "$tmp/base.json" --source-root "$src"
+    expect_output 'renamed\.pto:[0-9]+:[0-9]+: error: .*\[sync-deadlock\]$'
+    # ... and is relative to the source root: absolute inputs from another directory still match.
+    out="$(cd "$tmp" && "$tool" check "$src/corpus/sync-deadlock/bad" --baseline "$tmp/base.json" 2>&1)"
+    expect_output ': 0 error\(s\).* in the baseline$'
+    # An unmatched NOLINTBEGIN is reported and suppresses to the end of the file.
+    printf '%s\n' 'module attributes {pto.target_arch = "a2a3"} {' '  func.func @k() attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {' \
+      '    // NOLINTBEGIN(sync-exit-balance) drained later' '    pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]' '    return' '  }' '}' >"$tmp/open.pto"
+    run 0 check "$tmp/open.pto"
+    expect_output "open\.pto:3:1: note: 'NOLINTBEGIN' without a matching 'NOLINTEND'"
+    expect_output ', 1 suppressed$'
+    # A gate that checks nothing is a usage error, from the command line or the configuration.
+    run 2 check corpus/sync-deadlock/bad --rules '-*'
+    expect_output 'leaves no rule enabled'
+    mkdir "$tmp/norules" && printf 'rules: ["-sync-*", "-*"]\n' >"$tmp/norules/.ptoverify.yaml"
+    cp corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto "$tmp/norules/"
+    run 2 check "$tmp/norules"
+    expect_output '\.ptoverify\.yaml:1:8: error: rules: leaves no rule enabled'
+    # Two formats to standard output would be unreadable: a usage error.
+    run 2 check corpus/sync-deadlock/bad --format json --format sarif
+    expect_output '2 formats would go to standard output'
+    run 1 check corpus/sync-deadlock/bad --format json --format sarif:"$tmp/x.sarif"
+    # --quiet: findings only, no summary line.
+    run 1 check corpus/sync-deadlock/bad --quiet
+    expect_output ': error: '
+    expect_no_output '^ptoverify: '
+    # Colour: auto on a terminal, unless NO_COLOR is set (no-color.org); --color=always wins.
+    out="$(script -qec "$tool check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto" /dev/null)"
+    grep -q $'\e\[' <<<"$out" || fail "no colour on a terminal"
+    out="$(NO_COLOR=1 script -qec "$tool check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto" /dev/null)"
+    grep -q $'\e\[' <<<"$out" && fail "NO_COLOR did not turn the colour off"
+    out="$(NO_COLOR=1 "$tool" check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto --color=always)"
+    grep -q $'\e\[' <<<"$out" || fail "--color=always did not win over NO_COLOR"
+    # '--' passes compiler flags to the C++ front end: the kernel exists only with -DWITH_KERNEL.
+    { echo '#ifdef WITH_KERNEL'; cat corpus/barrier-arrival/bad/idle_lane_returns_early.cpp; echo '#endif'; } >"$tmp/guarded.cpp"
+    run 0 check "$tmp/guarded.cpp"
+    expect_output ' 0 kernel\(s\)'
+    run 1 check "$tmp/guarded.cpp" -- -DWITH_KERNEL
+    expect_output 'guarded\.cpp:[0-9]+:[0-9]+: error: .*\[barrier-arrival\]$'
     echo '{"not": "a baseline"}' >"$tmp/bad.json"
     run 2 check corpus/sync-deadlock/bad --baseline "$tmp/bad.json"
     expect_output 'not a ptoverify baseline'

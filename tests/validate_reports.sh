@@ -82,5 +82,8 @@ out="$("$multitool" validate "$work/broken.sarif" -j "$schema" --level Error War
 grep -qE ': error JSON[0-9]+:' <<<"$out" || { echo "FAIL: the SARIF validator accepted a broken document"; fail=1; }
 echo '<testsuites><testsuite name="x"/></testsuites>' >"$work/broken.xml"
 xmllint --noout --schema tests/schemas/junit.xsd "$work/broken.xml" 2>/dev/null && { echo "FAIL: the XSD accepted a broken document"; fail=1; }
+echo '<testsuites skipped="0"><testsuite name="x" tests="0" failures="0" errors="0"/></testsuites>' >"$work/skipped.xml"
+xmllint --noout --schema tests/schemas/junit.xsd "$work/skipped.xml" 2>/dev/null &&
+  { echo "FAIL: the XSD accepted skipped on <testsuites>, which the Jenkins xunit schema rejects"; fail=1; }
 [ "$fail" -eq 0 ] && echo "validate-reports: ok"
 exit "$fail"
