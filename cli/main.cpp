@@ -314,6 +314,11 @@ int run(int argc, char** argv) {
     ro.sourceRoot = root;
     ro.sarifCategory = sarifCategory;
     ro.baselineApplied = !baselinePath.empty();
+    for (const auto& [name, file] : outputs)  // the outputs that leave findings out point at a complete one
+      if ((name == "json" || name == "sarif" || name == "text") && !file.empty() && file != "-") {
+        ro.fullReportHint = "the full report is " + file;
+        break;
+      }
     ro.ruleGlobs = req.ruleGlobs;
     ro.helpUriBase = helpUriBase;
     for (const auto& [name, file] : outputs) {

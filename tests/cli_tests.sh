@@ -328,6 +328,21 @@ PY
     run 2 check corpus/sync-deadlock/bad --format json --format sarif
     expect_output '2 formats would go to standard output'
     run 1 check corpus/sync-deadlock/bad --format json --format sarif:"$tmp/x.sarif"
+    # Review outputs within the hosts' limits: the corpus's markdown comment is cut to GitHub's
+    # 65,536 characters with a line saying what was left out; annotations are capped per type.
+    "$tool" check corpus --format markdown >"$tmp/pr.md"
+    [ "$(wc -m <"$tmp/pr.md")" -le 65536 ] || fail "the markdown comment is over 65,536 characters"
+    grep -qE '^\*\*[0-9]+ of [0-9]+ finding\(s\) left out\*\*' "$tmp/pr.md" || fail "no truncation line in the markdown"
+    [ "$(grep -n '^| rule |' "$tmp/pr.md" | cut -d: -f1)" -lt "$(grep -n '^- \*\*' "$tmp/pr.md" | head -1 | cut -d: -f1)" ] ||
+      fail "the markdown summary table is not first"
+    grep -q '^- \*\*note\*\*' "$tmp/pr.md" && [ "$(grep -n '^- \*\*note\*\*' "$tmp/pr.md" | head -1 | cut -d: -f1)" -lt \
+      "$(grep -n '^- \*\*error\*\*' "$tmp/pr.md" | tail -1 | cut -d: -f1)" ] && fail "the markdown findings are not by severity"
+    "$tool" check corpus --format github --format json:"$tmp/all.json" >"$tmp/gh.txt"
+    for type in error warning notice; do
+      [ "$(grep -c "^::$type " "$tmp/gh.txt")" -le 10 ] || fail "more than 10 $type annotations"
+    done
+    grep -qE "^::notice title=ptoverify::[0-9]+ error\(s\).* not annotated .*the full report is $tmp/all.json$" "$tmp/gh.txt" ||
+      fail "no final notice about the annotations left out"
     # --quiet: findings only, no summary line.
     run 1 check corpus/sync-deadlock/bad --quiet
     expect_output ': error: '

@@ -14,8 +14,8 @@ bool writeReport(const std::string& format, const CheckResult& result, std::ostr
   else if (format == "rdjson") writeRdjson(result, out, false);
   else if (format == "rdjsonl") writeRdjson(result, out, true);
   else if (format == "junit") writeJunit(result, out, o);
-  else if (format == "github") writeGithub(result, out);
-  else if (format == "markdown") writeMarkdown(result, out);
+  else if (format == "github") writeGithub(result, out, o);
+  else if (format == "markdown") writeMarkdown(result, out, o);
   else return false;
   return true;
 }

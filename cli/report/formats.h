@@ -9,12 +9,20 @@
 
 namespace ptov {
 
+// GitHub rejects PR comments over 65,536 characters; the runner shows 10 annotations of each
+// type (error, warning, notice) per step.
+constexpr size_t kMarkdownMaxChars = 65536;
+constexpr size_t kGithubAnnotationsPerType = 10;
+
 struct ReportOptions {
   std::string toolVersion = "0.1.0";
   std::string sourceRoot;              // absolute; SARIF URIs are relative to it (%SRCROOT%), cli/source_root.h
   std::string sarifCategory = "ptoverify";  // SARIF automationDetails.id = category + "/"
   std::string informationUri = PTOVERIFY_HOMEPAGE;  // SARIF driver informationUri ("" = none)
   bool baselineApplied = false;        // --baseline: SARIF results carry baselineState
+  size_t markdownMaxChars = kMarkdownMaxChars;  // the PR comment's size limit
+  // Where the whole report is, for the outputs that must leave findings out.
+  std::string fullReportHint = "run 'ptoverify check --format json' for all";
   std::vector<std::string> ruleGlobs;  // the rules that ran (JUnit lists one testcase per kernel x rule)
   std::string helpUriBase;             // SARIF rule helpUri = base + "docs/rules/<id>.md" ("" = none)
 };
@@ -28,8 +36,8 @@ void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions
 void writeSarif(const CheckResult& result, std::ostream& out, const ReportOptions& o);
 void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosticPerLine);
 void writeJunit(const CheckResult& result, std::ostream& out, const ReportOptions& o);
-void writeGithub(const CheckResult& result, std::ostream& out);
-void writeMarkdown(const CheckResult& result, std::ostream& out);
+void writeGithub(const CheckResult& result, std::ostream& out, const ReportOptions& o);
+void writeMarkdown(const CheckResult& result, std::ostream& out, const ReportOptions& o);
 // `ptoverify rules --format json`: id, family, severity, summary, references, doc page.
 void printRulesJson(std::ostream& out);
 

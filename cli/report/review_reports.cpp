@@ -1,7 +1,9 @@
 // The review-bot formats: rdjson / rdjsonl (reviewdog's Diagnostic format), GitHub workflow
 // commands (annotations), and a markdown PR comment.
-#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <array>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <ostream>
 
@@ -99,29 +101,93 @@ void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosti
   out << jsonText(doc, 2) << '\n';
 }
 
-void writeGithub(const CheckResult& result, std::ostream& out) {
-  for (const auto& p : result.problems) out << "::error::" << ghData(p) << '\n';
+void writeGithub(const CheckResult& result, std::ostream& out, const ReportOptions& o) {
+  // The runner shows at most kGithubAnnotationsPerType of each type per step and drops the rest
+  // silently; the ones past it are counted, and one last notice (within the notices' share)
+  // says how many and where the full report is.
+  struct Annotation {
+    std::string type, line;
+  };
+  std::vector<Annotation> all;
+  for (const auto& p : result.problems) all.push_back({"error", "::error::" + ghData(p)});
   for (const auto& file : result.files) {
     for (const auto& d : file.inputDiagnostics)
       if (d.level == InputDiagnostic::Level::Error)
-        out << "::error file=" << ghProperty(d.loc.file) << ",line=" << d.loc.line << ",col=" << d.loc.col
-            << ",title=input error::" << ghData(d.message) << '\n';
+        all.push_back({"error", "::error file=" + ghProperty(d.loc.file) + ",line=" + std::to_string(d.loc.line) +
+                                    ",col=" + std::to_string(d.loc.col) + ",title=input error::" + ghData(d.message)});
     for (const auto& f : file.findings) {
-      const char* cmd = f.unknown ? "warning" : f.severity == Severity::Error ? "error"
+      std::string cmd = f.unknown ? "warning" : f.severity == Severity::Error ? "error"
                                             : f.severity == Severity::Warning ? "warning"
                                                                               : "notice";
-      out << "::" << cmd << " file=" << ghProperty(f.loc.file) << ",line=" << f.loc.line << ",col=" << f.loc.col
-          << ",title=" << ghProperty("ptoverify " + f.ruleId + (f.unknown ? " (unknown)" : "")) << "::" << ghData(commentBody(f))
-          << '\n';
+      all.push_back({cmd, "::" + cmd + " file=" + ghProperty(f.loc.file) + ",line=" + std::to_string(f.loc.line) +
+                              ",col=" + std::to_string(f.loc.col) + ",title=" +
+                              ghProperty("ptoverify " + f.ruleId + (f.unknown ? " (unknown)" : "")) + "::" +
+                              ghData(commentBody(f))});
     }
   }
+  std::map<std::string, size_t> total;
+  for (const auto& a : all) ++total[a.type];
+  bool capped = false;
+  for (const auto& [type, n] : total) capped |= n > kGithubAnnotationsPerType;
+  std::map<std::string, size_t> limit = {{"error", kGithubAnnotationsPerType},
+                                         {"warning", kGithubAnnotationsPerType},
+                                         {"notice", kGithubAnnotationsPerType - (capped ? 1 : 0)}};
+  capped = false;
+  for (const auto& [type, n] : total) capped |= n > limit[type];
+  std::map<std::string, size_t> shown;
+  for (const auto& a : all)
+    if (shown[a.type]++ < limit[a.type]) out << a.line << '\n';
+  if (!capped) return;
+  std::string left;
+  for (const auto& [type, n] : total)
+    if (n > limit[type]) left += (left.empty() ? "" : ", ") + std::to_string(n - limit[type]) + " " + type + "(s)";
+  out << "::notice title=ptoverify::" << ghData(left + " not annotated (GitHub shows " +
+                                                std::to_string(kGithubAnnotationsPerType) + " per type and step); " +
+                                                o.fullReportHint)
+      << '\n';
 }
 
-void writeMarkdown(const CheckResult& result, std::ostream& finalOut) {
-  std::ostringstream out;  // paths, names and messages hold the inputs' bytes: made valid UTF-8 at the end
+namespace {
+// One finding as its markdown list entry (with the fix, the notes and the witness folded away).
+std::string markdownEntry(const Finding& f) {
+  std::ostringstream out;
+  // Review findings (timing rules, on control functions) lead with the seed's level.
+  std::string level = f.grade.empty() ? "**" + std::string(findingLevel(f)) + "**"
+                                      : "**" + f.grade + "** (" + findingLevel(f) + ")";
+  out << "- " << level << " `" << f.ruleId << "` at `" << f.loc.file << ":" << f.loc.line << ":" << f.loc.col
+      << "` (" << (f.grade.empty() ? "kernel" : "function") << " `" << f.kernel << "`): " << mdEscape(f.message) << '\n';
+  if (!f.fix.empty()) out << "  - **Fix:** " << mdEscape(f.fix) << '\n';
+  std::vector<std::string> lines;
+  for (const auto& n : f.notes)
+    lines.push_back("`" + n.loc.file + ":" + std::to_string(n.loc.line) + "` " + mdEscape(n.message));
+  if (f.witness) {
+    if (!f.witness->values.empty()) lines.push_back("witness: `" + valuesText(f.witness->values) + "`");
+    for (const auto& s : f.witness->path)
+      lines.push_back("path `" + s.loc.file + ":" + std::to_string(s.loc.line) + "` " + mdEscape(s.what));
+    for (const auto& s : f.witness->state) lines.push_back("state: " + mdEscape(s));
+  }
+  if (lines.empty()) return validUtf8(out.str());
+  // Long witnesses fold away so the comment stays readable.
+  bool fold = lines.size() > 4;
+  if (fold) out << "  <details><summary>witness and notes (" << lines.size() << " lines)</summary>\n\n";
+  for (const auto& l : lines) out << "  - " << l << '\n';
+  if (fold) out << "\n  </details>\n";
+  return validUtf8(out.str());
+}
+
+// Errors, then warnings, then unknown, then notes; file order within each.
+int markdownRank(const Finding& f) {
+  if (f.unknown) return 2;
+  return f.severity == Severity::Error ? 0 : f.severity == Severity::Warning ? 1 : 3;
+}
+}  // namespace
+
+void writeMarkdown(const CheckResult& result, std::ostream& finalOut, const ReportOptions& o) {
+  std::ostringstream out;  // paths, names and messages hold the inputs' bytes: made valid UTF-8
   // rule -> errors, warnings, notes, unknown
   std::map<std::string, std::array<size_t, 4>> perRule;
   size_t kernels = 0, total = 0, inputErrors = result.problems.size();
+  std::vector<const Finding*> findings;
   for (const auto& file : result.files) {
     kernels += file.kernelNames.size();
     for (const auto& d : file.inputDiagnostics) inputErrors += d.level == InputDiagnostic::Level::Error;
@@ -129,6 +195,7 @@ void writeMarkdown(const CheckResult& result, std::ostream& finalOut) {
       auto& c = perRule[f.ruleId];
       ++c[f.unknown ? 3 : 2 - static_cast<int>(f.severity)];
       ++total;
+      findings.push_back(&f);
     }
   }
   out << "## ptoverify: " << total << " finding(s) in " << result.files.size() << " file(s), " << kernels
@@ -142,33 +209,24 @@ void writeMarkdown(const CheckResult& result, std::ostream& finalOut) {
   for (const auto& [rule, c] : perRule)
     out << "| `" << rule << "` | " << c[0] << " | " << c[1] << " | " << c[2] << " | " << c[3] << " |\n";
   out << '\n';
-  for (const auto& file : result.files) {
-    for (const auto& f : file.findings) {
-      // Review findings (timing rules, on control functions) lead with the seed's level.
-      std::string level = f.grade.empty() ? "**" + std::string(findingLevel(f)) + "**"
-                                          : "**" + f.grade + "** (" + findingLevel(f) + ")";
-      out << "- " << level << " `" << f.ruleId << "` at `" << f.loc.file << ":" << f.loc.line << ":" << f.loc.col
-          << "` (" << (f.grade.empty() ? "kernel" : "function") << " `" << f.kernel << "`): " << mdEscape(f.message)
-          << '\n';
-      if (!f.fix.empty()) out << "  - **Fix:** " << mdEscape(f.fix) << '\n';
-      std::vector<std::string> lines;
-      for (const auto& n : f.notes)
-        lines.push_back("`" + n.loc.file + ":" + std::to_string(n.loc.line) + "` " + mdEscape(n.message));
-      if (f.witness) {
-        if (!f.witness->values.empty()) lines.push_back("witness: `" + valuesText(f.witness->values) + "`");
-        for (const auto& s : f.witness->path)
-          lines.push_back("path `" + s.loc.file + ":" + std::to_string(s.loc.line) + "` " + mdEscape(s.what));
-        for (const auto& s : f.witness->state) lines.push_back("state: " + mdEscape(s));
-      }
-      if (lines.empty()) continue;
-      // Long witnesses fold away so the comment stays readable.
-      bool fold = lines.size() > 4;
-      if (fold) out << "  <details><summary>witness and notes (" << lines.size() << " lines)</summary>\n\n";
-      for (const auto& l : lines) out << "  - " << l << '\n';
-      if (fold) out << "\n  </details>\n";
-    }
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const Finding* a, const Finding* b) { return markdownRank(*a) < markdownRank(*b); });
+  // Within the host's comment limit (bytes >= characters, so counting bytes is safe), with room
+  // for the line that says what was left out.
+  std::string text = validUtf8(out.str());
+  const size_t room = o.markdownMaxChars > 400 ? o.markdownMaxChars - 400 : 0;
+  size_t shown = 0;
+  for (const Finding* f : findings) {
+    std::string entry = markdownEntry(*f);
+    if (text.size() + entry.size() > room) break;
+    text += entry;
+    ++shown;
   }
-  finalOut << validUtf8(out.str());
+  if (shown < findings.size())
+    text += "\n**" + std::to_string(findings.size() - shown) + " of " + std::to_string(findings.size()) +
+            " finding(s) left out** to stay within the comment limit (" + std::to_string(o.markdownMaxChars) +
+            " characters); " + validUtf8(o.fullReportHint) + "\n";
+  finalOut << text;
 }
 
 }  // namespace ptov
