@@ -272,11 +272,15 @@ std::vector<ExprPtr> ProofContext::witnessEvaluations() {
     e.push_back(op.eventId ? op.eventId : Expr::constant(-1));
     for (const auto& it : op.iteration) e.push_back(it.second);
   }
+  for (const auto& b : trace().branches) {  // after the ops: buildWitness reads them last
+    e.push_back(b.reached);
+    e.push_back(b.taken);
+  }
   return e;
 }
 
 Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
-                                   std::optional<size_t> stuck) {
+                                   std::optional<size_t> stuck, const std::function<std::string(size_t)>& racingAccess) {
   Witness w;
   const Trace& t = trace();
   // The concrete path Z3 chose: guards, ids and loop values of every op instance.
@@ -286,21 +290,35 @@ Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::opt
     base[i] = at;
     at += 2 + t.ops[i].iteration.size();
   }
+  const size_t branchBase = at;
+  size_t nextBranch = 0;
   auto runs = [&](size_t i) { return a.values[base[i]].value_or(0) != 0; };
   auto idOf = [&](size_t i) { return a.values[base[i] + 1]; };
   // Replay the events along the path: lanes, matches, and the events set at the stuck point.
   std::map<EventKey, int> lastSet;
   std::map<Pipe, std::string> lastOnPipe;
   for (size_t i = 0; i <= upTo && i < t.ops.size(); ++i) {
+    // The ifs whose ops start here, in the direction the model took (when it reached them).
+    for (; nextBranch < t.branches.size() && t.branches[nextBranch].firstOp <= i; ++nextBranch) {
+      const TraceBranch& b = t.branches[nextBranch];
+      size_t v = branchBase + 2 * nextBranch;
+      if (i < from.value_or(0) || v + 1 >= a.values.size() || a.values[v].value_or(0) == 0) continue;
+      bool then = a.values[v + 1].value_or(0) != 0;
+      w.path.push_back({b.loc, std::string("took the ") + (then ? "then" : "else") + " of `if " + b.cond + "` at " +
+                                   std::to_string(b.loc.line) + ":" + std::to_string(b.loc.col)});
+    }
     if (!runs(i)) continue;
     const Op& op = *t.ops[i].op;
     if (i >= from.value_or(0) && (isWitnessOp(op) || i == from || i == upTo))
       w.path.push_back({op.loc, opText(op, idOf(i)) + iterationText(t.ops[i], a.values, base[i] + 2)});
-    if (!isEventOp(op) && op.kind != OpKind::PipeBarrier) continue;
+    bool racing = racingAccess && from && (i == *from || i == upTo);
+    if (!isEventOp(op) && op.kind != OpKind::PipeBarrier && !racing) continue;
     LaneEvent ev;
     ev.lane = pipeName(lanePipe(op));
     ev.loc = op.loc;
-    ev.label = opText(op, idOf(i)) + " (line " + std::to_string(op.loc.line) + ")";
+    ev.label = (racing ? racingAccess(i) : opText(op, idOf(i))) + iterationText(t.ops[i], a.values, base[i] + 2) +
+               " (line " + std::to_string(op.loc.line) + ")";
+    ev.racing = racing;
     if (isEventOp(op) && idOf(i)) {
       EventKey key{op.event.src, op.event.dst, *idOf(i)};
       if (op.kind == OpKind::SetFlag) {

@@ -91,8 +91,11 @@ class ProofContext {
   // Can one of `conds` hold? Violated (no witness yet): `which` is a condition the model makes
   // true and `answer` holds the witness evaluations after the conditions.
   Verdict askAny(const std::vector<ExprPtr>& conds, size_t& which, SatAnswer& answer);
+  // `racingAccess`: for a race, the text of the access of trace op `from` / `upTo` (which then
+  // appear on their lanes as the racing pair).
   Witness buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
-                       std::optional<size_t> stuck);
+                       std::optional<size_t> stuck,
+                       const std::function<std::string(size_t)>& racingAccess = nullptr);
   std::vector<ExprPtr> witnessEvaluations();  // guards and ids of every trace op, in order
   // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
   bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);

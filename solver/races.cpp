@@ -80,6 +80,20 @@ struct TileRange {
   bool known = false;
 };
 
+// "TSTORE reads ub %acc [0, 4096)" / "tstore writes gm %dst offsets (0, %i) sizes (1, 64)":
+// a racing access as the witness draws it.
+std::string accessText(const Op& op, const TraceAccess& x, const TileRange* tile) {
+  std::string s = op.name + (x.write ? " writes " : " reads ") + x.ref->space + " " + x.ref->value;
+  if (tile && tile->known) return s + " [" + std::to_string(tile->begin) + ", " + std::to_string(tile->end) + ")";
+  auto list = [](const std::vector<ExprPtr>& v) {
+    std::string o;
+    for (const auto& e : v) o += (o.empty() ? "" : ", ") + toString(e);
+    return "(" + o + ")";
+  };
+  if (!x.offsets.empty()) s += " offsets " + list(x.offsets) + " sizes " + list(x.sizes);
+  return s;
+}
+
 }  // namespace
 
 // Structural identity by hash-consing: equal trees get equal ids, in time linear in the nodes.
@@ -327,7 +341,11 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
             SatAnswer ans = solver_.check(asserts, witnessEvaluations());
             if (ans.kind == SatAnswer::Kind::Unsat) continue;
             PipeRace r{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write, verdictOf(ans)};
-            if (r.verdict.kind == Verdict::Kind::Violated) r.verdict.witness = buildWitness(ans, 0, i, j, std::nullopt);
+            if (r.verdict.kind == Verdict::Kind::Violated)
+              r.verdict.witness = buildWitness(ans, 0, i, j, std::nullopt, [&](size_t k) {
+                return k == i ? accessText(*a.op, xa, placesOf[i][xaIndex]->tile)
+                              : accessText(*t.ops[j].op, xb, pb.tile);
+              });
             reported.insert({a.op, t.ops[j].op});
             found.emplace_back(i, std::move(r));
             settled = true;

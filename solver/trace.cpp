@@ -95,6 +95,7 @@ class Unroller {
         ExprPtr c = bind(s.cond);
         if (!c || c->kind == Expr::Kind::Unknown)
           c = Expr::unknown("cond@" + std::to_string(s.loc.line) + ":" + std::to_string(s.loc.col) + context_);
+        t_.branches.push_back({s.loc, s.cond ? toString(s.cond) : "?", guard, c, t_.ops.size()});
         walk(*s.children[0], exprAnd(guard, c));
         if (s.children.size() > 1 && s.children[1]) walk(*s.children[1], exprAnd(guard, exprNot(c)));
         return;

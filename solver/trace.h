@@ -35,8 +35,17 @@ struct TraceOp {
   std::vector<TraceAccess> accesses;  // reads, then writes
 };
 
+// An `if` on the trace, so a witness can say which way it went ("took the else of if %p").
+struct TraceBranch {
+  SourceLoc loc;
+  std::string cond;       // the condition as written (its expression text)
+  ExprPtr reached, taken;  // the guard of the if, and its condition in this instance
+  size_t firstOp = 0;     // the trace ops of both branches start here
+};
+
 struct Trace {
   std::vector<TraceOp> ops;          // in issue (program) order
+  std::vector<TraceBranch> branches;  // in issue order
   std::vector<ExprPtr> assumptions;  // facts about the symbolic values (e.g. step > 0)
   std::vector<std::string> approximations;  // loops not unrolled exactly, for witnesses and docs
   // Presence conditions of loop iterations and the earlier iterations' they imply: iteration j

@@ -21,13 +21,14 @@ struct LaneEvent {
   SourceLoc loc;
   int matchedWith = -1;  // index of the set this wait consumes, -1 if none
   bool stuck = false;    // the op the lane is blocked at
+  bool racing = false;   // one of the two unordered accesses of a race (label says what and where)
 };
 
 struct Witness {
   std::vector<WitnessStep> path;  // ops on the violating path, in issue order
   std::vector<std::pair<std::string, int64_t>> values;  // the symbolic values Z3 chose
   std::vector<std::string> state;  // per-pipe / per-core state at the stuck point
-  std::vector<LaneEvent> lanes;    // for --witness-dot
+  std::vector<LaneEvent> lanes;    // for --witness-dot and the HTML timeline
   size_t omittedSteps = 0;         // path steps left out (only the last ones are kept)
 };
 
