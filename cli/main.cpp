@@ -133,7 +133,7 @@ int run(int argc, char** argv) {
   check->add_option("--baseline", baselinePath, "report only findings that this baseline (baseline create) lacks");
   check->add_flag("--strict", req.strict, "exit 3 when no finding fails the run but a proof was undecided (unknown)");
   std::string witnessDot;
-  check->add_option("--witness-dot", witnessDot, "write the witnesses of proof findings as a Graphviz DOT lane diagram");
+  check->add_option("--witness-dot", witnessDot, "write each proof finding's witness as a Graphviz DOT lane diagram into DIR (one file per finding)");
   std::vector<std::string> rawRanges;
   auto addSolverOptions = [&](CLI::App* sub) {
     trackedOptions.push_back(
@@ -340,8 +340,9 @@ int run(int argc, char** argv) {
         writeReport(name, result, out, ro);
       }
     }
-    if (!witnessDot.empty() && !writeWitnessDot(result, witnessDot)) {
-      std::cerr << "ptoverify: error: cannot write '" << witnessDot << "'\n";
+    std::string dotError;
+    if (!witnessDot.empty() && !writeWitnessDots(result, witnessDot, dotError)) {
+      std::cerr << dotError << '\n';
       return kExitInputError;
     }
     return result.exitCode();

@@ -273,16 +273,24 @@ PY
     [ "$(sed 's/, [0-9]* solver cache entries not trusted (asked again)$//' <<<"$out")" = "$first" ] ||
       fail "edited cache entries changed the findings"
     rm -rf "$cache"
-    # --witness-dot: one lane per pipe, set -> wait arrows, the stuck wait in red.
-    dot="$(mktemp)"
-    run 1 check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto --witness-dot "$dot"
-    grep -q '^digraph ptoverify_witnesses {' "$dot" || fail "no digraph in $dot"
-    grep -q 'label="PIPE_MTE2"' "$dot" || fail "no MTE2 lane"
-    grep -q 'set->wait' "$dot" || fail "no set->wait arrow"
-    grep -q 'color=red' "$dot" || fail "the stuck op is not marked"
-    if command -v dot >/dev/null; then dot -Tsvg "$dot" -o /dev/null || fail "graphviz rejects the witness"; fi
-    rm -f "$dot"
-    run 2 check corpus/sync-deadlock --witness-dot /nonexistent/dir/w.dot
+    # --witness-dot DIR: one graph per finding; one lane per pipe, set -> wait arrows, the stuck
+    # wait in red, iterations and values in the labels; a race's two accesses in orange.
+    dots="$(mktemp -d)"
+    run 1 check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto corpus/sync-pipe-race/bad/acc_store_ordered_on_mte3.cpp --witness-dot "$dots"
+    [ "$(ls "$dots" | wc -l)" -eq 3 ] || fail "not one graph per finding: $(ls "$dots")"
+    dot1="$(ls "$dots"/*sync-deadlock*-14.dot)"
+    grep -q '^digraph ptoverify_witness {' "$dot1" || fail "no digraph in $dot1"
+    grep -q 'label="PIPE_MTE2"' "$dot1" || fail "no MTE2 lane"
+    grep -q 'set->wait' "$dot1" || fail "no set->wait arrow"
+    grep -q 'color=red' "$dot1" || fail "the stuck op is not marked"
+    grep -q 'in iteration %i = 1' "$dot1" || fail "the iteration is not in the lane labels"
+    grep -q 'witness: %i = 1' "$dot1" || fail "the witness values are not in the graph label"
+    race="$(ls "$dots"/*sync-pipe-race*.dot)"
+    [ "$(grep -c 'color=darkorange, fontcolor' "$race")" -eq 2 ] || fail "the two racing accesses are not drawn"
+    grep -q 'TMATMUL writes' "$race" || fail "the racing write is not named"
+    if command -v dot >/dev/null; then for d in "$dots"/*.dot; do dot -Tsvg "$d" -o /dev/null || fail "graphviz rejects $d"; done; fi
+    rm -rf "$dots"
+    run 2 check corpus/sync-deadlock --witness-dot /proc/w
     ;;
   ci-gate)
     # Inline suppressions: the corpus file states what each form hides and what it reports.

@@ -9,6 +9,7 @@
 #include "cli/report/formats.h"
 #include "cli/report/json_text.h"
 #include "cli/report/sarif_limits.h"
+#include "cli/witness_dot.h"
 
 using namespace ptov;
 
@@ -122,4 +123,18 @@ TEST_CASE("validUtf8: invalid sequences become U+FFFD, valid ones stay") {
   size_t n = 0;
   CHECK(describeCharacter("\xff", 0, &n) == "byte 0xFF");
   CHECK(n == 1);
+}
+
+TEST_CASE("witness DOT: one graph per finding, labels escaped for Graphviz") {
+  Finding f = finding(14, "wait \"x\" blocks");
+  Witness w;
+  w.values = {{"%i", 1}};
+  w.lanes.push_back({"PIPE_V", "wait_flag in iteration %i = 1 (line 14)", f.loc, -1, true, false});
+  f.witness = std::make_shared<const Witness>(w);
+  std::string dot = witnessDot(f);
+  CHECK(dot.find("label=\"sync-deadlock at k.pto:14\\nwait \\\"x\\\" blocks\\nwitness: %i = 1\"") != std::string::npos);
+  CHECK(dot.find("color=red") != std::string::npos);
+  w.lanes.clear();
+  f.witness = std::make_shared<const Witness>(w);
+  CHECK(witnessDot(f).empty());
 }
