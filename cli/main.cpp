@@ -118,8 +118,8 @@ int run(int argc, char** argv) {
   std::vector<std::string> formats;
   std::string outputFile;
   check->add_option("--format", formats,
-                    "output format, repeatable: text json sarif rdjson rdjsonl junit github markdown; FORMAT:FILE "
-                    "writes that format to FILE")
+                    "output format, repeatable: text json sarif rdjson rdjsonl junit github markdown html; FORMAT:FILE "
+                    "writes that format to FILE (html:DIR writes DIR/index.html)")
       ->allow_extra_args(false);
   check->add_option("--output,-o", outputFile, "write the (single) --format given without a file to FILE");
   std::string helpUriBase;
@@ -315,8 +315,8 @@ int run(int argc, char** argv) {
     ro.sarifCategory = sarifCategory;
     ro.baselineApplied = !baselinePath.empty();
     for (const auto& [name, file] : outputs)  // the outputs that leave findings out point at a complete one
-      if ((name == "json" || name == "sarif" || name == "text") && !file.empty() && file != "-") {
-        ro.fullReportHint = "the full report is " + file;
+      if ((name == "json" || name == "sarif" || name == "html" || name == "text") && !file.empty() && file != "-") {
+        ro.fullReportHint = "the full report is " + (name == "html" ? file + "/index.html" : file);
         break;
       }
     ro.ruleGlobs = req.ruleGlobs;
@@ -324,7 +324,13 @@ int run(int argc, char** argv) {
     for (const auto& [name, file] : outputs) {
       std::ofstream fileOut;
       if (!file.empty() && file != "-") {
-        fileOut.open(file);
+        std::string path = file;
+        if (name == "html") {  // html:DIR, a page of its own
+          std::error_code ec;
+          std::filesystem::create_directories(file, ec);
+          path = (std::filesystem::path(file) / "index.html").string();
+        }
+        fileOut.open(path);
         if (!fileOut) {
           std::cerr << "ptoverify: error: cannot write '" << file << "'\n";
           return kExitInputError;

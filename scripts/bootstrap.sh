@@ -9,6 +9,7 @@ packages=(
   libz3-dev libcli11-dev doctest-dev libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev
   libxml2-utils  # xmllint: the tests validate JUnit output against its XSD
   jq             # the report tests query SARIF and JSON output
+  chromium       # the HTML report test loads the page headless
 )
 # The tests validate SARIF with the Microsoft SARIF multitool from npm; use the machine's
 # Node.js when it has one, Debian's otherwise.

@@ -280,7 +280,7 @@ std::vector<ExprPtr> ProofContext::witnessEvaluations() {
 }
 
 Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
-                                   std::optional<size_t> stuck, const std::function<std::string(size_t)>& racingAccess) {
+                                   std::optional<size_t> stuck, const std::function<RacingAccess(size_t)>& racingAccess) {
   Witness w;
   const Trace& t = trace();
   // The concrete path Z3 chose: guards, ids and loop values of every op instance.
@@ -316,9 +316,11 @@ Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::opt
     LaneEvent ev;
     ev.lane = pipeName(lanePipe(op));
     ev.loc = op.loc;
-    ev.label = (racing ? racingAccess(i) : opText(op, idOf(i))) + iterationText(t.ops[i], a.values, base[i] + 2) +
-               " (line " + std::to_string(op.loc.line) + ")";
+    RacingAccess access = racing ? racingAccess(i) : RacingAccess{opText(op, idOf(i))};
+    ev.label = access.text + iterationText(t.ops[i], a.values, base[i] + 2) + " (line " + std::to_string(op.loc.line) + ")";
     ev.racing = racing;
+    ev.rangeBegin = access.rangeBegin;
+    ev.rangeEnd = access.rangeEnd;
     if (isEventOp(op) && idOf(i)) {
       EventKey key{op.event.src, op.event.dst, *idOf(i)};
       if (op.kind == OpKind::SetFlag) {

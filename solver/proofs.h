@@ -95,7 +95,7 @@ class ProofContext {
   // appear on their lanes as the racing pair).
   Witness buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
                        std::optional<size_t> stuck,
-                       const std::function<std::string(size_t)>& racingAccess = nullptr);
+                       const std::function<RacingAccess(size_t)>& racingAccess = nullptr);
   std::vector<ExprPtr> witnessEvaluations();  // guards and ids of every trace op, in order
   // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
   bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);

@@ -82,16 +82,21 @@ struct TileRange {
 
 // "TSTORE reads ub %acc [0, 4096)" / "tstore writes gm %dst offsets (0, %i) sizes (1, 64)":
 // a racing access as the witness draws it.
-std::string accessText(const Op& op, const TraceAccess& x, const TileRange* tile) {
-  std::string s = op.name + (x.write ? " writes " : " reads ") + x.ref->space + " " + x.ref->value;
-  if (tile && tile->known) return s + " [" + std::to_string(tile->begin) + ", " + std::to_string(tile->end) + ")";
+RacingAccess accessText(const Op& op, const TraceAccess& x, const TileRange* tile) {
+  RacingAccess r{op.name + (x.write ? " writes " : " reads ") + x.ref->space + " " + x.ref->value};
+  if (tile && tile->known) {
+    r.text += " [" + std::to_string(tile->begin) + ", " + std::to_string(tile->end) + ")";
+    r.rangeBegin = tile->begin;
+    r.rangeEnd = tile->end;
+    return r;
+  }
   auto list = [](const std::vector<ExprPtr>& v) {
     std::string o;
     for (const auto& e : v) o += (o.empty() ? "" : ", ") + toString(e);
     return "(" + o + ")";
   };
-  if (!x.offsets.empty()) s += " offsets " + list(x.offsets) + " sizes " + list(x.sizes);
-  return s;
+  if (!x.offsets.empty()) r.text += " offsets " + list(x.offsets) + " sizes " + list(x.sizes);
+  return r;
 }
 
 }  // namespace

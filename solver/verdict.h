@@ -22,6 +22,13 @@ struct LaneEvent {
   int matchedWith = -1;  // index of the set this wait consumes, -1 if none
   bool stuck = false;    // the op the lane is blocked at
   bool racing = false;   // one of the two unordered accesses of a race (label says what and where)
+  int64_t rangeBegin = -1, rangeEnd = -1;  // racing: the bytes [begin, end) it touches, when known
+};
+
+// How a race witness names one of its two accesses.
+struct RacingAccess {
+  std::string text;                        // "TSTORE reads l0c acc [0, 4096)"
+  int64_t rangeBegin = -1, rangeEnd = -1;  // the bytes, when the placement is known
 };
 
 struct Witness {

@@ -4,7 +4,7 @@
 namespace ptov {
 
 const std::vector<std::string>& reportFormats() {
-  static const std::vector<std::string> f = {"text", "json", "sarif", "rdjson", "rdjsonl", "junit", "github", "markdown"};
+  static const std::vector<std::string> f = {"text", "json", "sarif", "rdjson", "rdjsonl", "junit", "github", "markdown", "html"};
   return f;
 }
 
@@ -16,6 +16,7 @@ bool writeReport(const std::string& format, const CheckResult& result, std::ostr
   else if (format == "junit") writeJunit(result, out, o);
   else if (format == "github") writeGithub(result, out, o);
   else if (format == "markdown") writeMarkdown(result, out, o);
+  else if (format == "html") writeHtml(result, out, o);
   else return false;
   return true;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Machine-readable outputs of `ptoverify check` (docs/formats.md): json, sarif, rdjson, rdjsonl,
-// junit, github, markdown. Text is cli/text_reporter.
+// junit, github, markdown, html. Text is cli/text_reporter.
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -38,6 +38,8 @@ void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosti
 void writeJunit(const CheckResult& result, std::ostream& out, const ReportOptions& o);
 void writeGithub(const CheckResult& result, std::ostream& out, const ReportOptions& o);
 void writeMarkdown(const CheckResult& result, std::ostream& out, const ReportOptions& o);
+// The static HTML page (`--format html:DIR` writes DIR/index.html).
+void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions& o);
 // `ptoverify rules --format json`: id, family, severity, summary, references, doc page.
 void printRulesJson(std::ostream& out);
 
