@@ -34,7 +34,7 @@ fi
 cp corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto "$work/outside.pto"
 (cd "$work" && "$tool" check "$src/corpus/sync-deadlock/bad" "$src/corpus/comm-publish-fence/bad" "$work/outside.pto" \
   --source-root "$src" --format sarif:"$work/absolute.sarif" >/dev/null)
-(cd "$work" && "$tool" check "$src/corpus/sync-deadlock/bad" --format sarif:"$work/default-root.sarif" >/dev/null)
+(cd "$work" && "$tool" check "$src/./corpus//sync-deadlock/bad/" --format sarif:"$work/default-root.sarif" >/dev/null)
 # Suppressed and baselined findings: a baseline of one file, then a check where that file's
 # findings are unchanged, one inline suppression hides another, a baseline entry is absent and
 # the files added after the baseline have new findings.
@@ -55,6 +55,8 @@ jq -e '[.runs[0].results[].locations[0].physicalLocation.artifactLocation | sele
   "$work/absolute.sarif" >/dev/null || { echo "FAIL: an input outside the source root is not an absolute file:// URI"; fail=1; }
 jq -e '.runs[0].results | all(.locations[0].physicalLocation.artifactLocation.uri | startswith("corpus/sync-deadlock/bad/"))' \
   "$work/default-root.sarif" >/dev/null || { echo "FAIL: the default source root is not the git top level"; fail=1; }
+jq -e '[.runs[0].results[].locations[0].physicalLocation.artifactLocation.uri | select(test("(^|/)\\./|//"))] | length == 0' \
+  "$work/default-root.sarif" >/dev/null || { echo "FAIL: ./ or // left in a URI"; fail=1; }
 jq -e '.runs[0].automationDetails.id == "ptoverify/"' "$work/absolute.sarif" >/dev/null || { echo "FAIL: no automationDetails.id"; fail=1; }
 for state in new unchanged absent; do
   jq -e --arg s "$state" '[.runs[0].results[] | select(.baselineState == $s)] | length > 0' "$work/states.sarif" >/dev/null ||
