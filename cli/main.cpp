@@ -12,7 +12,6 @@
 
 #include "cli/audit.h"
 #include "cli/baseline.h"
-#include "cli/source_root.h"
 #include "cli/check.h"
 #include "cli/config.h"
 #include "cli/merge.h"
@@ -21,6 +20,7 @@
 #include "cli/corpus.h"
 #include "cli/mutate.h"
 #include "cli/report/formats.h"
+#include "cli/source_root.h"
 #include "cli/text_reporter.h"
 #include "cli/witness_dot.h"
 #include "rules/rule.h"

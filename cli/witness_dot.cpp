@@ -1,5 +1,6 @@
 #include "cli/witness_dot.h"
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>

@@ -12,25 +12,11 @@
 
 #include "analyzer/utf8.h"
 #include "cli/report/formats.h"
+#include "cli/report/markup_text.h"
 
 namespace ptov {
 
 namespace {
-std::string html(const std::string& raw) {
-  std::string o;
-  for (char c : validUtf8(raw)) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&#39;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
-
 std::string locText(const SourceLoc& l) { return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col); }
 
 // The lines of the inputs, read once each (a missing or huge file shows no excerpt).
@@ -60,7 +46,7 @@ void excerpt(std::ostream& out, SourceLines& sources, const SourceLoc& loc) {
   out << "<pre class=\"src\">";
   for (size_t n = from; n <= to; ++n)
     out << "<span class=\"" << (n == static_cast<size_t>(loc.line) ? "hit" : "ctx") << "\"><b>" << n << "</b> "
-        << html(lines[n - 1]) << "</span>";  // block spans: no newline between them
+        << markupText(lines[n - 1]) << "</span>";  // block spans: no newline between them
   out << "</pre>\n";
 }
 
@@ -122,7 +108,7 @@ void timeline(std::ostream& out, const Witness& w) {
          "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#2563eb\"/></marker></defs>\n";
   for (size_t r = 0; r < rows.size(); ++r) {
     int ry = kTop + static_cast<int>(r) * kRow;
-    out << "<text class=\"lane\" x=\"4\" y=\"" << ry + kBoxH / 2 + 4 << "\">" << html(rows[r]) << "</text>"
+    out << "<text class=\"lane\" x=\"4\" y=\"" << ry + kBoxH / 2 + 4 << "\">" << markupText(rows[r]) << "</text>"
         << "<line class=\"rail\" x1=\"" << kLeft - 8 << "\" y1=\"" << ry + kBoxH / 2 << "\" x2=\"" << width << "\" y2=\""
         << ry + kBoxH / 2 << "\"/>\n";
   }
@@ -130,12 +116,12 @@ void timeline(std::ostream& out, const Witness& w) {
   for (size_t i = first; i < ev.size(); ++i) {
     const LaneEvent& e = ev[i];
     if (e.racing) racing.push_back(i);
-    out << "<g class=\"event" << (e.stuck ? " stuck" : e.racing ? " racing" : "") << "\"><title>" << html(e.label)
+    out << "<g class=\"event" << (e.stuck ? " stuck" : e.racing ? " racing" : "") << "\"><title>" << markupText(e.label)
         << "</title><rect x=\"" << x(i) << "\" y=\"" << y(i) << "\" width=\"" << kBoxW << "\" height=\"" << kBoxH
         << "\" rx=\"4\"/>";
     std::vector<std::string> rowsOfText = wrap(e.label, kCharsPerLine, 3);
     for (size_t l = 0; l < rowsOfText.size(); ++l)
-      out << "<text x=\"" << x(i) + 6 << "\" y=\"" << y(i) + 14 + 13 * static_cast<int>(l) << "\">" << html(rowsOfText[l]) << "</text>";
+      out << "<text x=\"" << x(i) + 6 << "\" y=\"" << y(i) + 14 + 13 * static_cast<int>(l) << "\">" << markupText(rowsOfText[l]) << "</text>";
     out << "</g>\n";
   }
   for (size_t i = first; i < ev.size(); ++i) {
@@ -164,9 +150,9 @@ void memoryRanges(std::ostream& out, const Witness& w) {
   out << "<svg class=\"ranges\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kLeft + kWidth + 80 << "\" height=\"96\">";
   for (size_t k = 0; k < 2; ++k) {
     int y = 8 + static_cast<int>(k) * (kBar + 8);
-    out << "<text x=\"4\" y=\"" << y + 15 << "\">" << html(r[k]->lane) << "</text><rect class=\"bar\" x=\"" << px(r[k]->rangeBegin)
+    out << "<text x=\"4\" y=\"" << y + 15 << "\">" << markupText(r[k]->lane) << "</text><rect class=\"bar\" x=\"" << px(r[k]->rangeBegin)
         << "\" y=\"" << y << "\" width=\"" << std::max(2, px(r[k]->rangeEnd) - px(r[k]->rangeBegin)) << "\" height=\"" << kBar
-        << "\"><title>" << html(r[k]->label) << "</title></rect>";
+        << "\"><title>" << markupText(r[k]->label) << "</title></rect>";
   }
   int64_t ob = std::max(r[0]->rangeBegin, r[1]->rangeBegin), oe = std::min(r[0]->rangeEnd, r[1]->rangeEnd);
   if (ob < oe)
@@ -181,7 +167,7 @@ void memoryRanges(std::ostream& out, const Witness& w) {
 
 void witness(std::ostream& out, const Witness& w) {
   std::string values = valuesText(w.values);
-  if (!values.empty()) out << "<p><b>Witness:</b> <code>" << html(values) << "</code></p>\n";
+  if (!values.empty()) out << "<p><b>Witness:</b> <code>" << markupText(values) << "</code></p>\n";
   if (!w.lanes.empty()) {
     bool race = std::any_of(w.lanes.begin(), w.lanes.end(), [](const LaneEvent& e) { return e.racing; });
     out << "<p class=\"small\">" << (race ? "The two unordered accesses (orange) and the sync between them, per pipe."
@@ -191,7 +177,7 @@ void witness(std::ostream& out, const Witness& w) {
     if (race) {
       out << "<ul class=\"race-list\">";
       for (const auto& e : w.lanes)
-        if (e.racing) out << "<li><b>" << html(e.lane) << "</b>: " << html(e.label) << "</li>";
+        if (e.racing) out << "<li><b>" << markupText(e.lane) << "</b>: " << markupText(e.label) << "</li>";
       out << "</ul>\n";
       memoryRanges(out, w);
     }
@@ -200,13 +186,13 @@ void witness(std::ostream& out, const Witness& w) {
     out << "<details open><summary>Path (" << w.path.size() << " step(s)"
         << (w.omittedSteps ? ", " + std::to_string(w.omittedSteps) + " earlier omitted" : "") << ")</summary><ol class=\"path\">";
     for (const auto& s : w.path)
-      out << "<li" << (s.what.rfind("took the ", 0) == 0 ? " class=\"branch\"" : "") << "><code>" << html(locText(s.loc))
-          << "</code> " << html(s.what) << "</li>";
+      out << "<li" << (s.what.rfind("took the ", 0) == 0 ? " class=\"branch\"" : "") << "><code>" << markupText(locText(s.loc))
+          << "</code> " << markupText(s.what) << "</li>";
     out << "</ol></details>\n";
   }
   if (!w.state.empty()) {
     out << "<p><b>State:</b></p><ul>";
-    for (const auto& s : w.state) out << "<li>" << html(s) << "</li>";
+    for (const auto& s : w.state) out << "<li>" << markupText(s) << "</li>";
     out << "</ul>\n";
   }
 }
@@ -255,7 +241,7 @@ void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions
       << "<h1>ptoverify report</h1>\n<p class=\"only\">One finding of the report: <a href=\"#\">show all</a>.</p>\n"
       << "<div class=\"overview\"><p>" << result.files.size() << " file(s), " << kernels << " kernel(s), " << total
       << " finding(s)" << (hidden ? ", " + std::to_string(hidden) + " suppressed or in the baseline" : "")
-      << ". ptoverify " << html(o.toolVersion) << ".</p>\n";
+      << ". ptoverify " << markupText(o.toolVersion) << ".</p>\n";
   auto countsRow = [&](const std::array<size_t, 4>& c) {
     std::ostringstream r;
     for (size_t v : c) r << "<td class=\"n\">" << v << "</td>";
@@ -263,10 +249,10 @@ void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions
   };
   out << "<h2>By rule</h2><table><tr><th>rule</th><th>errors</th><th>warnings</th><th>notes</th><th>unknown</th></tr>\n";
   for (const auto& [rule, c] : perRule)
-    out << "<tr><td><a href=\"#rule-" << html(rule) << "\"><code>" << html(rule) << "</code></a></td>" << countsRow(c) << "</tr>\n";
+    out << "<tr><td><a href=\"#rule-" << markupText(rule) << "\"><code>" << markupText(rule) << "</code></a></td>" << countsRow(c) << "</tr>\n";
   out << "</table>\n<h2>By file</h2><table><tr><th>file</th><th>errors</th><th>warnings</th><th>notes</th><th>unknown</th></tr>\n";
   for (const auto& [path, c] : perFile)
-    out << "<tr><td><code>" << html(path) << "</code></td>" << countsRow(c) << "</tr>\n";
+    out << "<tr><td><code>" << markupText(path) << "</code></td>" << countsRow(c) << "</tr>\n";
   out << "</table>\n";
   std::vector<std::string> inputErrors = result.problems;
   for (const auto& file : result.files)
@@ -274,7 +260,7 @@ void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions
       if (d.level == InputDiagnostic::Level::Error) inputErrors.push_back(locText(d.loc) + ": error: " + d.message);
   if (!inputErrors.empty()) {
     out << "<h2>Input errors</h2><ul>";
-    for (const auto& e : inputErrors) out << "<li><code>" << html(e) << "</code></li>";
+    for (const auto& e : inputErrors) out << "<li><code>" << markupText(e) << "</code></li>";
     out << "</ul>\n";
   }
   out << "<h2>Findings</h2>\n<p class=\"small\">Each finding's # link shows it alone.</p></div>\n";
@@ -286,19 +272,19 @@ void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions
       const char* cls = cssClass(f);
       out << "<section class=\"finding " << cls << "\" id=\"f-" << n << "\">";
       if (!anchored[f.ruleId]) {
-        out << "<a id=\"rule-" << html(f.ruleId) << "\"></a>";
+        out << "<a id=\"rule-" << markupText(f.ruleId) << "\"></a>";
         anchored[f.ruleId] = true;
       }
-      out << "<p><span class=\"badge " << cls << "\">" << (f.grade.empty() ? std::string(findingLevel(f)) : html(f.grade))
-          << "</span> <code>" << html(f.ruleId) << "</code> at <code>" << html(locText(f.loc)) << "</code>"
-          << (f.kernel.empty() ? "" : " in <code>" + html(f.kernel) + "</code>") << "<a class=\"permalink\" href=\"#f-" << n
-          << "\">#</a></p>\n<p>" << html(f.message) << "</p>\n";
-      if (!f.fix.empty()) out << "<p><b>Fix:</b> " << html(f.fix) << "</p>\n";
+      out << "<p><span class=\"badge " << cls << "\">" << (f.grade.empty() ? std::string(findingLevel(f)) : markupText(f.grade))
+          << "</span> <code>" << markupText(f.ruleId) << "</code> at <code>" << markupText(locText(f.loc)) << "</code>"
+          << (f.kernel.empty() ? "" : " in <code>" + markupText(f.kernel) + "</code>") << "<a class=\"permalink\" href=\"#f-" << n
+          << "\">#</a></p>\n<p>" << markupText(f.message) << "</p>\n";
+      if (!f.fix.empty()) out << "<p><b>Fix:</b> " << markupText(f.fix) << "</p>\n";
       excerpt(out, sources, f.loc);
       if (!f.notes.empty()) {
         out << "<ul>";
         for (const auto& note : f.notes)
-          out << "<li><code>" << html(locText(note.loc)) << "</code> " << html(note.message) << "</li>";
+          out << "<li><code>" << markupText(locText(note.loc)) << "</code> " << markupText(note.message) << "</li>";
         out << "</ul>\n";
       }
       if (f.witness) witness(out, *f.witness);

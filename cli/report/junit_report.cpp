@@ -10,28 +10,12 @@
 #include <sstream>
 
 #include "cli/report/formats.h"
+#include "cli/report/markup_text.h"
 #include "analyzer/utf8.h"
 
 namespace ptov {
 
 namespace {
-std::string xml(const std::string& raw) {
-  std::string s = validUtf8(raw), o;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&apos;"; break;
-      default:
-        if (c < 0x20 && c != '\n' && c != '\t') o += ' ';
-        else o += static_cast<char>(c);
-    }
-  }
-  return o;
-}
-
 // The finding as its text line (with the review level and fix of timing findings).
 std::string line(const Finding& f) {
   return f.loc.file + ":" + std::to_string(f.loc.line) + ":" + std::to_string(f.loc.col) + ": " + findingLevel(f) +
@@ -89,19 +73,19 @@ void writeJunit(const CheckResult& result, std::ostream& out, const ReportOption
       ++t;
       std::string text;
       for (const auto& e : inputErrors) text += e + "\n";
-      body << "    <testcase classname=\"" << xml(file.path) << "\" name=\"input\">\n      <error message=\""
-           << xml(inputErrors.front()) << "\" type=\"input\">" << xml(text) << "</error>\n    </testcase>\n";
+      body << "    <testcase classname=\"" << markupText(file.path) << "\" name=\"input\">\n      <error message=\""
+           << markupText(inputErrors.front()) << "\" type=\"input\">" << markupText(text) << "</error>\n    </testcase>\n";
     }
     for (const auto& k : kernels) {
       for (const auto& [rule, c] : cases[k]) {
         ++t;
-        body << "    <testcase classname=\"" << xml(file.path + "." + k) << "\" name=\"" << xml(rule) << "\"";
+        body << "    <testcase classname=\"" << markupText(file.path + "." + k) << "\" name=\"" << markupText(rule) << "\"";
         auto why = notCheckedWhy(file, k, rule);
         if (c.failing.empty() && c.unknown.empty() && c.other.empty()) {
           // Not checked is never a pass: the case is skipped with what was missing.
           if (!why.empty()) {
             ++sk;
-            body << ">\n      <skipped message=\"" << xml("not checked: " + why) << "\"/>\n    </testcase>\n";
+            body << ">\n      <skipped message=\"" << markupText("not checked: " + why) << "\"/>\n    </testcase>\n";
           } else {
             body << "/>\n";
           }
@@ -112,21 +96,21 @@ void writeJunit(const CheckResult& result, std::ostream& out, const ReportOption
           ++fl;
           std::string text;
           for (const Finding* f : c.failing) text += line(*f) + "\n";
-          body << "      <failure message=\"" << xml(c.failing.front()->message) << "\" type=\""
-               << severityName(c.failing.front()->severity) << "\">" << xml(text) << "</failure>\n";
+          body << "      <failure message=\"" << markupText(c.failing.front()->message) << "\" type=\""
+               << severityName(c.failing.front()->severity) << "\">" << markupText(text) << "</failure>\n";
         } else if (!c.unknown.empty()) {
           ++sk;
-          body << "      <skipped message=\"" << xml(c.unknown.front()->message) << "\"/>\n";
+          body << "      <skipped message=\"" << markupText(c.unknown.front()->message) << "\"/>\n";
         }
         std::string other;
         for (const Finding* f : c.other) other += line(*f) + "\n";
         if (!c.failing.empty())
           for (const Finding* f : c.unknown) other += line(*f) + "\n";
-        if (!other.empty()) body << "      <system-out>" << xml(other) << "</system-out>\n";
+        if (!other.empty()) body << "      <system-out>" << markupText(other) << "</system-out>\n";
         body << "    </testcase>\n";
       }
     }
-    suites << "  <testsuite name=\"" << xml(file.path) << "\" tests=\"" << t << "\" failures=\"" << fl
+    suites << "  <testsuite name=\"" << markupText(file.path) << "\" tests=\"" << t << "\" failures=\"" << fl
            << "\" errors=\"" << er << "\" skipped=\"" << sk << "\">\n"
            << body.str() << "  </testsuite>\n";
     tests += t;
@@ -137,7 +121,7 @@ void writeJunit(const CheckResult& result, std::ostream& out, const ReportOption
     ++tests;
     ++errors;
     suites << "  <testsuite name=\"inputs\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
-           << "    <testcase classname=\"inputs\" name=\"input\">\n      <error message=\"" << xml(p)
+           << "    <testcase classname=\"inputs\" name=\"input\">\n      <error message=\"" << markupText(p)
            << "\" type=\"input\"/>\n    </testcase>\n  </testsuite>\n";
   }
   // The Jenkins xunit plugin's JUnit schema has no `skipped` on <testsuites> (tests/schemas/junit.xsd).
