@@ -21,6 +21,8 @@ page="$work/report/index.html"
 [ -f "$page" ] || { echo "FAIL: no $page"; exit 1; }
 # Self-contained: no script, and no resource from anywhere but the page itself.
 if grep -qiE '<script|<link |src="|href="https?:' "$page"; then echo "FAIL: the page loads something"; fail=1; fi
+dups="$(grep -o ' id="[^"]*"' "$page" | sort | uniq -d | head -3)"
+[ -z "$dups" ] || { echo "FAIL: ids used twice on the page: $dups"; fail=1; }
 findings="$(jq '.findings | length' "$work/all.json")"
 [ "$(grep -c '<section class="finding' "$page")" -eq "$findings" ] || { echo "FAIL: not every one of $findings findings is on the page"; fail=1; }
 # Loaded by the browser: the DOM it built, and what it logged.

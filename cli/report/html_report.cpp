@@ -74,9 +74,9 @@ std::vector<std::string> wrap(const std::string& text, size_t width, size_t maxL
   return lines;
 }
 
-// The lane timeline: one row per lane in first-appearance order, events left to right in issue
-// order (the last kMaxEvents of a long witness).
-void timeline(std::ostream& out, const Witness& w) {
+// The lane timeline: one row per lane in first-appearance order, events left to right by
+// happens-before (the last kMaxEvents of a long witness). `id` keeps the SVG ids unique on the page.
+void timeline(std::ostream& out, const Witness& w, size_t id) {
   constexpr size_t kMaxEvents = 40;
   constexpr int kColumn = 212, kRow = 66, kBoxW = 202, kBoxH = 48, kLeft = 120, kTop = 16;
   constexpr size_t kCharsPerLine = 29;
@@ -104,7 +104,7 @@ void timeline(std::ostream& out, const Witness& w) {
   if (first) out << "<p class=\"small\">" << first << " earlier event(s) not drawn.</p>\n";
   out << "<div class=\"scroll\"><svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width
       << "\" height=\"" << height << "\" viewBox=\"0 0 " << width << " " << height << "\" role=\"img\">\n"
-      << "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+      << "<defs><marker id=\"arrow-" << id << "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
          "orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#2563eb\"/></marker></defs>\n";
   for (size_t r = 0; r < rows.size(); ++r) {
     int ry = kTop + static_cast<int>(r) * kRow;
@@ -127,7 +127,7 @@ void timeline(std::ostream& out, const Witness& w) {
   for (size_t i = first; i < ev.size(); ++i) {
     if (ev[i].matchedWith < static_cast<int>(first)) continue;
     size_t s = static_cast<size_t>(ev[i].matchedWith);
-    out << "<path class=\"match\" marker-end=\"url(#arrow)\" d=\"M" << x(s) + kBoxW << "," << y(s) + kBoxH / 2 << " C"
+    out << "<path class=\"match\" marker-end=\"url(#arrow-" << id << ")\" d=\"M" << x(s) + kBoxW << "," << y(s) + kBoxH / 2 << " C"
         << x(s) + kBoxW + 10 << "," << y(s) + kBoxH / 2 << " " << x(i) - 10 << "," << y(i) + kBoxH / 2 << " " << x(i)
         << "," << y(i) + kBoxH / 2 << "\"/>\n";
   }
@@ -137,7 +137,7 @@ void timeline(std::ostream& out, const Witness& w) {
   out << "</svg></div>\n";
 }
 
-// The two racing accesses' byte ranges on one address axis, with their overlap hatched (only
+// The two racing accesses' byte ranges on one address axis, the shared bytes outlined (only
 // when both placements are known).
 void memoryRanges(std::ostream& out, const Witness& w) {
   std::vector<const LaneEvent*> r;
@@ -165,7 +165,7 @@ void memoryRanges(std::ostream& out, const Witness& w) {
       << "</svg>\n";
 }
 
-void witness(std::ostream& out, const Witness& w) {
+void witness(std::ostream& out, const Witness& w, size_t id) {
   std::string values = valuesText(w.values);
   if (!values.empty()) out << "<p><b>Witness:</b> <code>" << markupText(values) << "</code></p>\n";
   if (!w.lanes.empty()) {
@@ -173,7 +173,7 @@ void witness(std::ostream& out, const Witness& w) {
     out << "<p class=\"small\">" << (race ? "The two unordered accesses (orange) and the sync between them, per pipe."
                                           : "Each lane's events in issue order; blue arrows: the set each wait consumes; red: where a lane is stuck.")
         << "</p>\n";
-    timeline(out, w);
+    timeline(out, w, id);
     if (race) {
       out << "<ul class=\"race-list\">";
       for (const auto& e : w.lanes)
@@ -287,7 +287,7 @@ void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions
           out << "<li><code>" << markupText(locText(note.loc)) << "</code> " << markupText(note.message) << "</li>";
         out << "</ul>\n";
       }
-      if (f.witness) witness(out, *f.witness);
+      if (f.witness) witness(out, *f.witness, n);
       out << "</section>\n";
     }
   if (!n) out << "<p>No findings.</p>\n";
