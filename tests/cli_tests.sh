@@ -351,6 +351,8 @@ PY
     done
     grep -qE "^::notice title=ptoverify::[0-9]+ error\(s\).* not annotated .*the full report is $tmp/all.json$" "$tmp/gh.txt" ||
       fail "no final notice about the annotations left out"
+    out="$(cd "$tmp" && "$tool" check "$src/corpus/sync-deadlock/bad" --format github)"
+    expect_output '^::error file=corpus/sync-deadlock/bad/[a-z_]+\.pto,line='  # repository paths, from anywhere
     # --quiet: findings only, no summary line.
     run 1 check corpus/sync-deadlock/bad --quiet
     expect_output ': error: '

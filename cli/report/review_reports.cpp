@@ -10,6 +10,7 @@
 #include "cli/report/formats.h"
 #include "analyzer/utf8.h"
 #include "cli/report/json_text.h"
+#include "cli/source_root.h"
 
 namespace ptov {
 
@@ -109,17 +110,19 @@ void writeGithub(const CheckResult& result, std::ostream& out, const ReportOptio
     std::string type, line;
   };
   std::vector<Annotation> all;
+  // GitHub places an annotation by its path in the repository: relative to the source root.
+  auto path = [&](const std::string& file) { return o.sourceRoot.empty() ? file : pathUnderRoot(file, o.sourceRoot); };
   for (const auto& p : result.problems) all.push_back({"error", "::error::" + ghData(p)});
   for (const auto& file : result.files) {
     for (const auto& d : file.inputDiagnostics)
       if (d.level == InputDiagnostic::Level::Error)
-        all.push_back({"error", "::error file=" + ghProperty(d.loc.file) + ",line=" + std::to_string(d.loc.line) +
+        all.push_back({"error", "::error file=" + ghProperty(path(d.loc.file)) + ",line=" + std::to_string(d.loc.line) +
                                     ",col=" + std::to_string(d.loc.col) + ",title=input error::" + ghData(d.message)});
     for (const auto& f : file.findings) {
       std::string cmd = f.unknown ? "warning" : f.severity == Severity::Error ? "error"
                                             : f.severity == Severity::Warning ? "warning"
                                                                               : "notice";
-      all.push_back({cmd, "::" + cmd + " file=" + ghProperty(f.loc.file) + ",line=" + std::to_string(f.loc.line) +
+      all.push_back({cmd, "::" + cmd + " file=" + ghProperty(path(f.loc.file)) + ",line=" + std::to_string(f.loc.line) +
                               ",col=" + std::to_string(f.loc.col) + ",title=" +
                               ghProperty("ptoverify " + f.ruleId + (f.unknown ? " (unknown)" : "")) + "::" +
                               ghData(commentBody(f))});
