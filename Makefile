@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 LLVM_VERSION ?= 14
 CMAKE_FLAGS ?=
 
-.PHONY: all bootstrap configure build run test bench clean
+.PHONY: all bootstrap configure build run test test-sanitize fuzz bench clean
 
 all: build
 
@@ -25,9 +25,28 @@ run: build
 
 # Tests that need the real upstream corpus are skipped without it (except under CI=true); their
 # reasons are printed after the run.
+# Where the fuzz build exists (make fuzz), a short run of each fuzz target is part of the suite.
 test: build
 	@cd $(BUILD_DIR) && status=0 && { ctest --output-on-failure -j $(JOBS) || status=$$?; } && \
 	  grep -ho '^PTOVERIFY-SKIPPED: .*' Testing/Temporary/LastTest.log | sort -u | sed 's/^/  /'; exit $$status
+	@if [ -f build-fuzz/CMakeCache.txt ] && [ "$(BUILD_DIR)" = build ]; then \
+	  echo "== fuzz targets (build-fuzz/, a short run each)"; cmake --build build-fuzz -j $(JOBS) --target fuzz_all >/dev/null && \
+	  cd build-fuzz && ctest --output-on-failure; fi
+
+# The whole suite built with ASan + UBSan (its own build directory).
+test-sanitize:
+	@$(MAKE) test BUILD_DIR=build-sanitize CMAKE_FLAGS="-DPTOVERIFY_SANITIZE=ON $(CMAKE_FLAGS)"
+
+# libFuzzer targets (fuzz/README.md), built with clang in build-fuzz/, each run FUZZ_SECONDS.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= fuzz_mlir_reader fuzz_check_file fuzz_reports fuzz_config fuzz_expectations fuzz_merge fuzz_cpp_frontend
+fuzz: bootstrap
+	@cmake -S . -B build-fuzz -DPTOVERIFY_LLVM_VERSION=$(LLVM_VERSION) -DPTOVERIFY_FUZZ=ON \
+	  -DCMAKE_C_COMPILER=clang-$(LLVM_VERSION) -DCMAKE_CXX_COMPILER=clang++-$(LLVM_VERSION) $(CMAKE_FLAGS) > build-fuzz.configure.log || \
+	  (cat build-fuzz.configure.log; exit 1)
+	@cmake --build build-fuzz -j $(JOBS) --target fuzz_all
+	@status=0; for t in $(FUZZ_TARGETS); do \
+	  bash fuzz/run.sh build-fuzz/fuzz/$$t . $(FUZZ_SECONDS) build-fuzz/fuzz-work || status=1; done; exit $$status
 
 bench: build
 	@scripts/bench.sh $(BUILD_DIR)/ptoverify
