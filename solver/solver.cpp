@@ -241,7 +241,9 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
         // Prefer the smallest parameter values (num_tokens = 0 rather than 8191): witnesses
         // read better and stay stable. If that takes too long, keep the first model.
         // A resource limit rather than a time limit: the same query gets the same witness on a
-        // loaded CI machine as on an idle one. It runs in a fresh context, never given a timeout:
+        // loaded CI machine as on an idle one (the time limit below is only the kernel budget's
+        // backstop, far above what the resource limit allows on ordinary kernels). It runs in a
+        // fresh context:
         // - a late timeout timer of an earlier query on `c` can cancel whatever runs on `c` next,
         //   and Z3 4.8's optimizer then gives up (another witness) or never returns (seen in
         //   make test);
@@ -252,6 +254,10 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
         z3::optimize o(oc);
         z3::params op(oc);
         op.set("rlimit", kWitnessRlimit);
+        // The kernel budget still bounds it (a fuzzed kernel took 12 s against a 1 s budget):
+        // past what is left, the first model is kept. Its own context, so no other timer is hit.
+        double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        op.set("timeout", static_cast<unsigned>(std::max(1.0, left - spent)));
         o.set(op);
         for (const auto& f : facts) o.add(moved(f));
         o.minimize(moved(shown));

@@ -20,7 +20,6 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -352,15 +351,27 @@ class Action : public ASTFrontendAction {
 
 // Every header name the file (and the user headers it includes) asks for, so that the ones that
 // do not exist can be given as empty files instead of stopping the parse.
+// The header a `#include <name>` / `#include "name"` line names ("" for any other line). By
+// hand, not std::regex, whose matcher recurses per character (a 60 kB line overflowed the stack).
+std::string includedName(const std::string& line) {
+  const char* blank = " \t\r\f\v";
+  size_t i = line.find_first_not_of(blank);
+  if (i == std::string::npos || line[i] != '#') return "";
+  i = line.find_first_not_of(blank, i + 1);
+  if (i == std::string::npos || line.compare(i, 7, "include") != 0) return "";
+  i = line.find_first_not_of(blank, i + 7);
+  if (i == std::string::npos || (line[i] != '<' && line[i] != '"')) return "";
+  size_t end = line.find_first_of("\">", i + 1);
+  return end == std::string::npos ? "" : line.substr(i + 1, end - i - 1);
+}
+
 void collectIncludes(const std::string& text, const fs::path& dir, std::set<std::string>& names,
                      std::set<std::string>& seen, int depth) {
-  static const std::regex include(R"(^\s*#\s*include\s*[<"]([^">]+)[">])");
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    std::smatch m;
-    if (!std::regex_search(line, m, include)) continue;
-    std::string name = m[1];
+    std::string name = includedName(line);
+    if (name.empty()) continue;
     names.insert(name);
     fs::path local = dir / name;
     std::error_code ec;

@@ -5,7 +5,7 @@
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 
-#include <regex>
+#include <cctype>
 
 #include "analyzer/cpp/translate.h"
 #include "analyzer/model/cpp_facts.h"
@@ -85,6 +85,33 @@ struct NamingComment {
   std::string kernel;
 };
 
+// After a "//" at `at`: "Task 3: name", "Spmd s: name" or "Group g: name" (blanks between) gives
+// `name`, anything else "". By hand, not std::regex (its matcher recurses per character).
+std::string namedTask(const std::string& t, size_t at) {
+  auto blanks = [&](size_t i) { while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i; return i; };
+  auto identEnd = [&](size_t i) {
+    if (i >= t.size() || !(std::isalpha(static_cast<unsigned char>(t[i])) || t[i] == '_')) return i;
+    while (i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_')) ++i;
+    return i;
+  };
+  size_t i = blanks(at);
+  bool task = t.compare(i, 4, "Task") == 0;
+  size_t word = task ? 4 : t.compare(i, 4, "Spmd") == 0 ? 4 : t.compare(i, 5, "Group") == 0 ? 5 : 0;
+  if (!word) return "";
+  size_t j = blanks(i + word);
+  if (j == i + word) return "";  // at least one blank after the keyword
+  size_t k = j;
+  if (task)
+    while (k < t.size() && std::isdigit(static_cast<unsigned char>(t[k]))) ++k;
+  else
+    k = identEnd(j);
+  if (k == j) return "";
+  k = blanks(k);
+  if (k >= t.size() || t[k] != ':') return "";
+  size_t n = blanks(k + 1), e = identEnd(n);
+  return e == n ? "" : t.substr(n, e - n);
+}
+
 std::vector<NamingComment> namingComments(ASTContext& ctx, const FunctionDecl& fn) {
   std::vector<NamingComment> out;
   const SourceManager& sm = ctx.getSourceManager();
@@ -96,9 +123,10 @@ std::vector<NamingComment> namingComments(ASTContext& ctx, const FunctionDecl& f
   if (invalid) return out;
   unsigned from = sm.getFileOffset(b), to = std::min<unsigned>(sm.getFileOffset(e), buf.size());
   std::string text = buf.substr(from, to - from).str();
-  static const std::regex comment(R"(//[ \t]*(Task[ \t]+\d+|Spmd[ \t]+[A-Za-z_]\w*|Group[ \t]+[A-Za-z_]\w*)[ \t]*:[ \t]*([A-Za-z_]\w*))");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), comment); it != std::sregex_iterator(); ++it)
-    out.push_back({from + static_cast<unsigned>(it->position(0)), (*it)[2].str()});
+  for (size_t at = text.find("//"); at != std::string::npos; at = text.find("//", at + 2)) {
+    std::string name = namedTask(text, at + 2);
+    if (!name.empty()) out.push_back({from + static_cast<unsigned>(at), name});
+  }
   return out;
 }
 
