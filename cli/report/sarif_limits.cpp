@@ -2,6 +2,8 @@
 
 #include <zlib.h>
 
+#include <algorithm>
+
 #include "cli/report/json_text.h"
 
 namespace ptov {
