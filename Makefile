@@ -34,8 +34,9 @@ test: build
 	  cd build-fuzz && ctest --output-on-failure; fi
 
 # The whole suite built with ASan + UBSan (its own build directory).
+# UBSan stops at its first report, so a report fails the test it happens in.
 test-sanitize:
-	@$(MAKE) test BUILD_DIR=build-sanitize CMAKE_FLAGS="-DPTOVERIFY_SANITIZE=ON $(CMAKE_FLAGS)"
+	@UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 $(MAKE) test BUILD_DIR=build-sanitize CMAKE_FLAGS="-DPTOVERIFY_SANITIZE=ON $(CMAKE_FLAGS)"
 
 # libFuzzer targets (fuzz/README.md), built with clang in build-fuzz/, each run FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
