@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for SECONDS over its seed corpus (fuzz/seeds.sh) and its dictionary;
 # new inputs are kept in WORK/TARGET/corpus and crashes in WORK/TARGET/crashes. Exits non-zero
-# on a crash, a leak, a timeout (-timeout, seconds per input) or a sanitizer report.
+# on a crash, a leak, a timeout (-timeout: FUZZ_TIMEOUT seconds per input, default 10, 30 for the C++
+# front end) or a sanitizer report.
 # Usage: run.sh FUZZER SOURCE_DIR SECONDS WORK
 set -uo pipefail
 fuzzer="$1"
@@ -19,8 +20,8 @@ case "$name" in
   fuzz_cpp_frontend) [ -f "$src/fuzz/cpp.dict" ] && dict=(-dict="$src/fuzz/cpp.dict") ;;
   *) dict=(-dict="$src/fuzz/pto.dict") ;;
 esac
-timeout_s=10
-[ "$name" = fuzz_cpp_frontend ] && timeout_s=30
+timeout_s="${FUZZ_TIMEOUT:-10}"
+[ "$name" = fuzz_cpp_frontend ] && [ -z "${FUZZ_TIMEOUT:-}" ] && timeout_s=30
 ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}" \
 UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
   "$fuzzer" "$dir/corpus" "$dir/seeds" "${dict[@]}" -max_total_time="$seconds" -timeout="$timeout_s" -rss_limit_mb=4096 \
