@@ -13,12 +13,11 @@
 #include "analyzer/utf8.h"
 #include "cli/report/formats.h"
 #include "cli/report/markup_text.h"
+#include "cli/text_reporter.h"
 
 namespace ptov {
 
 namespace {
-std::string locText(const SourceLoc& l) { return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col); }
-
 // The lines of the inputs, read once each (a missing or huge file shows no excerpt).
 class SourceLines {
  public:
@@ -186,7 +185,7 @@ void witness(std::ostream& out, const Witness& w, size_t id) {
     out << "<details open><summary>Path (" << w.path.size() << " step(s)"
         << (w.omittedSteps ? ", " + std::to_string(w.omittedSteps) + " earlier omitted" : "") << ")</summary><ol class=\"path\">";
     for (const auto& s : w.path)
-      out << "<li" << (s.what.rfind("took the ", 0) == 0 ? " class=\"branch\"" : "") << "><code>" << markupText(locText(s.loc))
+      out << "<li" << (s.what.rfind("took the ", 0) == 0 ? " class=\"branch\"" : "") << "><code>" << markupText(formatLoc(s.loc))
           << "</code> " << markupText(s.what) << "</li>";
     out << "</ol></details>\n";
   }
@@ -257,7 +256,7 @@ void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions
   std::vector<std::string> inputErrors = result.problems;
   for (const auto& file : result.files)
     for (const auto& d : file.inputDiagnostics)
-      if (d.level == InputDiagnostic::Level::Error) inputErrors.push_back(locText(d.loc) + ": error: " + d.message);
+      if (d.level == InputDiagnostic::Level::Error) inputErrors.push_back(formatLoc(d.loc) + ": error: " + d.message);
   if (!inputErrors.empty()) {
     out << "<h2>Input errors</h2><ul>";
     for (const auto& e : inputErrors) out << "<li><code>" << markupText(e) << "</code></li>";
@@ -276,7 +275,7 @@ void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions
         anchored[f.ruleId] = true;
       }
       out << "<p><span class=\"badge " << cls << "\">" << (f.grade.empty() ? std::string(findingLevel(f)) : markupText(f.grade))
-          << "</span> <code>" << markupText(f.ruleId) << "</code> at <code>" << markupText(locText(f.loc)) << "</code>"
+          << "</span> <code>" << markupText(f.ruleId) << "</code> at <code>" << markupText(formatLoc(f.loc)) << "</code>"
           << (f.kernel.empty() ? "" : " in <code>" + markupText(f.kernel) + "</code>") << "<a class=\"permalink\" href=\"#f-" << n
           << "\">#</a></p>\n<p>" << markupText(f.message) << "</p>\n";
       if (!f.fix.empty()) out << "<p><b>Fix:</b> " << markupText(f.fix) << "</p>\n";
@@ -284,7 +283,7 @@ void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions
       if (!f.notes.empty()) {
         out << "<ul>";
         for (const auto& note : f.notes)
-          out << "<li><code>" << markupText(locText(note.loc)) << "</code> " << markupText(note.message) << "</li>";
+          out << "<li><code>" << markupText(formatLoc(note.loc)) << "</code> " << markupText(note.message) << "</li>";
         out << "</ul>\n";
       }
       if (f.witness) witness(out, *f.witness, n);
