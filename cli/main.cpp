@@ -140,7 +140,7 @@ int run(int argc, char** argv) {
         sub->add_option("--solver-timeout", req.solver.queryTimeoutMs, "Z3 time limit per query, in ms")
             ->capture_default_str());
     trackedOptions.push_back(
-        sub->add_option("--kernel-budget", req.solver.kernelBudgetMs, "Z3 time limit for all queries of one kernel, in ms")
+        sub->add_option("--kernel-budget", req.solver.kernelBudgetMs, "time limit for one kernel's proofs (unrolling, query building, Z3), in ms")
             ->capture_default_str());
     trackedOptions.push_back(
         sub->add_option("--param-range", rawRanges, "range of a scalar parameter for the proofs, NAME=LO:HI (repeatable)")

@@ -28,7 +28,11 @@ class SyncPipeRace : public Rule {
                 (op.kind == OpKind::PipeBarrier && op.barrierPipe != Pipe::ALL);
     });
     if (!synced) return;
-    for (const PipeRace& r : ctx.proofs().pipeRaces()) {
+    ProofContext::PipeRaces all = ctx.proofs().pipeRaces();
+    if (!all.notChecked.empty())
+      ctx.reportVerdict(Verdict::unknown(all.notChecked), k.loc,
+                        "no two accesses of '" + k.name + "' on different pipes race");
+    for (const PipeRace& r : all.races) {
       auto role = [](bool writes) { return writes ? "writes" : "reads"; };
       std::string what = r.secondRef->space == "gm" ? "GM " + r.secondRef->value : "tile " + r.secondRef->value;
       Finding* f = ctx.reportVerdict(

@@ -79,7 +79,13 @@ class ProofContext {
   Verdict pathAvoiding(const Op& from, const Op* to, const std::vector<std::function<bool(const Op&)>>& stages);
   // sync-pipe-race (solver/races.cpp): pairs of accesses on different pipes, at least one a
   // write, that overlap on some feasible path with no set->wait chain or barrier between them.
-  std::vector<PipeRace> pipeRaces();
+  // `notChecked` says why some pairs were not looked at (the trace is incomplete, the kernel's
+  // budget ran out); empty when every pair was.
+  struct PipeRaces {
+    std::vector<PipeRace> races;
+    std::string notChecked;
+  };
+  PipeRaces pipeRaces();
 
  private:
   struct Levels;  // event level per key along the trace
@@ -105,6 +111,15 @@ class ProofContext {
   ExprPtr levelAtEndIs(ExprPtr level, int64_t value);  // "level == value" when the kernel ends
   // Can `a` and `b` never hold together, by their shape (races.cpp)? Cached per pair.
   bool exclusiveGuards(const ExprPtr& a, const ExprPtr& b);
+ public:
+  struct GuardFacts {
+    std::vector<int> conjuncts, negated;                // shape ids, sorted
+    std::vector<std::pair<int, int64_t>> equalities;    // (value's shape id, constant), sorted
+  };
+
+ private:
+  const GuardFacts& guardFacts(const ExprPtr& g);
+  std::unordered_map<int, GuardFacts> guardFacts_;  // by shapeId
   std::map<std::pair<int, int>, bool> exclusiveCache_;  // by shapeId
   int shapeId(const ExprPtr& e);  // equal trees, equal ids (races.cpp)
   std::unordered_map<const Expr*, std::pair<ExprPtr, int>> shapeIds_;
@@ -122,6 +137,15 @@ class ProofContext {
   std::vector<SyncStep> syncSteps();
   // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between?
   bool ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second);
+
+  // The kernel budget, read every 4096 steps of the proofs' own work (shape folding, the race
+  // walk): a clock read per step would cost more than the step, and kernels below that much
+  // work fold the same whatever the budget, so their queries hit the same cache entries. Once
+  // spent it stays spent; folding then stops early (the rest of a chain is kept, which is
+  // still exact) and the solver answers `unknown`.
+  bool budgetSpent();
+  size_t workSteps_ = 0;
+  bool budgetSpent_ = false;
 
   const Kernel& kernel_;
   Solver& solver_;

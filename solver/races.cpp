@@ -7,6 +7,7 @@
 // ops that run on every path where both accesses run count; whether the two accesses overlap
 // on some feasible path is a Z3 query over their GM boxes and guards.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
@@ -33,41 +34,19 @@ Pipe accessPipe(const Op& op) {
   }
 }
 
+// `g` and, through nested ands, each of its conjuncts (iteratively: guards nest as deep as
+// the kernel's branches and loops).
 void conjuncts(const ExprPtr& g, std::vector<ExprPtr>& out) {
-  if (!g) return;
-  out.push_back(g);
-  if (g->kind == Expr::Kind::And)
-    for (const auto& a : g->args) conjuncts(a, out);
-}
-
-// Does a conjunct of `ca` contradict the conjuncts of `cb` by its shape: it negates one of them,
-// or it compares a value for equality with a constant that `cb` compares it with differently?
-bool contradicts(const std::vector<ExprPtr>& ca, const std::vector<ExprPtr>& cb, const std::function<int(const ExprPtr&)>& id) {
-  std::set<int> idsB;
-  std::map<int, int64_t> eqB;  // value -> constant it equals in b
-  for (const auto& c : cb) {
-    idsB.insert(id(c));
-    if (c->kind == Expr::Kind::Cmp && c->pred == "eq" && c->args.size() == 2)
-      if (auto v = evalConst(c->args[1])) eqB[id(c->args[0])] = *v;
+  std::vector<const ExprPtr*> todo;
+  if (g) todo.push_back(&g);
+  while (!todo.empty()) {
+    const ExprPtr& e = *todo.back();
+    todo.pop_back();
+    out.push_back(e);
+    if (e->kind == Expr::Kind::And)
+      for (auto a = e->args.rbegin(); a != e->args.rend(); ++a)
+        if (*a) todo.push_back(&*a);
   }
-  for (const auto& c : ca) {
-    if (c->kind == Expr::Kind::Not && !c->args.empty() && idsB.count(id(c->args[0]))) return true;
-    if (c->kind == Expr::Kind::Cmp && c->pred == "eq" && c->args.size() == 2)
-      if (auto v = evalConst(c->args[1])) {
-        auto it = eqB.find(id(c->args[0]));
-        if (it != eqB.end() && it->second != *v) return true;
-      }
-  }
-  return false;
-}
-
-// Two guards that cannot hold together by their shape (the arms of a switch, `c` and `!c`).
-// Cheaper than the solver, and most pairs of a kernel with variants are such.
-bool exclusive(const ExprPtr& a, const ExprPtr& b, const std::function<int(const ExprPtr&)>& id) {
-  std::vector<ExprPtr> ca, cb;
-  conjuncts(a, ca);
-  conjuncts(b, cb);
-  return contradicts(ca, cb, id) || contradicts(cb, ca, id);
 }
 
 bool ordersEverything(const Op& op) {
@@ -213,17 +192,59 @@ bool ProofContext::ordered(const std::vector<SyncStep>& syncs, size_t from, size
   return reached.count(second) > 0;
 }
 
+// What the shape of a guard says, as sorted shape ids: its conjuncts, the values its `!x`
+// conjuncts negate, and the constants its `v == c` conjuncts give values.
+const ProofContext::GuardFacts& ProofContext::guardFacts(const ExprPtr& g) {
+  int key = shapeId(g);
+  auto it = guardFacts_.find(key);
+  if (it != guardFacts_.end()) return it->second;
+  std::vector<ExprPtr> cs;
+  conjuncts(g, cs);
+  GuardFacts f;
+  for (const auto& c : cs) {
+    f.conjuncts.push_back(shapeId(c));
+    if (c->kind == Expr::Kind::Not && !c->args.empty()) f.negated.push_back(shapeId(c->args[0]));
+    if (c->kind == Expr::Kind::Cmp && c->pred == "eq" && c->args.size() == 2)
+      if (auto v = evalConst(c->args[1])) f.equalities.emplace_back(shapeId(c->args[0]), *v);
+  }
+  std::sort(f.conjuncts.begin(), f.conjuncts.end());
+  std::sort(f.negated.begin(), f.negated.end());
+  std::sort(f.equalities.begin(), f.equalities.end());
+  return guardFacts_.emplace(key, std::move(f)).first->second;
+}
+
+// Does a conjunct of `a` contradict the conjuncts of `b` by its shape: it negates one of them,
+// or it compares a value for equality with a constant that `b` compares it with differently?
+static bool contradicts(const ProofContext::GuardFacts& a, const ProofContext::GuardFacts& b) {
+  for (int n : a.negated)
+    if (std::binary_search(b.conjuncts.begin(), b.conjuncts.end(), n)) return true;
+  for (const auto& [value, constant] : a.equalities) {
+    auto other = std::lower_bound(b.equalities.begin(), b.equalities.end(), std::make_pair(value, INT64_MIN));
+    for (; other != b.equalities.end() && other->first == value; ++other)
+      if (other->second != constant) return true;
+  }
+  return false;
+}
+
+// Two guards that cannot hold together by their shape (the arms of a switch, `c` and `!c`).
+// Cheaper than the solver, and most pairs of a kernel with variants are such.
 bool ProofContext::exclusiveGuards(const ExprPtr& a, const ExprPtr& b) {
   auto k = std::make_pair(shapeId(a), shapeId(b));
   auto it = exclusiveCache_.find(k);
   if (it != exclusiveCache_.end()) return it->second;
-  return exclusiveCache_[k] = exclusive(a, b, [&](const ExprPtr& e) { return shapeId(e); });
+  const GuardFacts& fa = guardFacts(a);
+  const GuardFacts& fb = guardFacts(b);
+  return exclusiveCache_[k] = contradicts(fa, fb) || contradicts(fb, fa);
 }
 
-std::vector<PipeRace> ProofContext::pipeRaces() {
-  std::vector<PipeRace> out;
+ProofContext::PipeRaces ProofContext::pipeRaces() {
+  PipeRaces result;
+  std::vector<PipeRace>& out = result.races;
   const Trace& t = trace();
-  if (!t.complete) return out;
+  if (!t.complete) {
+    result.notChecked = "the kernel could not be unrolled: " + t.incompleteReason;
+    return result;
+  }
   // Constant tile placements (alloc_tile addr= / tassign); a tile placed at two addresses is
   // compared by name only.
   std::map<std::string, TileRange> tiles;
@@ -302,6 +323,11 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
   for (size_t j = 0; j < t.ops.size(); ++j) {
     Pipe q = pipeOf[j];
     if (q == Pipe::Unknown) continue;
+    if (budgetSpent()) {
+      result.notChecked = solver_.budgetSpentReason() + "; the accesses of " + std::to_string(j) + " of " +
+                          std::to_string(t.ops.size()) + " trace ops were compared";
+      return result;
+    }
     for (size_t xbIndex = 0; xbIndex < t.ops[j].accesses.size(); ++xbIndex) {
       const TraceAccess& xb = t.ops[j].accesses[xbIndex];
       const Place& pb = *placesOf[j][xbIndex];
@@ -315,7 +341,9 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
         bool settled = false;
         for (auto it = std::lower_bound(earlier.begin(), earlier.end(), j); it != earlier.begin() && !settled;) {
           size_t i = *--it;
-          if (j - i > kWindow) break;
+          if (budgetSpent()) break;  // reported at the next j
+          // Past the window the pair is not compared; the latest conflicting one says so.
+          bool beyondWindow = j - i > kWindow;
           const TraceOp& a = t.ops[i];
           // mmadL1 -> fixpipe with unit flags: the hardware handshake orders them.
           if (a.op->unitFlag && t.ops[j].op->unitFlag) continue;
@@ -331,6 +359,14 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
               break;
             }
             if (exclusiveGuards(a.guard, t.ops[j].guard)) break;  // never both run
+            if (beyondWindow) {
+              found.emplace_back(i, PipeRace{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write,
+                                             Verdict::unknown("the two accesses are more than " + std::to_string(kWindow) +
+                                                              " trace ops apart, which are not compared")});
+              reported.insert({a.op, t.ops[j].op});
+              settled = true;
+              break;
+            }
             if (ordered(syncs, i, j, p, q)) {
               // In-order pipes: older accesses on p finish before this one, so when this one runs
               // whenever the later access does, the older ones are ordered too. By shape only:
@@ -363,7 +399,8 @@ std::vector<PipeRace> ProofContext::pipeRaces() {
       for (auto& f : found) out.push_back(std::move(f.second));
     }
   }
-  return out;
+  if (budgetSpent()) result.notChecked = solver_.budgetSpentReason() + " while the last accesses were compared";
+  return result;
 }
 
 }  // namespace ptov

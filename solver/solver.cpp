@@ -142,8 +142,16 @@ Solver::~Solver() = default;
 // timeout) where it takes milliseconds in a fresh process. Per kernel, the history is the
 // kernel's own, as with -j 1; the context costs about 2 ms, only for kernels that ask Z3.
 void Solver::startKernel() {
-  kernelSpentMs_ = 0;
+  kernelStart_ = std::chrono::steady_clock::now();
   impl_.reset();
+}
+
+double Solver::kernelSpentMs() const {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - kernelStart_).count();
+}
+
+std::string Solver::budgetSpentReason() const {
+  return "the kernel's budget of " + std::to_string(options_.kernelBudgetMs) + " ms is spent";
 }
 
 SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate, Model model) {
@@ -183,8 +191,8 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   // against a 1 s budget when only Z3's time counted). Not cached when spent: a later run with
   // a fresh budget may decide it.
   auto budgetSpent = [&] {
-    if (kernelSpentMs_ < options_.kernelBudgetMs) return false;
-    answer.reason = "the kernel's solver budget of " + std::to_string(options_.kernelBudgetMs) + " ms is spent";
+    if (!kernelBudgetSpent()) return false;
+    answer.reason = budgetSpentReason();
     return true;
   };
   if (budgetSpent()) return answer;
@@ -192,9 +200,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   // A yes/no question is often answered by a concrete point, at no Z3 cost.
   if (model == Model::None && evaluate.empty()) {
     bool satisfied = satisfiedAtSamplePoint(assertions, options_.paramRanges);
-    auto sampled = std::chrono::steady_clock::now();
-    kernelSpentMs_ += std::chrono::duration<double, std::milli>(sampled - start).count();
-    start = sampled;  // Z3's time is counted from here
+    start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
     if (satisfied) {
       answer.kind = SatAnswer::Kind::Sat;
       ++stats_.samplePointAnswers;
@@ -212,7 +218,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     // these small formulas (measured with make bench), the smt core well under 2 ms.
     z3::solver s = z3::tactic(c, "smt").mk_solver();
     z3::params p(c);
-    double left = options_.kernelBudgetMs - kernelSpentMs_;
+    double left = options_.kernelBudgetMs - kernelSpentMs();
     unsigned timeout = static_cast<unsigned>(std::min<double>(options_.queryTimeoutMs, std::max(1.0, left)));
     p.set("timeout", timeout);
     s.set(p);
@@ -304,7 +310,6 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     answer.reason = std::string("Z3 error: ") + e.msg();
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  kernelSpentMs_ += ms;
   stats_.queryMs.push_back(ms);
   if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, answer);
   std::lock_guard<std::mutex> lock(sharedStateMutex());

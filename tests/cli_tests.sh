@@ -286,7 +286,7 @@ PY
     out="$(timeout 8 "$tool" check tests/inputs/fuzz/witness_minimisation_budget.pto --kernel-budget 1000 --solver-timeout 200 2>&1)"
     code=$?
     [ "$code" -eq 124 ] && fail "the kernel budget does not bound witness minimisation (over 8 s with a 1 s budget)"
-    expect_output 'the kernel.s solver budget of 1000 ms is spent'
+    expect_output 'the kernel.s budget of 1000 ms is spent'
     # --witness-dot DIR: one graph per finding; one lane per pipe, set -> wait arrows, the stuck
     # wait in red, iterations and values in the labels; a race's two accesses in orange.
     dots="$(mktemp -d)"

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "analyzer/frontend.h"
 #include "real_corpus.h"
@@ -95,17 +96,28 @@ TEST_CASE("corpus-real: every error-level finding on the HIVM files is one docs/
       // The decomposition test lowers two ALL_SUB_VECTOR barriers on one flag (the !2814 shape).
       {"Dialect/HIVM/hivm-op-decompose.mlir", "sync-block-pairing"},
   };
+  // The one `unknown`: a GSS input whose body branches with cf.cond_br, which the trace does
+  // not unroll (docs/hivm.md); the race rule says so rather than passing it.
+  const std::set<std::tuple<std::string, std::string, std::string>> expectedUnknown = {
+      {"Dialect/HIVM/SyncSolver/hivm-gss.mlir", "test_branchop_inplace", "sync-pipe-race"},
+  };
   std::set<std::pair<std::string, std::string>> got;
+  std::set<std::tuple<std::string, std::string, std::string>> gotUnknown;
   for (const auto& path : filesUnder("hivm", ".mlir")) {
     LoadedFile f = loadFile(path, FrontendOptions{});
     std::string rel = path.substr(path.find("/test/") + 6);
     for (const auto& k : f.kernels)
       for (const auto& finding : runRules(k, {})) {
-        CHECK_MESSAGE(!finding.unknown, rel << ": " << finding.message);
+        if (finding.unknown) {
+          INFO(rel << ": " << finding.message);
+          CHECK(finding.message.find("multi-block") != std::string::npos);
+          gotUnknown.insert({rel, k.name, finding.ruleId});
+        }
         if (finding.severity == Severity::Error) got.insert({rel, finding.ruleId});
       }
   }
   CHECK(got == expected);
+  CHECK(gotUnknown == expectedUnknown);
 }
 
 TEST_CASE("corpus-real: the functions PTOAS v0.50 rejected are flagged by the matching rule") {

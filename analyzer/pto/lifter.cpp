@@ -181,6 +181,10 @@ class FunctionLifter {
     }
     auto blocks = std::make_unique<Stmt>();
     blocks->kind = Stmt::Kind::Blocks;
+    // At the first branch: what makes the body unstructured, and what a finding points at.
+    for (const auto& b : r.blocks)
+      for (const auto& op : b.ops)
+        if (!op.successors.empty() && blocks->loc.line == 0) blocks->loc = op.loc;
     for (size_t i = 0; i < r.blocks.size(); ++i) {
       const auto& b = r.blocks[i];
       for (const auto& a : b.args) values_[a.name] = ValueInfo{};
