@@ -287,6 +287,28 @@ PY
     code=$?
     [ "$code" -eq 124 ] && fail "the kernel budget does not bound witness minimisation (over 8 s with a 1 s budget)"
     expect_output 'the kernel.s budget of 1000 ms is spent'
+    # The budget bounds the proofs' own work too (issue 18): the two fuzzed kernels, and 5,000
+    # guarded set/wait pairs with a symbolic id (80 s before, quadratic folding and flow edges).
+    # Generous hang guards: only work outside the budget fails them.
+    for slow in sample_points_budget slow_level_folding; do
+      out="$(timeout 30 "$tool" check "tests/inputs/fuzz/$slow.pto" --kernel-budget 1000 2>&1)"
+      [ "$?" -eq 124 ] && fail "$slow.pto ran past 30 s with a 1 s kernel budget"
+    done
+    pairs="$(mktemp -d)"
+    python3 - "$pairs/pairs.pto" <<'PY'
+import sys
+lines = ["func.func @pairs(%n: index, %m: index) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {"]
+for i in range(5000):
+    lines += [f"  %k{i} = arith.constant {i} : index", f"  %g{i} = arith.cmpi sgt, %n, %k{i} : index",
+              f"  scf.if %g{i} {{", "    pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %m]", "  }",
+              f"  scf.if %g{i} {{", "    pto.wait_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %m]", "  }"]
+open(sys.argv[1], "w").write("\n".join(lines + ["  return", "}"]) + "\n")
+PY
+    out="$(timeout 30 "$tool" check "$pairs/pairs.pto" --kernel-budget 2000 2>&1)"
+    code=$?
+    [ "$code" -eq 124 ] && fail "5,000 guarded pairs ran past 30 s with a 2 s kernel budget (72 s before the fix, 2 s after)"
+    [ "$code" -eq 0 ] || fail "5,000 guarded pairs: exit $code (they pair up, or are unknown)"
+    rm -rf "$pairs"
     # --witness-dot DIR: one graph per finding; one lane per pipe, set -> wait arrows, the stuck
     # wait in red, iterations and values in the labels; a race's two accesses in orange.
     dots="$(mktemp -d)"
