@@ -224,8 +224,12 @@ CheckResult runCheck(const CheckRequest& req) {
   std::map<std::string, std::optional<Config>> configs;  // path -> parsed (nullopt: broken)
   bool failOnSet = req.fromCli.count("fail-on") > 0;
   std::vector<std::pair<std::string, CheckRequest>> work;
-  for (const auto& path : collectInputs(req.paths, result.problems)) {
+  std::vector<size_t> inputIndex;
+  std::vector<std::string> inputs = collectInputs(req.paths, result.problems);
+  for (size_t index = 0; index < inputs.size(); ++index) {
+    const std::string& path = inputs[index];
     if (req.shards > 1 && !inShard(path, req.shard, req.shards)) continue;
+    inputIndex.push_back(index);
     std::string cfgPath = configPathFor(path, req);
     CheckRequest fileReq = req;
     if (!cfgPath.empty()) {
@@ -285,6 +289,7 @@ CheckResult runCheck(const CheckRequest& req) {
   size_t rejectedBefore = globalSolverStats().cacheRejected;
   parallel([&](size_t i) {
     result.files[i] = checkInput(loaded[i], work[i].second);
+    result.files[i].inputIndex = inputIndex[i];
     size_t finished = ++done;
     if (!showProgress) return;
     std::lock_guard<std::mutex> lock(progressMutex);

@@ -44,6 +44,9 @@ struct HiddenFinding {
 
 struct FileResult {
   std::string path;
+  // Its place among every input of the run, shards or not: `merge` puts the shards' results
+  // back in the order one unsharded run writes them.
+  size_t inputIndex = 0;
   std::vector<InputDiagnostic> inputDiagnostics;
   std::vector<Finding> findings;
   std::vector<std::string> kernelNames;  // every kernel of the file, in order

@@ -143,12 +143,31 @@ bool gapAffects(ModelGap::Kind kind, const RuleInfo& rule) {
   const std::string& f = rule.family;
   if (f == "timing" || f == "abi" || f == "xcheck") return false;
   switch (kind) {
-    case ModelGap::Kind::UndeclaredCall: return true;
+    case ModelGap::Kind::UndeclaredCall:
+    case ModelGap::Kind::SkippedCode: return true;
     case ModelGap::Kind::UnresolvedAddress:
       return f == "comm" || f == "cache" || rule.id == "barrier-data-visibility" || rule.id == "sync-pipe-race";
     case ModelGap::Kind::UnknownOp: return rule.id == "sync-pipe-race" || rule.id == "ub-range";
   }
   return false;
+}
+
+// Code the front end skipped may hold exactly what a finding says is missing (the set a wait
+// waits for): the rule's findings on such a kernel are `unknown`, not errors.
+void demoteOverSkippedCode(const Kernel& k, const RuleInfo& rule, std::vector<Finding>& findings, size_t firstOfRule) {
+  const ModelGap* skipped = nullptr;
+  for (const auto& g : k.gaps)
+    if (g.kind == ModelGap::Kind::SkippedCode && gapAffects(g.kind, rule)) skipped = skipped ? skipped : &g;
+  if (!skipped) return;
+  for (size_t i = firstOfRule; i < findings.size(); ++i) {
+    Finding& f = findings[i];
+    if (f.unknown) continue;
+    f.unknown = true;
+    f.severity = Severity::Warning;
+    f.message = "could not prove: " + f.message + " (" + skipped->what + " at line " + std::to_string(skipped->loc.line) +
+                " was not modelled)";
+    f.witness.reset();
+  }
 }
 
 // A rule that found nothing on a kernel with gaps in its facts has not shown it correct: one
@@ -186,7 +205,10 @@ std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::strin
     RuleContext ctx(rule->info(), kernel, findings, proofs, settings);
     size_t first = findings.size();
     rule->check(kernel, ctx);
-    if (!kernel.gaps.empty()) reportGaps(kernel, rule->info(), settings, findings, first);
+    if (!kernel.gaps.empty()) {
+      demoteOverSkippedCode(kernel, rule->info(), findings, first);
+      reportGaps(kernel, rule->info(), settings, findings, first);
+    }
   }
   for (auto& f : findings) f.kernel = kernel.name;
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {

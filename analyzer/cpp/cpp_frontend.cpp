@@ -14,6 +14,7 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 
 #include <cstring>
 #include <filesystem>
@@ -49,6 +50,9 @@ std::string preludeDir() {
 }
 
 namespace {
+
+// The stack of the thread each file is parsed on (see `parse` in load).
+constexpr unsigned kParseStackBytes = 512u << 20;
 
 // Clang's diagnostics -> input diagnostics. Errors that only mean "this name is unknown" are
 // warnings: the rest of the file is still modelled, and the message says what was not.
@@ -580,9 +584,17 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   for (const auto& n : names) missing.emplace_back(std::string(kMissingHeaderDir) + "/" + n, "#pragma once\n");
   missing.emplace_back(std::string(kMissingHeaderDir) + "/ptoverify_isa_ops.h", isaDeclarations());
   // Parsed under the path as given, so every location reads the way the user named the file.
+  // On a thread of its own with a large stack: Clang's parser and Sema recurse once per level of
+  // an `else if` chain or a unary-operator run, which bracket limits do not bound, and 10,000
+  // chained `else if` overflowed the 8 MB of an ordinary thread (issue 18). The pages are
+  // committed only as they are used.
   auto parse = [&](Output& into) {
-    tooling::runToolOnCodeWithArgs(std::make_unique<Action>(into), withoutBracketQualifiers(text), args, path,
-                                   "ptoverify-cpp", std::make_shared<PCHContainerOperations>(), missing);
+    llvm::CrashRecoveryContext().RunSafelyOnThread(
+        [&] {
+          tooling::runToolOnCodeWithArgs(std::make_unique<Action>(into), withoutBracketQualifiers(text), args, path,
+                                         "ptoverify-cpp", std::make_shared<PCHContainerOperations>(), missing);
+        },
+        kParseStackBytes);
   };
   parse(out);
   retryOrchestrationWithExternals(out, args, missing, parse);

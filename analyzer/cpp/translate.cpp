@@ -13,9 +13,11 @@
 #include <clang/AST/StmtCXX.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <type_traits>
 
 namespace ptov::cpp {
@@ -252,6 +254,46 @@ class Translator {
   bool leftFunction_ = false;  // a return on every path was translated: the rest is dead
 
   SourceLoc loc(SourceLocation l) { return locOf(ctx_, l); }
+
+  // How deep `root` nests, memoized and computed without recursion: 20,000 chained `+`
+  // overflowed the stack of every recursive walk over it (Clang's parser builds such chains
+  // in a loop, so nothing before this front end stops them).
+  std::map<const clang::Stmt*, int> astDepth_;
+  int astDepth(const clang::Stmt* root) {
+    if (auto it = astDepth_.find(root); it != astDepth_.end()) return it->second;
+    std::vector<std::pair<const clang::Stmt*, bool>> todo{{root, false}};  // (node, children pushed)
+    while (!todo.empty()) {
+      auto [n, expanded] = todo.back();
+      if (astDepth_.count(n)) {
+        todo.pop_back();
+        continue;
+      }
+      if (!expanded) {
+        todo.back().second = true;
+        for (const clang::Stmt* c : n->children())
+          if (c && !astDepth_.count(c)) todo.emplace_back(c, false);
+        continue;
+      }
+      todo.pop_back();
+      int d = 0;
+      for (const clang::Stmt* c : n->children())
+        if (c) d = std::max(d, astDepth_[c]);
+      astDepth_[n] = d + 1;
+    }
+    return astDepth_[root];
+  }
+  // A statement or expression deeper than kMaxAstDepth is not walked: a gap (once per place).
+  static constexpr int kMaxAstDepth = 1000;
+  std::set<const clang::Stmt*> tooDeepReported_;
+  bool tooDeep(const clang::Stmt* s) {
+    if (astDepth(s) <= kMaxAstDepth) return false;
+    if (tooDeepReported_.insert(s).second)
+      gap(ModelGap::Kind::SkippedCode, s->getBeginLoc(),
+          std::string(isa<clang::Expr>(s) ? "an expression" : "a statement") + " nested more than " +
+              std::to_string(kMaxAstDepth) + " deep");
+    return true;
+  }
+
   // A local's name, made unique when an inlined function declares it again ("i", "i#2").
   std::string uniqueName(const std::string& n) {
     int count = ++names_[n];
@@ -277,6 +319,7 @@ class Translator {
 
   ExprPtr value(const clang::Expr* e) {
     if (!e) return Expr::unknown("?");
+    if (tooDeep(e)) return Expr::unknown("a deep expression");
     if (auto c = constant(e)) return Expr::constant(*c);
     e = e->IgnoreParenCasts();
     if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
@@ -600,6 +643,9 @@ class Translator {
   void translateStmt(const clang::Stmt* s, Stmt& seq) {
     if (!s) return;
     if (const auto* cs = dyn_cast<CompoundStmt>(s)) return translateBlock(cs->body_begin(), cs->body_end(), seq);
+    // Every walk below recurses along the statement's depth (an else-if chain, a long sum):
+    // past the limit the statement is a gap, so the rules it may touch say `unknown`.
+    if (tooDeep(s)) return;
     if (const auto* ds = dyn_cast<DeclStmt>(s)) {
       for (const Decl* d : ds->decls())
         if (const auto* vd = dyn_cast<VarDecl>(d)) declare(vd, seq);
@@ -893,7 +939,7 @@ class Translator {
 
   // Every call in an expression, in evaluation order (arguments first).
   void translateCalls(const clang::Expr* e, Stmt& seq) {
-    if (!e) return;
+    if (!e || tooDeep(e)) return;
     if (isa<LambdaExpr>(e)) return;  // a lambda's body runs where it is called; not modelled
     // `WithRope ? args[17] : args[7]` with a constant condition: only the arm that is evaluated.
     if (const auto* co = dyn_cast<ConditionalOperator>(e))

@@ -34,6 +34,7 @@ const char* gapKindName(ModelGap::Kind k) {
     case ModelGap::Kind::UndeclaredCall: return "undeclared call";
     case ModelGap::Kind::UnresolvedAddress: return "unresolved address";
     case ModelGap::Kind::UnknownOp: return "unknown op";
+    case ModelGap::Kind::SkippedCode: return "skipped code";
   }
   return "gap";
 }

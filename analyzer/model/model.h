@@ -160,7 +160,9 @@ struct LaunchFacts;  // analyzer/model/cpp_facts.h
 // could not trace, a tile op the op table does not know). Rules whose facts it touches answer
 // `unknown` instead of passing (rules/engine.cpp); the summary and JSON count them.
 struct ModelGap {
-  enum class Kind { UndeclaredCall, UnresolvedAddress, UnknownOp };
+  // SkippedCode: source the front end did not walk at all (nested past its depth limit), so it
+  // may hold any op.
+  enum class Kind { UndeclaredCall, UnresolvedAddress, UnknownOp, SkippedCode };
   Kind kind = Kind::UndeclaredCall;
   SourceLoc loc;
   std::string what;  // "call of undeclared 'TNEG'", "dcci address", ...

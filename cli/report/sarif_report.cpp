@@ -138,27 +138,34 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
     for (const auto& d : file.inputDiagnostics) {
       // Errors, and warnings of what was read only in part (a header not found, an unknown name).
       if (d.level == InputDiagnostic::Level::Note) continue;
-      notifications.push_back({{"level", d.level == InputDiagnostic::Level::Error ? "error" : "warning"}, {"message", {{"text", d.message}}}, {"locations", json::array({physical(d.loc, o)})}});
+      notifications.push_back({{"level", d.level == InputDiagnostic::Level::Error ? "error" : "warning"},
+                               {"message", {{"text", d.message}}},
+                               {"locations", json::array({physical(d.loc, o)})},
+                               {"properties", {{"inputIndex", file.inputIndex}}}});
     }
     // What the front end could not model: the rules it touches reported `unknown` results.
     for (const auto& g : file.notModelled)
       notifications.push_back({{"level", "warning"},
                                {"message", {{"text", std::string("not modelled: ") + gapKindName(g.kind) + " " + g.what}}},
-                               {"locations", json::array({physical(g.loc, o)})}});
+                               {"locations", json::array({physical(g.loc, o)})},
+                               {"properties", {{"inputIndex", file.inputIndex}}}});
     // Rules that apply but could not decide (no launch linked, ...): never a silent pass.
     for (size_t k = 0; k < file.notChecked.size() && k < file.kernelNames.size(); ++k)
       for (const auto& [rule, why] : file.notChecked[k])
         notifications.push_back({{"level", "note"},
                                  {"message", {{"text", rule + " not checked for '" + file.kernelNames[k] + "': " + why}}},
-                                 {"properties", {{"ruleId", rule}, {"kernel", file.kernelNames[k]}, {"verdict", "not checked"}}},
+                                 {"properties",
+                                  {{"ruleId", rule}, {"kernel", file.kernelNames[k]}, {"verdict", "not checked"}, {"inputIndex", file.inputIndex}}},
                                  {"locations", json::array({physical(SourceLoc{file.path, 1, 1}, o)})}});
     for (const auto& f : file.findings) {
       json r = sarifResult(f, ruleIndex, o);
+      r["properties"]["inputIndex"] = file.inputIndex;
       if (o.baselineApplied) r["baselineState"] = "new";
       results.push_back(std::move(r));
     }
     for (const auto& h : file.hidden) {
       json r = sarifResult(h.finding, ruleIndex, o);
+      r["properties"]["inputIndex"] = file.inputIndex;
       r["suppressions"] = json::array({{{"kind", h.inSource ? "inSource" : "external"},
                                         {"status", "accepted"},
                                         {"justification", h.justification}}});
