@@ -3,6 +3,7 @@
 #include "analyzer/hash.h"
 #include "analyzer/model/cpp_facts.h"
 #include "cli/config.h"
+#include "cli/link_groups.h"
 #include "cli/report/fingerprint.h"
 #include "cli/suppressions.h"
 
@@ -226,9 +227,14 @@ CheckResult runCheck(const CheckRequest& req) {
   std::vector<std::pair<std::string, CheckRequest>> work;
   std::vector<size_t> inputIndex;
   std::vector<std::string> inputs = collectInputs(req.paths, result.problems);
+  // A shard is a set of link groups (cli/link_groups.h), so it links what one full run links.
+  std::vector<std::string> leaders = req.shards > 1 ? linkGroupLeaders(inputs) : inputs;
+  std::vector<bool> linkOnly;  // another shard's .pto / .mlir: loaded for linking, not checked
   for (size_t index = 0; index < inputs.size(); ++index) {
     const std::string& path = inputs[index];
-    if (req.shards > 1 && !inShard(path, req.shard, req.shards)) continue;
+    bool mine = req.shards <= 1 || inShard(leaders[index], req.shard, req.shards);
+    if (!mine && isCppInput(path)) continue;
+    linkOnly.push_back(!mine);
     inputIndex.push_back(index);
     std::string cfgPath = configPathFor(path, req);
     CheckRequest fileReq = req;
@@ -288,6 +294,7 @@ CheckResult runCheck(const CheckRequest& req) {
   }
   size_t rejectedBefore = globalSolverStats().cacheRejected;
   parallel([&](size_t i) {
+    if (linkOnly[i]) return;
     result.files[i] = checkInput(loaded[i], work[i].second);
     result.files[i].inputIndex = inputIndex[i];
     size_t finished = ++done;
@@ -297,6 +304,10 @@ CheckResult runCheck(const CheckRequest& req) {
     if (s > 2.0) std::cerr << "\rptoverify: " << finished << "/" << work.size() << " files" << std::flush;
   });
   if (showProgress && std::chrono::steady_clock::now() - start > std::chrono::seconds(2)) std::cerr << "\r\033[K";
+  std::vector<FileResult> checked;
+  for (size_t i = 0; i < work.size(); ++i)
+    if (!linkOnly[i]) checked.push_back(std::move(result.files[i]));
+  result.files = std::move(checked);
   result.untrustedCacheEntries = globalSolverStats().cacheRejected - rejectedBefore;
   assignFingerprints(result);
   return result;

@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "analyzer/cpp/translate.h"
+#include "analyzer/task_names.h"
 #include "analyzer/model/cpp_facts.h"
 
 namespace ptov::cpp {
@@ -84,33 +85,6 @@ struct NamingComment {
   unsigned offset = 0;
   std::string kernel;
 };
-
-// After a "//" at `at`: "Task 3: name", "Spmd s: name" or "Group g: name" (blanks between) gives
-// `name`, anything else "". By hand, not std::regex (its matcher recurses per character).
-std::string namedTask(const std::string& t, size_t at) {
-  auto blanks = [&](size_t i) { while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i; return i; };
-  auto identEnd = [&](size_t i) {
-    if (i >= t.size() || !(std::isalpha(static_cast<unsigned char>(t[i])) || t[i] == '_')) return i;
-    while (i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_')) ++i;
-    return i;
-  };
-  size_t i = blanks(at);
-  bool task = t.compare(i, 4, "Task") == 0;
-  size_t word = task ? 4 : t.compare(i, 4, "Spmd") == 0 ? 4 : t.compare(i, 5, "Group") == 0 ? 5 : 0;
-  if (!word) return "";
-  size_t j = blanks(i + word);
-  if (j == i + word) return "";  // at least one blank after the keyword
-  size_t k = j;
-  if (task)
-    while (k < t.size() && std::isdigit(static_cast<unsigned char>(t[k]))) ++k;
-  else
-    k = identEnd(j);
-  if (k == j) return "";
-  k = blanks(k);
-  if (k >= t.size() || t[k] != ':') return "";
-  size_t n = blanks(k + 1), e = identEnd(n);
-  return e == n ? "" : t.substr(n, e - n);
-}
 
 std::vector<NamingComment> namingComments(ASTContext& ctx, const FunctionDecl& fn) {
   std::vector<NamingComment> out;
