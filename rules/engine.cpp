@@ -1,4 +1,8 @@
+#include <pthread.h>
+
 #include <algorithm>
+#include <exception>
+#include <functional>
 #include <map>
 
 #include "rules/rule.h"
@@ -193,8 +197,46 @@ void reportGaps(const Kernel& k, const RuleInfo& rule, const RuleSettings* setti
 }
 }  // namespace
 
+// Runs `body` on a thread with a 512 MB stack (committed only as used) and waits for it. The
+// proofs walk expressions recursively, and an event level is a chain as long as the kernel has
+// event ops (up to 20,000): deeper than the 8 MB of an ordinary thread holds under ASan.
+static void onLargeStack(const std::function<void()>& body) {
+  struct Call {
+    const std::function<void()>* body;
+    std::exception_ptr error;
+  } call{&body, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t{512} << 20);
+  pthread_t thread;
+  auto run = [](void* p) -> void* {
+    auto* c = static_cast<Call*>(p);
+    try {
+      (*c->body)();
+    } catch (...) {
+      c->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  bool started = pthread_create(&thread, &attr, run, &call) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started) return body();  // no thread to be had: this one's stack, as before
+  pthread_join(thread, nullptr);
+  if (call.error) std::rethrow_exception(call.error);
+}
+
+static std::vector<Finding> runRulesHere(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver,
+                                         const RuleSettings* settings);
+
 std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver,
                               const RuleSettings* settings) {
+  std::vector<Finding> findings;
+  onLargeStack([&] { findings = runRulesHere(kernel, globs, solver, settings); });
+  return findings;
+}
+
+static std::vector<Finding> runRulesHere(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver,
+                                         const RuleSettings* settings) {
   static Solver defaultSolver;
   Solver& s = solver ? *solver : defaultSolver;
   s.startKernel();

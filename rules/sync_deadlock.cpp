@@ -30,14 +30,25 @@ class SyncDeadlock : public Rule {
     }
     Verdict any = ctx.proofs().anyWaitCanStarve();
     if (any.kind == Verdict::Kind::Proved) return;
+    std::vector<const Op*> notAsked;  // once the kernel's budget is spent: one finding for them
     forEachOp(*k.body, [&](const Op& op) {
       if (op.kind != OpKind::WaitFlag || !seen.insert(&op).second) return;
+      if (ctx.proofs().solver().refusesQueries()) {
+        notAsked.push_back(&op);
+        return;
+      }
       Verdict v = ctx.proofs().waitCanStarve(op);
       std::string event = "[" + std::string(pipeName(op.event.src)) + ", " + pipeName(op.event.dst) + "]";
       ctx.reportVerdict(v, op.loc,
                         "'" + op.name + "' " + event + " can block " + pipeName(op.event.dst) +
                             " forever: on the path below no matching set_flag is outstanding when it runs");
     });
+    if (!notAsked.empty()) {
+      Finding* f = ctx.reportVerdict(Verdict::unknown(ctx.proofs().solver().budgetSpentReason()), notAsked.front()->loc,
+                                     "no wait_flag of '" + k.name + "' from here on can block its pipe forever");
+      if (f && notAsked.size() > 1)
+        f->notes.push_back({notAsked[1]->loc, std::to_string(notAsked.size() - 1) + " more wait_flag op(s) not checked either"});
+    }
   }
 };
 

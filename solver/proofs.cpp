@@ -281,8 +281,9 @@ std::vector<EventKey> ProofContext::eventKeys() {
   return out;
 }
 
-std::vector<ExprPtr> ProofContext::witnessEvaluations() {
-  std::vector<ExprPtr> e;
+const std::vector<ExprPtr>& ProofContext::witnessEvaluations() {
+  if (witnessEvaluations_) return *witnessEvaluations_;
+  std::vector<ExprPtr>& e = witnessEvaluations_.emplace();
   for (const auto& op : trace().ops) {
     e.push_back(op.guard);
     e.push_back(op.eventId ? op.eventId : Expr::constant(-1));
@@ -437,6 +438,7 @@ Verdict ProofContext::eventQuery(const Op& op, const std::map<size_t, ExprPtr>& 
   const Trace& t = trace();
   if (!t.complete) return unknownTrace();
   if (!isEventOp(op)) return Verdict::proved();
+  if (solver_.refusesQueries()) return Verdict::unknown(solver_.budgetSpentReason());
   if (levels().opaquePairs.count({op.event.src, op.event.dst}))
     return Verdict::unknown("an event id on " + std::string(pipeName(op.event.src)) + " -> " +
                             pipeName(op.event.dst) + " depends on a value ptoverify cannot compute");
@@ -460,10 +462,11 @@ Verdict ProofContext::askAny(const std::vector<ExprPtr>& conds, size_t& which, S
   ExprPtr any = Expr::constant(0);
   for (const auto& c : conds) any = exprOr(any, c);
   if (evalConst(any) == std::optional<int64_t>(0)) return Verdict::proved();
+  if (solver_.refusesQueries()) return Verdict::unknown(solver_.budgetSpentReason());
   std::vector<ExprPtr> asserts = trace().assumptions;
   asserts.push_back(any);
   std::vector<ExprPtr> eval = conds;
-  auto w = witnessEvaluations();
+  const auto& w = witnessEvaluations();
   eval.insert(eval.end(), w.begin(), w.end());
   answer = solver_.check(asserts, eval);
   Verdict v = verdictOf(answer);

@@ -102,7 +102,8 @@ class ProofContext {
   Witness buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
                        std::optional<size_t> stuck,
                        const std::function<RacingAccess(size_t)>& racingAccess = nullptr);
-  std::vector<ExprPtr> witnessEvaluations();  // guards and ids of every trace op, in order
+  const std::vector<ExprPtr>& witnessEvaluations();  // guards and ids of every trace op, in order
+  std::optional<std::vector<ExprPtr>> witnessEvaluations_;
   // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
   bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);
   bool impliedByShape(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);  // the syntactic half

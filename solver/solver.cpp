@@ -3,6 +3,7 @@
 #include "solver/disk_cache.h"
 #include "solver/sample_points.h"
 
+#include <algorithm>
 #include <z3++.h>
 
 #include <chrono>
@@ -44,9 +45,13 @@ namespace {
 // Z3 resource units for minimising a witness (deterministic, unlike a timeout).
 constexpr unsigned kWitnessRlimit = 20000000;
 
+// Thrown by the translation when the kernel's budget runs out in it: turning a query as big as
+// a kernel of 10,000 waits into Z3 terms is work outside Z3's own timer.
+struct TranslationOverBudget {};
+
 class Translator {
  public:
-  explicit Translator(z3::context& c) : c_(c) {}
+  Translator(z3::context& c, std::function<bool()> budgetSpent) : c_(c), budgetSpent_(std::move(budgetSpent)) {}
 
   z3::expr asInt(const ExprPtr& e) {
     z3::expr x = translate(e);
@@ -71,6 +76,7 @@ class Translator {
     if (!e) return symbol("?null");
     auto it = memo_.find(e.get());
     if (it != memo_.end()) return it->second;
+    if ((++translated_ & 1023) == 0 && budgetSpent_()) throw TranslationOverBudget{};
     z3::expr r = build(*e);
     memo_.emplace(e.get(), r);
     keep_.push_back(e);
@@ -119,6 +125,8 @@ class Translator {
   }
 
   z3::context& c_;
+  std::function<bool()> budgetSpent_;
+  size_t translated_ = 0;
   std::unordered_map<const Expr*, z3::expr> memo_;
   std::vector<ExprPtr> keep_;  // keeps memo keys alive
   std::map<std::string, z3::expr> symbols_;
@@ -143,6 +151,7 @@ Solver::~Solver() = default;
 // kernel's own, as with -j 1; the context costs about 2 ms, only for kernels that ask Z3.
 void Solver::startKernel() {
   kernelStart_ = std::chrono::steady_clock::now();
+  keyNodesAfterBudget_ = 0;
   impl_.reset();
 }
 
@@ -156,9 +165,30 @@ std::string Solver::budgetSpentReason() const {
 
 SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate, Model model) {
   ++stats_.queries;
+  if (refusesQueries()) {
+    SatAnswer spent;  // not even looked up: see below
+    spent.reason = budgetSpentReason();
+    return spent;
+  }
   std::vector<ExprPtr> all = assertions;
   all.insert(all.end(), evaluate.begin(), evaluate.end());
-  std::string key = std::to_string(assertions.size()) + "|" + fingerprint(all) + (model == Model::None ? "|no-model" : "");
+  // Past the budget a query can still be answered from the caches, but the keys it may build
+  // are bounded too: a kernel with 10,000 waits asked 10,000 questions as big as itself, and
+  // building their keys alone ran for minutes after the budget.
+  std::optional<std::string> shape;
+  if (kernelBudgetSpent()) {
+    shape = fingerprintWithin(all, kKeyNodesAfterBudget - std::min(kKeyNodesAfterBudget, keyNodesAfterBudget_));
+    if (!shape) {
+      keyNodesAfterBudget_ = kKeyNodesAfterBudget;
+      SatAnswer spent;
+      spent.reason = budgetSpentReason();
+      return spent;
+    }
+    keyNodesAfterBudget_ += static_cast<size_t>(std::count(shape->begin(), shape->end(), ';'));
+  } else {
+    shape = fingerprint(all);
+  }
+  std::string key = std::to_string(assertions.size()) + "|" + *shape + (model == Model::None ? "|no-model" : "");
   for (const auto& [name, range] : options_.paramRanges)
     key += "|" + name + "=" + std::to_string(range.first) + ":" + std::to_string(range.second);
   {
@@ -213,7 +243,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   try {
     if (!impl_) impl_ = std::make_unique<Impl>();
     z3::context& c = impl_->ctx;
-    Translator tr(c);
+    Translator tr(c, [this] { return kernelBudgetSpent(); });
     // The plain "smt" tactic: the default solver's preprocessing costs ~15 ms per query on
     // these small formulas (measured with make bench), the smt core well under 2 ms.
     z3::solver s = z3::tactic(c, "smt").mk_solver();
@@ -308,6 +338,9 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   } catch (const z3::exception& e) {
     answer.kind = SatAnswer::Kind::Unknown;
     answer.reason = std::string("Z3 error: ") + e.msg();
+  } catch (const TranslationOverBudget&) {
+    answer.kind = SatAnswer::Kind::Unknown;
+    answer.reason = budgetSpentReason();
   }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   stats_.queryMs.push_back(ms);

@@ -67,6 +67,9 @@ class Solver {
   double kernelSpentMs() const;
   bool kernelBudgetSpent() const { return kernelSpentMs() >= options_.kernelBudgetMs; }
   std::string budgetSpentReason() const;
+  // The budget is spent and so are the cache lookups allowed after it: every query answers
+  // `unknown` at once, so a caller need not even build one.
+  bool refusesQueries() const { return kernelBudgetSpent() && keyNodesAfterBudget_ >= kKeyNodesAfterBudget; }
   const SolverStats& stats() const { return stats_; }
   const SolverOptions& options() const { return options_; }
 
@@ -76,6 +79,9 @@ class Solver {
   SolverOptions options_;
   SolverStats stats_;
   std::chrono::steady_clock::time_point kernelStart_ = std::chrono::steady_clock::now();
+  // Expression nodes the cache keys of this kernel's queries may take once its budget is spent.
+  static constexpr size_t kKeyNodesAfterBudget = 1000000;
+  size_t keyNodesAfterBudget_ = 0;
 };
 
 // Statistics of every Solver in this process (for the benchmark).

@@ -326,6 +326,23 @@ PY
     code=$?
     [ "$code" -eq 124 ] && fail "5,000 guarded pairs ran past 30 s with a 2 s kernel budget (72 s before the fix, 2 s after)"
     [ "$code" -eq 0 ] || fail "5,000 guarded pairs: exit $code (they pair up, or are unknown)"
+    # 9,990 sets and waits on two different symbolic ids: nothing folds, every wait is asked
+    # about with a query as big as the kernel. Building and keying those queries ran for over
+    # 10 minutes past a 5 s budget (and overflowed the stack under ASan); now the budget ends
+    # it and the waits not asked are one finding.
+    python3 - "$pairs/mixed.pto" <<'PY'
+import sys
+lines = ["func.func @mixed(%m: index, %k: index) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {"]
+for i in range(9990):
+    lines += ["  pto.set_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %m]",
+              "  pto.wait_flag_dyn [#pto.pipe<PIPE_MTE2>, #pto.pipe<PIPE_V>, %k]"]
+open(sys.argv[1], "w").write("\n".join(lines + ["  return", "}"]) + "\n")
+PY
+    out="$(timeout 120 "$tool" check "$pairs/mixed.pto" --kernel-budget 2000 2>&1)"
+    code=$?
+    [ "$code" -eq 124 ] && fail "9,990 unfoldable pairs ran past 120 s with a 2 s kernel budget"
+    expect_output 'more wait_flag op\(s\) not checked either'
+    [ "$(grep -c 'unknown:' <<<"$out")" -lt 1000 ] || fail "one unknown per wait after the budget ran out"
     rm -rf "$pairs"
     # --witness-dot DIR: one graph per finding; one lane per pipe, set -> wait arrows, the stuck
     # wait in red, iterations and values in the labels; a race's two accesses in orange.

@@ -195,19 +195,48 @@ ExprPtr substituteMemo(const ExprPtr& e, const std::function<ExprPtr(const Expr&
   return out;
 }
 
-int fingerprintNode(const ExprPtr& e, std::map<const Expr*, int>& ids, std::string& out) {
-  if (!e) return -1;
-  auto it = ids.find(e.get());
-  if (it != ids.end()) return it->second;
-  std::vector<int> args;
-  for (const auto& a : e->args) args.push_back(fingerprintNode(a, ids, out));
-  int id = static_cast<int>(ids.size());
-  ids[e.get()] = id;
-  out += std::to_string(id) + "=" + std::to_string(static_cast<int>(e->kind)) + ":" + std::to_string(e->value) + ":" +
-         e->name + ":" + e->pred + "(";
-  for (int a : args) out += std::to_string(a) + ",";
-  out += ");";
-  return id;
+// One root's nodes in post order (children first, each node once), without recursion: a
+// level chain is as deep as a kernel has event ops. False when more than `maxNodes` nodes in
+// all would be written.
+bool fingerprintNode(const ExprPtr& root, std::map<const Expr*, int>& ids, std::string& out, int& rootId,
+                     size_t maxNodes) {
+  rootId = -1;
+  if (!root) return true;
+  if (auto it = ids.find(root.get()); it != ids.end()) {
+    rootId = it->second;
+    return true;
+  }
+  struct Frame {
+    const Expr* e;
+    size_t next;
+    std::vector<int> args;
+  };
+  std::vector<Frame> stack;
+  stack.push_back({root.get(), 0, {}});
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.next < f.e->args.size()) {
+      const ExprPtr& a = f.e->args[f.next++];
+      auto it = a ? ids.find(a.get()) : ids.end();
+      if (!a || it != ids.end()) {
+        f.args.push_back(a ? it->second : -1);
+      } else {
+        stack.push_back({a.get(), 0, {}});
+      }
+      continue;
+    }
+    if (ids.size() >= maxNodes) return false;
+    int id = static_cast<int>(ids.size());
+    ids[f.e] = id;
+    out += std::to_string(id) + "=" + std::to_string(static_cast<int>(f.e->kind)) + ":" + std::to_string(f.e->value) + ":" +
+           f.e->name + ":" + f.e->pred + "(";
+    for (int a : f.args) out += std::to_string(a) + ",";
+    out += ");";
+    stack.pop_back();
+    if (stack.empty()) rootId = id;
+    else stack.back().args.push_back(id);
+  }
+  return true;
 }
 }  // namespace
 
@@ -216,12 +245,18 @@ ExprPtr substitute(const ExprPtr& e, const std::function<ExprPtr(const Expr&)>& 
   return substituteMemo(e, leaf, memo);
 }
 
-std::string fingerprint(const std::vector<ExprPtr>& roots) {
+std::optional<std::string> fingerprintWithin(const std::vector<ExprPtr>& roots, size_t maxNodes) {
   std::map<const Expr*, int> ids;
   std::string out;
-  for (const auto& r : roots) out += "#" + std::to_string(fingerprintNode(r, ids, out));
+  for (const auto& r : roots) {
+    int id = -1;
+    if (!fingerprintNode(r, ids, out, id, maxNodes)) return std::nullopt;
+    out += "#" + std::to_string(id);
+  }
   return out;
 }
+
+std::string fingerprint(const std::vector<ExprPtr>& roots) { return *fingerprintWithin(roots, SIZE_MAX); }
 
 ExprPtr exprAnd(const ExprPtr& a, const ExprPtr& b) {
   auto ca = evalConst(a), cb = evalConst(b);

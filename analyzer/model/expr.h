@@ -67,6 +67,8 @@ ExprPtr substitute(const ExprPtr& e, const std::function<ExprPtr(const Expr&)>& 
 // A structural key of an expression DAG (equal trees give equal keys; sharing is not
 // unfolded, so the key stays linear in the number of distinct nodes).
 std::string fingerprint(const std::vector<ExprPtr>& roots);
+// The same key, or nullopt when it has more than `maxNodes` distinct nodes (work bounded).
+std::optional<std::string> fingerprintWithin(const std::vector<ExprPtr>& roots, size_t maxNodes);
 
 // Boolean helpers over 0/1-valued expressions, folding constants.
 ExprPtr exprAnd(const ExprPtr& a, const ExprPtr& b);
