@@ -86,11 +86,11 @@ struct Groups {
 std::vector<std::string> linkGroupLeaders(const std::vector<std::string>& inputs) {
   Groups groups(inputs.size());
   std::map<std::string, std::vector<size_t>> byName;   // identifier / launch key -> C++ inputs
-  std::map<std::string, std::vector<size_t>> byFileName;  // file name -> inputs
+  std::map<std::string, size_t> byPath;                 // normalised path -> input
   std::vector<std::string> normal(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     normal[i] = normalisedPath(inputs[i]);
-    byFileName[fs::path(normal[i]).filename().string()].push_back(i);
+    byPath.emplace(normal[i], i);
   }
   std::vector<std::pair<size_t, std::string>> wanted;  // (input, a name it links by)
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -109,14 +109,14 @@ std::vector<std::string> linkGroupLeaders(const std::vector<std::string>& inputs
     // A header another input includes is modelled with its includer.
     std::set<std::string> names, seen;
     includeNames(text, p.parent_path(), names, seen, 0);
-    for (const auto& n : names) {
-      auto same = byFileName.find(fs::path(n).filename().string());
-      if (same == byFileName.end()) continue;
-      for (size_t j : same->second) {
-        const std::string& other = normal[j];
-        if (other.size() >= n.size() && other.compare(other.size() - n.size(), n.size(), n) == 0) groups.join(i, j);
+    // An include resolves below the includer's directory or one above it (where the -I roots
+    // of a source tree are); an input at such a place joins the group.
+    for (const auto& n : names)
+      for (fs::path dir = p.parent_path();; dir = dir.parent_path()) {
+        auto other = byPath.find((dir / n).lexically_normal().string());
+        if (other != byPath.end()) groups.join(i, other->second);
+        if (dir == dir.root_path() || dir.empty()) break;
       }
-    }
   }
   for (const auto& [i, name] : wanted) {
     auto it = byName.find(name);

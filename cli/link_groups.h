@@ -10,7 +10,8 @@
 namespace ptov {
 
 // For each input, the first input (in `inputs` order) of its link group. Found from the text
-// alone, and never narrower than what the front ends link (docs/ci.md).
+// alone: includes are resolved below the includer's directories, so a header reached only
+// through an -I outside its tree is not grouped (docs/ci.md).
 std::vector<std::string> linkGroupLeaders(const std::vector<std::string>& inputs);
 
 }  // namespace ptov
