@@ -47,8 +47,8 @@ bool applyBaseline(const std::string& path, CheckResult& result, const std::stri
   }
   json doc;
   try {
-    doc = json::parse(in);
-  } catch (const json::exception& e) {
+    doc = parseBoundedJson(in);
+  } catch (const std::exception& e) {  // json's own errors, and nesting past the bound
     error = path + ": error: not JSON: " + e.what();
     return false;
   }

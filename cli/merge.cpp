@@ -51,7 +51,7 @@ int mergeSarif(const std::vector<std::string>& inputs, const std::string& output
       if (!std::filesystem::is_regular_file(path, ec)) throw std::runtime_error("not a readable regular file");
       std::ifstream in(path);
       if (!in) throw std::runtime_error("cannot read it");
-      json doc = json::parse(in);
+      json doc = parseBoundedJson(in);
       if (!doc.is_object() || doc.value("version", "") != "2.1.0" || !doc["runs"].is_array() || doc["runs"].size() != 1)
         throw std::runtime_error("not a single-run SARIF 2.1.0 log");
       json& run = doc["runs"][0];

@@ -139,6 +139,10 @@ case "$case_name" in
     run 2 merge "$tmp/odd.sarif" "$tmp/odd.sarif" -o "$tmp/merged.sarif"
     expect_output 'odd\.sarif: error: '
     run 2 merge "$tmp/array.sarif" -o "$tmp/merged.sarif"
+    # 200,000 nested arrays in a result crashed merge when it wrote them back (issue 18).
+    python3 -c 'import sys; d = 200000; open(sys.argv[1], "w").write("{\"version\": \"2.1.0\", \"runs\": [{\"invocations\": [{}], \"results\": [{\"properties\": {\"x\": " + "[" * d + "]" * d + "}}]}]}")' "$tmp/deep.sarif"
+    run 2 merge "$tmp/deep.sarif" -o "$tmp/merged.sarif"
+    expect_output 'deep\.sarif: error: JSON nested more than 64 deep'
     # Long lines (issue 18): a 60 kB comment with NOLINT or ptoverify: ignore, and a 60 kB line
     # after a device qualifier, overflowed the stack in std::regex; now they are just read.
     long="$(head -c 60000 /dev/zero | tr '\0' a)"
