@@ -294,9 +294,10 @@ CheckResult runCheck(const CheckRequest& req) {
   }
   size_t rejectedBefore = globalSolverStats().cacheRejected;
   parallel([&](size_t i) {
-    if (linkOnly[i]) return;
-    result.files[i] = checkInput(loaded[i], work[i].second);
-    result.files[i].inputIndex = inputIndex[i];
+    if (!linkOnly[i]) {
+      result.files[i] = checkInput(loaded[i], work[i].second);
+      result.files[i].inputIndex = inputIndex[i];
+    }
     size_t finished = ++done;
     if (!showProgress) return;
     std::lock_guard<std::mutex> lock(progressMutex);
