@@ -369,13 +369,21 @@ class Generator {
         std::string name = "%__mutant_addr" + std::to_string(counter++);
         size_t at = src_.offset(tk[i + 2].line, tk[i + 2].col);
         size_t lb = src_.lineExtent(*g).first;
-        bool liveTogether = t.def <= nb->last && nb->def <= t.last;
+        // Sharing bytes destroys a value only when one of the two tiles is written while the
+        // other is live (placed and still to be used).
+        auto writtenWhileLive = [&](const Tile& w, const Tile& live) {
+          for (int i = std::max(w.def, live.def); i <= std::min(w.last, live.last); ++i)
+            for (const MemRef& m : num.ops()[i]->writes)
+              if (m.value == w.op->tileValue) return true;
+          return false;
+        };
+        bool harmful = writtenWhileLive(t, *nb) || writtenWhileLive(*nb, t);
         add("shift-tile-address", *t.op,
             "move " + t.op->tileValue + " from " + std::to_string(t.begin) + " to " + std::to_string(shifted) + ", inside " +
                 nb->op->tileValue,
             {{lb, 0, src_.indentOf(lb) + name + " = arith.constant " + std::to_string(shifted) + " : i64\n"},
              {at, tk[i + 2].text.size(), name}},
-            liveTogether ? "" : "the neighbour tile is dead while this one is live, so sharing its bytes is harmless");
+            harmful ? "" : "neither tile is written while the other is live, so sharing their bytes destroys no value");
         break;
       }
     }

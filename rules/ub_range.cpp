@@ -1,12 +1,10 @@
 // ub-range: tiles placed at constant addresses (alloc_tile addr= / tassign) stay inside their
-// space's capacity for the arch, are aligned, and no two overlap while both are live.
+// space's capacity for the arch, are aligned, and no tile overwrites bytes of another whose
+// value is still to be read (rules/tile_values.h).
 // PTOAS checks alignment only; capacity and overlap of level-3 addresses are unchecked upstream.
-#include <algorithm>
-#include <map>
-
 #include "analyzer/model/cpp_facts.h"
-#include "rules/model_queries.h"
 #include "rules/rule.h"
+#include "rules/tile_values.h"
 
 namespace ptov {
 namespace {
@@ -27,18 +25,11 @@ std::optional<SpaceLimits> limitsFor(const std::string& space, const std::string
   return std::nullopt;
 }
 
-struct PlacedTile {
-  const Op* op;
-  int defIndex;
-  int lastUse;
-  int64_t begin, end;  // [begin, end) bytes
-};
-
 class UbRange : public Rule {
  public:
   const RuleInfo& info() const override {
     static const RuleInfo i{"ub-range", "ub", Severity::Error,
-                            "constant tile address out of capacity, misaligned, or overlapping a live tile",
+                            "constant tile address out of capacity, misaligned, or overwriting a tile whose value is still to be read",
                             {"PTOAS PTO.cpp verifyConstantLocalAddress (alignment only)",
                              "PTOAS PTOPlanMemoryModern capacities (UB 192 KiB a2a3, 248 KiB a5)"}};
     return i;
@@ -70,74 +61,86 @@ class UbRange : public Rule {
     }
   }
 
-  // Is `view`'s first value a window of `base` copied onto the very bytes it came from
-  // (TEXTRACT(view, base, 0, 64) with view placed 64 elements into base)? Then the two are one
-  // buffer, as same-start views are.
-  static bool inPlaceWindow(const OpNumbering& num, const PlacedTile& base, const PlacedTile& view) {
-    if (view.end > base.end) return false;
-    // Every write of `view` while `base` is still live must be such a copy.
-    bool copied = false;
-    int until = std::min(view.lastUse, base.lastUse);
-    for (int i = view.defIndex + 1; i <= until && i < static_cast<int>(num.ops().size()); ++i) {
-      const Op& op = *num.ops()[i];
-      bool writesView = false;
-      for (const MemRef& w : op.writes) writesView |= w.value == view.op->tileValue;
-      if (!writesView) continue;
-      bool inPlace = op.sourceWindowByte && !op.reads.empty() && op.reads.front().value == base.op->tileValue &&
-                     view.begin == base.begin + *op.sourceWindowByte;
-      if (!inPlace) return false;
-      copied = true;
-    }
-    return copied;
+  // PTOAS's level-3 placements only: HIVM pointer_cast offsets come from its own planner
+  // (and are symbolic slot numbers in its lit tests), with its own alignment rules.
+  static bool checkedPlacement(const Op& op, const std::string& arch) {
+    if (op.kind != OpKind::TileAlloc && op.kind != OpKind::TileAssign) return false;
+    return (op.name.rfind("pto.", 0) == 0 || op.name == "TASSIGN") && limitsFor(op.tileSpace, arch).has_value();
   }
+
+  static std::string rangeText(const ByteRange& r) {
+    return "[" + std::to_string(r.begin) + ", " + std::to_string(r.end) + ")";
+  }
+
+  static std::string tileName(const MemRef& m) { return m.tileView.empty() ? m.value : m.tileView + " (a view of " + m.value + ")"; }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     checkScratch(k, ctx);
-    OpNumbering num(*k.body);
-    std::vector<PlacedTile> tiles;
-    for (const Op* op : num.ops()) {
-      if (op->kind != OpKind::TileAlloc && op->kind != OpKind::TileAssign) continue;
-      // PTOAS's level-3 placements only: HIVM pointer_cast offsets come from its own planner
-      // (and are symbolic slot numbers in its lit tests), with its own alignment rules.
-      if (op->name.rfind("pto.", 0) != 0 && op->name != "TASSIGN") continue;
-      auto lim = limitsFor(op->tileSpace, k.arch);
-      if (!lim) continue;
+    forEachOp(*k.body, [&](const Op& op) {
+      if (!checkedPlacement(op, k.arch)) return;
+      auto lim = limitsFor(op.tileSpace, k.arch);
       // A configured capacity (rule options, .ptoverify.yaml) replaces the arch default.
-      std::string space = op->tileSpace == "scaling" ? "ub" : op->tileSpace;
+      std::string space = op.tileSpace == "scaling" ? "ub" : op.tileSpace;
       if (auto bytes = ctx.option(space + "-bytes")) lim->capacity = *bytes;
       // A constant address, or each of the constants it can be (an scf.if yielding addresses).
-      std::vector<int64_t> addrs = op->tileAddr ? std::vector<int64_t>{*op->tileAddr} : op->tileAddrChoices;
-      const int def = num.index(op);
-      const int last = addrs.empty() || op->tileBytes <= 0 ? def : num.lastUse(op->tileValue, def);
+      std::vector<int64_t> addrs = op.tileAddr ? std::vector<int64_t>{*op.tileAddr} : op.tileAddrChoices;
       for (int64_t addr : addrs) {
-        int64_t end = addr + op->tileBytes;
-        std::string where = "tile " + op->tileValue + " at " + std::to_string(addr) + " (" +
-                            std::to_string(op->tileBytes) + " bytes) in " + op->tileSpace;
+        int64_t end = addr + op.tileBytes;
+        std::string where = "tile " + op.tileValue + " at " + std::to_string(addr) + " (" +
+                            std::to_string(op.tileBytes) + " bytes) in " + op.tileSpace;
         if (addr < 0 || end > lim->capacity)
-          ctx.report(op->loc, where + " ends at " + std::to_string(end) + ", beyond the " +
-                                  std::to_string(lim->capacity) + "-byte capacity of " + op->tileSpace + " on " + k.arch);
+          ctx.report(op.loc, where + " ends at " + std::to_string(end) + ", beyond the " +
+                                 std::to_string(lim->capacity) + "-byte capacity of " + op.tileSpace + " on " + k.arch);
         if (addr % lim->alignment != 0)
-          ctx.report(op->loc, where + " is not aligned to " + std::to_string(lim->alignment) + " bytes");
-        if (op->tileBytes > 0) tiles.push_back({op, def, last, addr, end});
+          ctx.report(op.loc, where + " is not aligned to " + std::to_string(lim->alignment) + " bytes");
       }
+    });
+    reportClashes(k, ctx);
+  }
+
+  // The placement of the two that the finding is not at.
+  static void addPlacementNote(Finding& f, const TileClash& c, const MemRef& read, const MemRef& written) {
+    bool underLater = c.placedLater == c.placedUnder;
+    f.notes.push_back({underLater ? c.placedOver->loc : c.placedUnder->loc,
+                       (underLater ? written.value : read.value) + " is placed here"});
+  }
+
+  // Tiles that share bytes clash by value (rules/tile_values.h): a write of one while the
+  // other's value is still to be read, or an op reading bytes it overwrites at another offset.
+  static void reportClashes(const Kernel& k, RuleContext& ctx) {
+    Flow flow = Flow::build(*k.body);
+    TileClashes found = tileClashes(flow, [&](const Op& op) { return checkedPlacement(op, k.arch); });
+    for (const TileClash& c : found.clashes) {
+      const std::string over = tileName(*c.written), under = tileName(*c.read);
+      const std::string space = c.placedOver->tileSpace;
+      if (!c.laterRead) {
+        Finding& f = ctx.report(c.placedLater->loc, "'" + c.write->name + "' reads " + under + " " + rangeText(c.readBytes) +
+                                                       " and writes " + over + " " + rangeText(c.writtenBytes) + " in " +
+                                                       space + ": the ranges overlap at different offsets, so it "
+                                                       "overwrites input it has not read yet");
+        f.notes.push_back({c.write->loc, "the op that reads and overwrites the shared bytes"});
+        addPlacementNote(f, c, *c.read, *c.written);
+        continue;
+      }
+      std::string message = "tile " + over + " " + rangeText(c.writtenBytes) + " shares bytes with tile " + under + " " +
+                            rangeText(c.readBytes) + " in " + space + ", and is written while " + c.read->value +
+                            "'s value is still to be read";
+      if (!c.exact) {
+        message = "tile " + over + " may share bytes with tile " + under + " in " + space + " (a view at an offset " +
+                  "that is not a constant lies somewhere in its tile), and is written while " + c.read->value +
+                  "'s value is still to be read: not decided";
+      }
+      Finding& f = ctx.report(c.placedLater->loc, message);
+      f.unknown = !c.exact;
+      f.notes.push_back({c.write->loc, "'" + c.write->name + "' writes " + over + " here, with a value not computed from " +
+                                           c.read->value});
+      f.notes.push_back({c.laterRead->loc, "'" + c.laterRead->name + "' reads " + under + "'s earlier value here"});
+      addPlacementNote(f, c, *c.read, *c.written);
     }
-    for (size_t i = 0; i < tiles.size(); ++i)
-      for (size_t j = 0; j < i; ++j) {
-        const PlacedTile& a = tiles[j];
-        const PlacedTile& b = tiles[i];
-        if (a.op == b.op || a.op->tileSpace != b.op->tileSpace) continue;
-        bool addrOverlap = a.begin < b.end && b.begin < a.end;
-        bool liveOverlap = a.defIndex <= b.lastUse && b.defIndex <= a.lastUse;
-        // Tiles that start at the same address are views of one buffer (level-3 in-place ops,
-        // row/col-major views of the same bytes); only a partial overlap is a placement bug.
-        bool alias = a.begin == b.begin || inPlaceWindow(num, a, b) || inPlaceWindow(num, b, a);
-        if (!addrOverlap || !liveOverlap || alias) continue;
-        Finding& f = ctx.report(b.op->loc, "tile " + b.op->tileValue + " [" + std::to_string(b.begin) + ", " +
-                                               std::to_string(b.end) + ") overlaps live tile " + a.op->tileValue +
-                                               " [" + std::to_string(a.begin) + ", " + std::to_string(a.end) + ") in " +
-                                               b.op->tileSpace);
-        f.notes.push_back({a.op->loc, "the overlapping tile is placed here and still used later"});
-      }
+    if (!found.notChecked.empty()) {
+      Finding& f = ctx.report(k.loc, "tile overlaps not checked: " + found.notChecked);
+      f.unknown = true;
+    }
   }
 };
 

@@ -63,10 +63,12 @@ struct TileRange {
 // a racing access as the witness draws it.
 RacingAccess accessText(const Op& op, const TraceAccess& x, const TileRange* tile) {
   RacingAccess r{op.name + (x.write ? " writes " : " reads ") + x.ref->space + " " + x.ref->value};
+  if (!x.ref->tileView.empty()) r.text += " through " + x.ref->tileView;
   if (tile && tile->known) {
-    r.text += " [" + std::to_string(tile->begin) + ", " + std::to_string(tile->end) + ")";
-    r.rangeBegin = tile->begin;
-    r.rangeEnd = tile->end;
+    bool inRoot = x.ref->tileViewOffset && x.ref->tileViewBytes > 0;
+    r.rangeBegin = inRoot ? tile->begin + *x.ref->tileViewOffset : tile->begin;
+    r.rangeEnd = inRoot ? r.rangeBegin + x.ref->tileViewBytes : tile->end;
+    r.text += " [" + std::to_string(r.rangeBegin) + ", " + std::to_string(r.rangeEnd) + ")";
     return r;
   }
   auto list = [](const std::vector<ExprPtr>& v) {
@@ -263,6 +265,10 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
     int space, param, value, view;  // names as ids (view -1: none)
     bool peer;
     const TileRange* tile;
+    // The bytes of the root tile an access through a tile view covers (MemRef::tileView);
+    // unknown: the whole root.
+    bool inRootKnown;
+    int64_t inRootBegin, inRootEnd;
   };
   std::unordered_map<std::string, int> ids;
   auto id = [&](const std::string& name) { return ids.emplace(name, static_cast<int>(ids.size())).first->second; };
@@ -276,8 +282,11 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
       auto it = placeOf.find(x.ref);
       if (it == placeOf.end()) {
         auto tile = tiles.find(x.ref->value);
+        bool inRoot = x.ref->tileViewOffset.has_value() && x.ref->tileViewBytes > 0;
+        int64_t inBegin = inRoot ? *x.ref->tileViewOffset : 0;
         Place pl{id(x.ref->space), x.ref->param, id(x.ref->value), x.ref->view.empty() ? -1 : id(x.ref->view),
-                 x.ref->peer, tile == tiles.end() ? nullptr : &tile->second};
+                 x.ref->peer, tile == tiles.end() ? nullptr : &tile->second, inRoot, inBegin,
+                 inBegin + (inRoot ? x.ref->tileViewBytes : 0)};
         it = placeOf.emplace(x.ref, pl).first;
       }
       placesOf[k].push_back(&it->second);
@@ -294,9 +303,15 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
       if (!boxes) return a.value == b.value ? 1 : 0;
       return 2;
     }
-    if (a.value == b.value) return 1;
+    // Two views of one root overlap unless both are known to lie in disjoint bytes of it.
+    if (a.value == b.value)
+      return a.inRootKnown && b.inRootKnown && (a.inRootEnd <= b.inRootBegin || b.inRootEnd <= a.inRootBegin) ? 0 : 1;
     if (!a.tile || !b.tile) return 0;
-    return a.tile->begin < b.tile->end && b.tile->begin < a.tile->end ? 1 : 0;
+    int64_t aBegin = a.inRootKnown ? a.tile->begin + a.inRootBegin : a.tile->begin;
+    int64_t aEnd = a.inRootKnown ? a.tile->begin + a.inRootEnd : a.tile->end;
+    int64_t bBegin = b.inRootKnown ? b.tile->begin + b.inRootBegin : b.tile->begin;
+    int64_t bEnd = b.inRootKnown ? b.tile->begin + b.inRootEnd : b.tile->end;
+    return aBegin < bEnd && bBegin < aEnd ? 1 : 0;
   };
   auto boxOverlap = [&](const TraceAccess& x, const TraceAccess& y) -> ExprPtr {
     ExprPtr all = exprTrue();

@@ -59,6 +59,13 @@ struct MemRef {
   // boxes overlap in every dimension.
   std::string view;
   std::vector<ExprPtr> offsets, sizes;
+  // A local tile reached through a view of it (pto.subview, pto.treshape, a HIVM memref alias):
+  // `value` names the root tile, `tileView` the view, and, when its place in the root is known,
+  // it covers bytes [*tileViewOffset, *tileViewOffset + tileViewBytes) of the root. Without an
+  // offset the view may be anywhere in the root.
+  std::string tileView;
+  std::optional<int64_t> tileViewOffset;
+  int64_t tileViewBytes = 0;
   bool valid() const { return param >= 0 || !value.empty(); }
   // Same buffer: same parameter and same peer-ness (or the same named value if no param).
   bool sameBuffer(const MemRef& o) const;

@@ -57,11 +57,18 @@ struct ValueInfo {
   bool isTile = false;
   std::optional<int64_t> tileAddr;
   int64_t tileBytes = 0;
+  // Views of a tile (root set): where the view lies in the root, when known (MemRef::tileView).
+  std::optional<int64_t> viewOffset;
+  int64_t viewBytes = 0;
 };
 
 struct TileType {
   std::string space;
   int64_t bytes = 0;
+  int64_t rows = 0, cols = 0;
+  int elemBytes = 0;
+  bool colMajor = false;  // blayout=col_major: element (r, c) at c * rows + r
+  bool boxed = false;     // slayout other than none_box: fractal boxes, not a plain row/column order
 };
 
 // Parses !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=64, ...> and the compact
@@ -105,6 +112,8 @@ std::optional<TileType> parseTileType(const std::string& text) {
     std::string k = p.substr(0, eq), v = p.substr(eq + 1);
     if (k == "loc") tt.space = spaceForLoc(v);
     else if (k == "dtype") dtype = v;
+    else if (k == "blayout") tt.colMajor = v == "col_major";
+    else if (k == "slayout") tt.boxed = v != "none_box";
     else if (k == "rows") rows = parseInt(v).value_or(0);
     else if (k == "cols") cols = parseInt(v).value_or(0);
   }
@@ -113,6 +122,9 @@ std::optional<TileType> parseTileType(const std::string& text) {
   bool fits = rows >= 0 && cols >= 0 && !__builtin_mul_overflow(rows, cols, &cells) &&
               !__builtin_mul_overflow(cells, int64_t(elementBytes(dtype)), &bytes);
   tt.bytes = fits ? bytes : 0;
+  tt.rows = rows;
+  tt.cols = cols;
+  tt.elemBytes = elementBytes(dtype);
   return tt;
 }
 
@@ -255,7 +267,15 @@ class FunctionLifter {
       m.param = i->param;
       m.peer = i->peer;
       if (!i->space.empty()) m.space = i->space;
-      if (!i->root.empty()) m.value = i->root;
+      if (!i->root.empty()) {
+        m.value = i->root;
+        bool renamedTile = i->root.rfind(v + "@", 0) == 0;  // a tile given its own identity (liftTile)
+        if (i->isTile && !renamedTile) {
+          m.tileView = v;
+          m.tileViewOffset = i->viewOffset;
+          m.tileViewBytes = i->viewBytes;
+        }
+      }
       m.view = i->view;
       m.offsets = i->offsets;
       m.sizes = i->sizes;
@@ -430,6 +450,11 @@ class FunctionLifter {
       defineResults(op, v);
       return true;
     }
+    if ((n == "pto.subview" || n == "pto.treshape" || n == "pto.bitcast" || n == "pto.reshape") && !ops.empty() &&
+        info(ops[0]) && info(ops[0])->isTile) {
+      liftTileView(op);
+      return true;
+    }
     // Views and pointer arithmetic keep the origin of their base operand.
     if (n == "pto.make_tensor_view" || n == "pto.partition_view" || n == "pto.castptr" ||
         n == "pto.subview" || n == "pto.bitcast" || n == "pto.reshape") {
@@ -591,8 +616,10 @@ class FunctionLifter {
         break;
     }
     if (m.kind == OpKind::Other && !op.regions.empty()) {
-      // pto.section.vector / pto.vecscope / unknown region ops: their bodies run in place.
+      // pto.section.vector / pto.vecscope / pto.fusion_region / unknown region ops: their bodies
+      // run in place.
       for (const auto& r : op.regions) seq.children.push_back(liftRegion(r));
+      defineYieldedResults(op);
       return;
     }
     if (m.kind == OpKind::Other) {
@@ -639,6 +666,55 @@ class FunctionLifter {
     m.param = -1;
     if (m.space == "gm") m.space = "ub";
     return m;
+  }
+
+  // %v = pto.subview %t[%r, %c] sizes [R, C] ... : T -> V, and pto.treshape / bitcast / reshape of
+  // a tile: a view of the root tile's bytes, so every access through it is an access of the
+  // root (sync-pipe-race, ub-range). A subview at constant offsets of a plain row- or
+  // column-major tile covers a known byte range of it; otherwise it may lie anywhere in the root.
+  void liftTileView(const mlir::Op& op) {
+    const std::string& base = op.operands[0];
+    ValueInfo v = *info(base);
+    v.expr = nullptr;
+    bool rooted = !v.root.empty();
+    if (!rooted) {
+      v.root = base;
+      v.viewOffset = 0;
+      v.viewBytes = v.tileBytes;
+    }
+    if (op.name == "pto.subview") {
+      std::vector<std::string> types = typeTokens(op);
+      std::optional<TileType> whole = types.empty() ? std::nullopt : parseTileType(types.front());
+      std::optional<TileType> part = types.size() < 2 ? std::nullopt : parseTileType(types.back());
+      std::vector<std::string> at = bracketList(op);
+      int64_t row = 0, col = 0;
+      bool constant = false;
+      if (at.size() == 2)
+        if (auto r = evalConst(exprOf(at[0])))
+          if (auto c = evalConst(exprOf(at[1]))) row = *r, col = *c, constant = true;
+      std::optional<int64_t> offset, span;
+      if (whole && part && constant && !whole->boxed && whole->elemBytes > 0 && part->rows > 0 && part->cols > 0) {
+        // Element (r, c) of a row-major R x C tile is at r * C + c; column-major: c * R + r.
+        int64_t major = whole->colMajor ? col : row, minor = whole->colMajor ? row : col;
+        int64_t stride = whole->colMajor ? whole->rows : whole->cols;
+        int64_t lines = whole->colMajor ? part->cols : part->rows, width = whole->colMajor ? part->rows : part->cols;
+        int64_t first = 0, last = 0;
+        if (!__builtin_mul_overflow(major, stride, &first) && !__builtin_add_overflow(first, minor, &first) &&
+            !__builtin_mul_overflow(lines - 1, stride, &last) && !__builtin_add_overflow(last, width, &last) &&
+            !__builtin_mul_overflow(first, int64_t(whole->elemBytes), &first) &&
+            !__builtin_mul_overflow(last, int64_t(whole->elemBytes), &last) && first >= 0)
+          offset = first, span = last;
+      }
+      // A view of a view: its rows are strided by the root's width, not the parent type's.
+      if (offset && span && !rooted && *offset + *span <= v.viewBytes) {
+        v.viewOffset = *v.viewOffset + *offset;
+        v.viewBytes = *span;
+      } else {
+        v.viewOffset.reset();  // somewhere in the root
+        v.viewBytes = 0;
+      }
+    }
+    defineResults(op, v);
   }
 
   // ---- HIVM (hivm.hir, memref) ------------------------------------------------------------
@@ -924,6 +1000,17 @@ class FunctionLifter {
     if (!addrValue.empty()) v.tileAddr = evalConst(exprOf(addrValue));
     if (!addrValue.empty() && !v.tileAddr) m.tileAddrChoices = possibleConstants(exprOf(addrValue));
     m.tileValue = op.results.empty() ? (op.operands.empty() ? "" : op.operands[0]) : op.results[0];
+    // Sibling regions reuse SSA names (PyPTO's fusion regions each define their own %292): a
+    // tile whose name is taken gets its own identity, so two tiles are never one by spelling.
+    if (!op.results.empty() && tileNames_.count(m.tileValue)) {
+      v.root = m.tileValue + "@" + std::to_string(op.loc.line);
+      for (int k = 2; tileNames_.count(v.root); ++k)
+        v.root = m.tileValue + "@" + std::to_string(op.loc.line) + "." + std::to_string(k);
+      v.viewOffset = 0;
+      v.viewBytes = v.tileBytes;
+      m.tileValue = v.root;
+    }
+    tileNames_.insert(m.tileValue);
     m.tileSpace = v.space;
     m.tileAddr = v.tileAddr;
     m.tileBytes = v.tileBytes;
@@ -999,6 +1086,27 @@ class FunctionLifter {
     }
   }
 
+  // %r = pto.fusion_region { ... pto.yield(%t) } : T: %r is the value the single region yields;
+  // a yielded tile is the same tile (a view of all of it), whatever later regions call %t.
+  void defineYieldedResults(const mlir::Op& op) {
+    if (op.results.empty() || op.regions.size() != 1) return;
+    const mlir::Region& r = op.regions[0];
+    if (r.blocks.empty() || r.blocks.back().ops.empty()) return;
+    const mlir::Op& last = r.blocks.back().ops.back();
+    if (last.name != "pto.yield" && last.name != "scf.yield") return;
+    for (size_t i = 0; i < op.results.size() && i < last.operands.size(); ++i) {
+      const ValueInfo* y = info(last.operands[i]);
+      if (!y) continue;
+      ValueInfo v = *y;
+      if (v.isTile && v.root.empty()) {
+        v.root = last.operands[i];
+        v.viewOffset = 0;
+        v.viewBytes = v.tileBytes;
+      }
+      values_[op.results[i]] = v;
+    }
+  }
+
   void liftWhile(const mlir::Op& op, Stmt& seq) {
     auto s = std::make_unique<Stmt>();
     s->kind = Stmt::Kind::While;
@@ -1013,6 +1121,7 @@ class FunctionLifter {
   std::vector<InputDiagnostic>& diags_;
   std::map<std::string, ValueInfo> values_;
   std::set<std::string> noted_;
+  std::set<std::string> tileNames_;  // identities given to tiles so far
 };
 
 void collectFunctions(const std::vector<mlir::Op>& ops, const std::string& arch,

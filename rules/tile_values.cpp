@@ -1,0 +1,395 @@
+#include "rules/tile_values.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+
+namespace ptov {
+namespace {
+
+// The analysis tracks one bit per (read, flow node); past this many 64-bit words it is skipped
+// and says so rather than take the machine's memory.
+constexpr size_t kMaxPendingWords = size_t(1) << 22;
+// Placement pairs compared when looking for tiles that share bytes.
+constexpr size_t kMaxPairSteps = size_t(20) * 1000 * 1000;
+
+struct Bits {
+  std::vector<uint64_t> w;
+  explicit Bits(size_t n = 0) : w((n + 63) / 64, 0) {}
+  bool test(size_t i) const { return (w[i / 64] >> (i % 64)) & 1; }
+  void set(size_t i) { w[i / 64] |= uint64_t(1) << (i % 64); }
+  void clear(size_t i) { w[i / 64] &= ~(uint64_t(1) << (i % 64)); }
+  bool join(const Bits& o) {
+    bool changed = false;
+    for (size_t i = 0; i < w.size(); ++i) {
+      uint64_t merged = w[i] | o.w[i];
+      changed |= merged != w[i];
+      w[i] = merged;
+    }
+    return changed;
+  }
+};
+
+std::vector<size_t> setBits(const Bits& b) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < b.w.size(); ++i)
+    for (uint64_t word = b.w[i]; word; word &= word - 1) out.push_back(i * 64 + __builtin_ctzll(word));
+  return out;
+}
+
+struct Placement {
+  const Op* op;
+  std::vector<ByteRange> ranges;  // one per address the tile can have
+};
+
+struct Access {
+  int node;
+  const MemRef* ref;
+  int placement;
+  int root;  // index into the involved roots
+  ByteRange bytes;
+  bool exact;  // the bytes are known, not only the root's bound
+  bool whole;  // covers its placement's bytes: a write through it replaces the tile's value
+  bool write;
+};
+
+class TileValueAnalysis {
+ public:
+  TileValueAnalysis(const Flow& flow, const std::function<bool(const Op&)>& placed) : flow_(flow), placed_(placed) {}
+
+  TileClashes run() {
+    collectPlacements();
+    if (!findSharedRoots()) return std::move(out_);
+    if (roots_.empty()) return std::move(out_);
+    collectAccesses();
+    inOpOverlaps();
+    overwrittenValues();
+    for (auto& [key, clash] : byPair_) out_.clashes.push_back(clash);
+    std::sort(out_.clashes.begin(), out_.clashes.end(), [&](const TileClash& a, const TileClash& b) {
+      return order_.at(a.placedLater) != order_.at(b.placedLater) ? order_.at(a.placedLater) < order_.at(b.placedLater)
+                                                                  : order_.at(a.write) < order_.at(b.write);
+    });
+    return std::move(out_);
+  }
+
+ private:
+  void collectPlacements() {
+    for (size_t n = 0; n < flow_.nodes.size(); ++n) {
+      const Op* op = flow_.nodes[n].op;
+      if (!op) continue;
+      order_.emplace(op, static_cast<int>(n));
+      if ((op->kind != OpKind::TileAlloc && op->kind != OpKind::TileAssign) || op->tileBytes <= 0 || !placed_(*op))
+        continue;
+      std::vector<int64_t> addrs = op->tileAddr ? std::vector<int64_t>{*op->tileAddr} : op->tileAddrChoices;
+      Placement p{op, {}};
+      for (int64_t a : addrs) {
+        int64_t end = 0;
+        if (!__builtin_add_overflow(a, op->tileBytes, &end)) p.ranges.push_back({a, end});
+      }
+      if (p.ranges.empty()) continue;
+      placementAt_[static_cast<int>(n)] = static_cast<int>(placements_.size());
+      placementsOf_[op->tileValue].push_back(static_cast<int>(placements_.size()));
+      placements_.push_back(std::move(p));
+    }
+  }
+
+  // The roots that share bytes with another root in the same space: only their values can be
+  // overwritten. Sorted by start, so each tile is compared with those that begin inside it.
+  bool findSharedRoots() {
+    struct Item {
+      std::string space;
+      int64_t begin, end;
+      const std::string* root;
+    };
+    std::vector<Item> items;
+    for (const auto& p : placements_)
+      for (const auto& r : p.ranges) items.push_back({p.op->tileSpace, r.begin, r.end, &p.op->tileValue});
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+      return a.space != b.space ? a.space < b.space : a.begin < b.begin;
+    });
+    std::set<std::string> shared;
+    size_t steps = 0;
+    for (size_t i = 0; i < items.size(); ++i)
+      for (size_t j = i + 1; j < items.size() && items[j].space == items[i].space && items[j].begin < items[i].end; ++j) {
+        if (++steps > kMaxPairSteps) {
+          out_.notChecked = "over " + std::to_string(kMaxPairSteps) + " pairs of tile placements share bytes";
+          return false;
+        }
+        if (*items[i].root == *items[j].root) continue;
+        shared.insert(*items[i].root);
+        shared.insert(*items[j].root);
+      }
+    for (const auto& r : shared) {
+      rootIndex_[r] = static_cast<int>(roots_.size());
+      roots_.push_back(r);
+    }
+    return true;
+  }
+
+  // Which placement each access of a shared root reaches: the root's only one, or (a C++ tile
+  // TASSIGNed several times) those that reach the access along the flow graph.
+  std::vector<std::vector<int>> reachingPlacements() {
+    std::vector<std::vector<int>> none;
+    std::map<std::string, int> multi;  // roots placed by more than one op
+    for (const auto& r : roots_)
+      if (placementsOf_[r].size() > 1) multi.emplace(r, static_cast<int>(multi.size()));
+    if (multi.empty()) return none;
+    // State: per multi-placed root, a bit per placement op (placement index).
+    Bits entry(placements_.size());
+    auto in = solveForward(flow_, entry, [&](const FlowNode& n, Bits& s) {
+      auto p = placementAt_.find(static_cast<int>(&n - flow_.nodes.data()));
+      if (p == placementAt_.end() || !multi.count(placements_[p->second].op->tileValue)) return;
+      for (int other : placementsOf_[placements_[p->second].op->tileValue]) s.clear(other);
+      s.set(p->second);
+    });
+    std::vector<std::vector<int>> reach(flow_.nodes.size());
+    for (size_t n = 0; n < flow_.nodes.size(); ++n) {
+      if (in[n].w.empty()) continue;
+      for (const auto& [root, k] : multi)
+        for (int p : placementsOf_[root])
+          if (in[n].test(p)) reach[n].push_back(p);
+    }
+    return reach;
+  }
+
+  void collectAccesses() {
+    std::vector<std::vector<int>> reach = reachingPlacements();
+    for (size_t n = 0; n < flow_.nodes.size(); ++n) {
+      const Op* op = flow_.nodes[n].op;
+      if (!op) continue;
+      auto add = [&](const MemRef& ref, bool write) {
+        if (ref.space == "gm") return;
+        auto root = rootIndex_.find(ref.value);
+        if (root == rootIndex_.end()) return;
+        const std::vector<int>& mine = placementsOf_[ref.value];
+        std::vector<int> which;
+        if (mine.size() == 1) which = mine;
+        else if (!reach.empty())
+          for (int p : reach[n])
+            if (std::find(mine.begin(), mine.end(), p) != mine.end()) which.push_back(p);
+        bool known = ref.tileView.empty() || (ref.tileViewOffset && ref.tileViewBytes > 0);
+        for (int p : which)
+          for (const ByteRange& r : placements_[p].ranges) {
+            ByteRange bytes = r;
+            bool whole = true;
+            if (!ref.tileView.empty() && known) {
+              bytes = {r.begin + *ref.tileViewOffset, r.begin + *ref.tileViewOffset + ref.tileViewBytes};
+              whole = bytes.begin == r.begin && bytes.end == r.end;
+            } else if (!ref.tileView.empty()) {
+              whole = false;
+            }
+            accesses_.push_back({static_cast<int>(n), &ref, p, root->second, bytes, known, whole, write});
+          }
+      };
+      size_t first = accesses_.size();
+      for (const MemRef& r : op->reads) add(r, false);
+      for (const MemRef& w : op->writes) add(w, true);
+      if (accesses_.size() > first) accessesAt_[static_cast<int>(n)] = {first, accesses_.size()};
+    }
+  }
+
+  // One clash per pair of tiles (the first found, an exact one before a bound), shown at the
+  // placement that comes later: the tile placed over the other.
+  void keep(TileClash c) {
+    bool overFirst = order_.at(c.placedOver) < order_.at(c.placedUnder);
+    c.placedLater = overFirst ? c.placedUnder : c.placedOver;
+    auto key = overFirst ? std::make_pair(c.placedOver, c.placedUnder) : std::make_pair(c.placedUnder, c.placedOver);
+    auto it = byPair_.find(key);
+    if (it == byPair_.end()) byPair_.emplace(key, c);
+    else if (!it->second.exact && c.exact) it->second = c;
+  }
+
+  TileClash clashOf(const Access& w, const Access& r, const Op* laterRead) const {
+    TileClash c;
+    c.placedOver = placements_[w.placement].op;
+    c.placedUnder = placements_[r.placement].op;
+    c.write = flow_.nodes[w.node].op;
+    c.laterRead = laterRead;
+    c.written = w.ref;
+    c.read = r.ref;
+    c.writtenBytes = w.bytes;
+    c.readBytes = r.bytes;
+    c.exact = w.exact && r.exact;
+    return c;
+  }
+
+  // An op that reads bytes it also writes at another offset overwrites input it has not read
+  // yet (a vector op walks its operands in step). The same start is an in-place op; a window
+  // copied onto the bytes it came from (TEXTRACT into base + window) is a view.
+  void inOpOverlaps() {
+    for (const auto& [node, span] : accessesAt_) {
+      const Op& op = *flow_.nodes[node].op;
+      for (size_t i = span.first; i < span.second; ++i) {
+        const Access& r = accesses_[i];
+        if (r.write || !r.exact) continue;
+        for (size_t j = span.first; j < span.second; ++j) {
+          const Access& w = accesses_[j];
+          if (!w.write || !w.exact || !w.bytes.overlaps(r.bytes) || w.bytes.begin == r.bytes.begin) continue;
+          if (w.ref->space != r.ref->space) continue;
+          bool window = op.sourceWindowByte && !op.reads.empty() && r.ref == &op.reads.front() &&
+                        w.bytes.begin == r.bytes.begin + *op.sourceWindowByte;
+          if (!window) keep(clashOf(w, r, nullptr));
+        }
+      }
+    }
+  }
+
+  // Which shared roots each tile's value can be computed from, over the whole kernel (flow-
+  // insensitive, so "derived" errs towards one buffer): an op writing B from R makes B depend on
+  // R and on what R depends on; a tile never written is a view of whatever tiles share its bytes
+  // (PyPTO's row-major handles of a column-major tile, read without a move).
+  void computeDerivation() {
+    std::map<std::string, std::set<std::string>> from;  // tile -> tiles its value is computed from
+    std::set<std::string> written;
+    for (const FlowNode& n : flow_.nodes) {
+      if (!n.op) continue;
+      for (const MemRef& w : n.op->writes) {
+        if (w.space == "gm") continue;
+        written.insert(w.value);
+        for (const MemRef& r : n.op->reads)
+          if (r.space != "gm") from[w.value].insert(r.value);
+      }
+    }
+    for (const auto& [name, placed] : placementsOf_) {
+      if (written.count(name)) continue;
+      for (int p : placed)
+        for (const auto& [other, theirs] : placementsOf_)
+          if (other != name)
+            for (int q : theirs)
+              for (const ByteRange& a : placements_[p].ranges)
+                for (const ByteRange& b : placements_[q].ranges)
+                  if (placements_[p].op->tileSpace == placements_[q].op->tileSpace && a.overlaps(b))
+                    from[name].insert(other);
+    }
+    // Fixpoint: each tile's set of shared roots (bits) grows with what its sources have.
+    for (const auto& [name, sources] : from) deps_.try_emplace(name, roots_.size());
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [name, sources] : from) {
+        Bits& mine = deps_.at(name);
+        for (const std::string& src : sources) {
+          if (auto r = rootIndex_.find(src); r != rootIndex_.end() && !mine.test(r->second)) {
+            mine.set(r->second);
+            changed = true;
+          }
+          if (auto theirs = deps_.find(src); theirs != deps_.end() && src != name) changed |= mine.join(theirs->second);
+        }
+      }
+    }
+  }
+
+  // Is what `op` writes computed from the value of shared root `root` (an in-place op, a copy
+  // of a view of it, a value derived from it)?
+  bool derivedFrom(const Op& op, int root) const {
+    for (const MemRef& in : op.reads) {
+      if (in.space == "gm") continue;
+      if (in.value == roots_[root]) return true;
+      if (auto d = deps_.find(in.value); d != deps_.end() && d->second.test(root)) return true;
+    }
+    return false;
+  }
+
+  // A write of one tile while another tile's value, in the bytes it overwrites, is still to be
+  // read, unless the write is computed from that tile (an in-place op, a view of its value).
+  void overwrittenValues() {
+    // Forward: has a root been written since it was placed (does it hold a value of its own)?
+    const size_t nRoots = roots_.size();
+    auto held = solveForward(flow_, Bits(nRoots), [&](const FlowNode& n, Bits& s) {
+      int node = static_cast<int>(&n - flow_.nodes.data());
+      if (auto p = placementAt_.find(node); p != placementAt_.end()) {
+        auto r = rootIndex_.find(placements_[p->second].op->tileValue);
+        if (r != rootIndex_.end()) s.clear(r->second);
+      }
+      if (auto span = accessesAt_.find(node); span != accessesAt_.end())
+        for (size_t i = span->second.first; i < span->second.second; ++i)
+          if (accesses_[i].write) s.set(accesses_[i].root);
+    });
+    // The reads that see a value their own tile was given: those a write can overwrite.
+    std::vector<size_t> reads;
+    for (size_t i = 0; i < accesses_.size(); ++i) {
+      const Access& a = accesses_[i];
+      if (!a.write && !held[a.node].w.empty() && held[a.node].test(a.root)) reads.push_back(i);
+    }
+    if (reads.empty()) return;
+    computeDerivation();
+    const size_t nodes = flow_.nodes.size();
+    if (nodes * ((reads.size() + 63) / 64) > kMaxPendingWords) {
+      out_.notChecked = "its values: " + std::to_string(reads.size()) + " tile reads over " + std::to_string(nodes) +
+                        " flow nodes are past the analysis limit";
+      return;
+    }
+    std::vector<Bits> readsOfRoot(nRoots, Bits(reads.size()));
+    std::map<int, Bits> gen, kill;
+    for (size_t k = 0; k < reads.size(); ++k) {
+      const Access& a = accesses_[reads[k]];
+      readsOfRoot[a.root].set(k);
+      gen.try_emplace(a.node, reads.size()).first->second.set(k);
+    }
+    for (size_t n = 0; n < nodes; ++n) {
+      int node = static_cast<int>(n);
+      auto killRoot = [&](int root) { kill.try_emplace(node, reads.size()).first->second.join(readsOfRoot[root]); };
+      if (auto p = placementAt_.find(node); p != placementAt_.end())
+        if (auto r = rootIndex_.find(placements_[p->second].op->tileValue); r != rootIndex_.end()) killRoot(r->second);
+      if (auto span = accessesAt_.find(node); span != accessesAt_.end())
+        for (size_t i = span->second.first; i < span->second.second; ++i)
+          if (accesses_[i].write && accesses_[i].whole && accesses_[i].exact) killRoot(accesses_[i].root);
+    }
+    // Backward: the reads still to come after each node (pending on exit from it).
+    std::vector<Bits> in(nodes, Bits(reads.size())), after(nodes, Bits(reads.size()));
+    std::deque<int> work;
+    std::vector<bool> queued(nodes, true);
+    for (size_t n = nodes; n-- > 0;) work.push_back(static_cast<int>(n));
+    while (!work.empty()) {
+      int n = work.front();
+      work.pop_front();
+      queued[n] = false;
+      Bits out(reads.size());
+      for (int s : flow_.nodes[n].succ) out.join(in[s]);
+      after[n] = out;
+      if (auto k = kill.find(n); k != kill.end())
+        for (size_t i = 0; i < out.w.size(); ++i) out.w[i] &= ~k->second.w[i];
+      if (auto g = gen.find(n); g != gen.end()) out.join(g->second);
+      if (in[n].join(out))
+        for (int p : flow_.nodes[n].pred)
+          if (!queued[p]) {
+            queued[p] = true;
+            work.push_back(p);
+          }
+    }
+    for (const auto& [node, span] : accessesAt_) {
+      const Op& op = *flow_.nodes[node].op;
+      for (size_t j = span.first; j < span.second; ++j) {
+        const Access& w = accesses_[j];
+        if (!w.write) continue;
+        for (size_t k : setBits(after[node])) {
+          const Access& r = accesses_[reads[k]];
+          if (r.root == w.root || r.ref->space != w.ref->space || !r.bytes.overlaps(w.bytes)) continue;
+          if (!derivedFrom(op, r.root)) keep(clashOf(w, r, flow_.nodes[r.node].op));
+        }
+      }
+    }
+  }
+
+  const Flow& flow_;
+  const std::function<bool(const Op&)>& placed_;
+  TileClashes out_;
+  std::vector<Placement> placements_;
+  std::map<int, int> placementAt_;                       // flow node -> placement
+  std::map<std::string, std::vector<int>> placementsOf_;  // root -> placements
+  std::vector<std::string> roots_;                         // roots sharing bytes with another
+  std::map<std::string, int> rootIndex_;
+  std::vector<Access> accesses_;
+  std::map<int, std::pair<size_t, size_t>> accessesAt_;  // flow node -> its accesses
+  std::map<const Op*, int> order_;
+  std::map<std::pair<const Op*, const Op*>, TileClash> byPair_;
+  std::map<std::string, Bits> deps_;  // tile -> the shared roots its value can be computed from
+};
+
+}  // namespace
+
+TileClashes tileClashes(const Flow& flow, const std::function<bool(const Op&)>& placed) {
+  return TileValueAnalysis(flow, placed).run();
+}
+
+}  // namespace ptov
