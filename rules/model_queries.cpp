@@ -52,7 +52,28 @@ bool after(const Flow& flow, int from, const std::vector<bool>& reach) {
 }
 }  // namespace
 
+std::set<int> stagingBuffers(const Flow& flow) {
+  std::set<int> sent, peerAddressed;
+  auto see = [&](const MemRef& m) {
+    if (m.space == "gm" && m.param >= 0 && m.peer) peerAddressed.insert(m.param);
+  };
+  for (const FlowNode& n : flow.nodes) {
+    if (!n.op) continue;
+    for (const MemRef& r : n.op->reads) see(r);
+    for (const MemRef& w : n.op->writes) see(w);
+    see(n.op->target);
+    if (n.op->kind == OpKind::Put)
+      for (const MemRef& r : n.op->reads)
+        if (r.space == "gm" && r.param >= 0 && !r.peer) sent.insert(r.param);
+  }
+  std::set<int> staging;
+  for (int p : sent)
+    if (!peerAddressed.count(p)) staging.insert(p);
+  return staging;
+}
+
 std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
+  const std::set<int> staging = stagingBuffers(flow);
   const std::vector<bool> toNotify = canReachOp(flow, [](const Op& op) { return op.kind == OpKind::Notify; });
   const std::vector<bool> toFence = canReachOp(flow, [](const Op& op) { return op.kind == OpKind::Fence; });
   std::map<std::string, std::vector<bool>> toMarkerOf;  // per written buffer, computed once
@@ -63,9 +84,11 @@ std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
     const Op& write = *n.op;
     int self = static_cast<int>(i);
     unsigned reasons = 0;
+    bool onlyStaging = true;  // every GM buffer it writes is a staging buffer
     for (const auto& w : write.writes) {
       if (w.peer) reasons |= kPublishPeer;
       if (w.space != "gm") continue;
+      onlyStaging &= !w.peer && w.param >= 0 && staging.count(w.param) > 0;
       // The generator's own release marker: a single-line invalidate of the written buffer.
       std::string key = w.param >= 0 ? std::to_string(w.param) + (w.peer ? "p" : "") : w.value;  // as sameBuffer
       auto it = toMarkerOf.find(key);
@@ -79,7 +102,9 @@ std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
                  .first;
       if (after(flow, self, it->second)) reasons |= kPublishMarked;
     }
-    if (after(flow, self, toNotify)) reasons |= kPublishNotified;
+    // A notify publishes what peers can read: not a staging buffer, which only this kernel's own
+    // tput reads (and which that tput then publishes itself, to a peer address).
+    if (!onlyStaging && after(flow, self, toNotify)) reasons |= kPublishNotified;
     // A fence after a cached scalar store only makes sense as its release.
     if (write.kind == OpKind::ScalarStore && after(flow, self, toFence)) reasons |= kPublishFenced;
     if (reasons) out[self] = reasons;

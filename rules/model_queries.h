@@ -14,11 +14,16 @@ namespace ptov {
 // tget into local GM, collectives) with at least one of these reasons. docs/publishing.md.
 enum PublishReason : unsigned {
   kPublishPeer = 1,      // targets a peer address
-  kPublishNotified = 2,  // a notify is reachable after it (including later loop iterations)
+  kPublishNotified = 2,  // a notify is reachable after it (including later loop iterations), and
+                         // it writes a buffer peers can read (not only staging buffers)
   kPublishMarked = 4,    // a single-line cacheinvalid of the written buffer follows it
   kPublishFenced = 8,    // a scalar store that a GM fence follows (a release of a cached line)
 };
 bool isGmWriteOp(const Op& op);
+// Staging buffers: kernel parameters that this kernel's own tput/tput_async reads as its local
+// source and that no access addresses on a peer. Peers never read them, so writing them
+// publishes nothing by itself. docs/publishing.md.
+std::set<int> stagingBuffers(const Flow& flow);
 // Flow node of each publishing write -> its PublishReason bits.
 std::map<int, unsigned> publishingWriteNodes(const Flow& flow);
 

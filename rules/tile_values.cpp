@@ -50,7 +50,6 @@ struct Access {
   int root;  // index into the involved roots
   ByteRange bytes;
   bool exact;  // the bytes are known, not only the root's bound
-  bool whole;  // covers its placement's bytes: a write through it replaces the tile's value
   bool write;
 };
 
@@ -172,14 +171,9 @@ class TileValueAnalysis {
         for (int p : which)
           for (const ByteRange& r : placements_[p].ranges) {
             ByteRange bytes = r;
-            bool whole = true;
-            if (!ref.tileView.empty() && known) {
+            if (!ref.tileView.empty() && known)
               bytes = {r.begin + *ref.tileViewOffset, r.begin + *ref.tileViewOffset + ref.tileViewBytes};
-              whole = bytes.begin == r.begin && bytes.end == r.end;
-            } else if (!ref.tileView.empty()) {
-              whole = false;
-            }
-            accesses_.push_back({static_cast<int>(n), &ref, p, root->second, bytes, known, whole, write});
+            accesses_.push_back({static_cast<int>(n), &ref, p, root->second, bytes, known, write});
           }
       };
       size_t first = accesses_.size();
@@ -279,8 +273,8 @@ class TileValueAnalysis {
     }
   }
 
-  // Is what `op` writes computed from the value of shared root `root` (an in-place op, a copy
-  // of a view of it, a value derived from it)?
+  // Is what `op` writes computed from the value of shared root `root` (directly, through a
+  // view of it, or through values derived from it)?
   bool derivedFrom(const Op& op, int root) const {
     for (const MemRef& in : op.reads) {
       if (in.space == "gm") continue;
@@ -291,7 +285,7 @@ class TileValueAnalysis {
   }
 
   // A write of one tile while another tile's value, in the bytes it overwrites, is still to be
-  // read, unless the write is computed from that tile (an in-place op, a view of its value).
+  // read, unless the write is a new version of that tile (its bytes, computed from it).
   void overwrittenValues() {
     // Forward: has a root been written since it was placed (does it hold a value of its own)?
     const size_t nRoots = roots_.size();
@@ -305,35 +299,57 @@ class TileValueAnalysis {
         for (size_t i = span->second.first; i < span->second.second; ++i)
           if (accesses_[i].write) s.set(accesses_[i].root);
     });
-    // The reads that see a value their own tile was given: those a write can overwrite.
-    std::vector<size_t> reads;
+    // The reads that see a value their own tile was given: those a write can overwrite. Each is
+    // cut into segments at every byte where a write of its tile or another tile's placement
+    // starts or ends, so a write through a view retires exactly the bytes it rewrites.
+    std::set<int64_t> cuts;  // over all spaces: a cut a segment does not need costs one bit
+    for (const Access& a : accesses_)
+      if (a.exact) cuts.insert({a.bytes.begin, a.bytes.end});
+    for (const Placement& p : placements_)
+      for (const ByteRange& r : p.ranges) cuts.insert({r.begin, r.end});
+    struct Read {
+      size_t access;
+      ByteRange bytes;
+    };
+    std::vector<Read> reads;
     for (size_t i = 0; i < accesses_.size(); ++i) {
       const Access& a = accesses_[i];
-      if (!a.write && !held[a.node].w.empty() && held[a.node].test(a.root)) reads.push_back(i);
+      if (a.write || held[a.node].w.empty() || !held[a.node].test(a.root)) continue;
+      int64_t from = a.bytes.begin;
+      for (auto c = cuts.upper_bound(from); c != cuts.end() && *c < a.bytes.end; ++c) {
+        reads.push_back({i, {from, *c}});
+        from = *c;
+      }
+      reads.push_back({i, {from, a.bytes.end}});
     }
     if (reads.empty()) return;
     computeDerivation();
     const size_t nodes = flow_.nodes.size();
     if (nodes * ((reads.size() + 63) / 64) > kMaxPendingWords) {
-      out_.notChecked = "its values: " + std::to_string(reads.size()) + " tile reads over " + std::to_string(nodes) +
-                        " flow nodes are past the analysis limit";
+      out_.notChecked = "its values: " + std::to_string(reads.size()) + " tile read segments over " +
+                        std::to_string(nodes) + " flow nodes are past the analysis limit";
       return;
     }
-    std::vector<Bits> readsOfRoot(nRoots, Bits(reads.size()));
+    std::vector<std::vector<size_t>> readsOfRoot(nRoots);
     std::map<int, Bits> gen, kill;
     for (size_t k = 0; k < reads.size(); ++k) {
-      const Access& a = accesses_[reads[k]];
-      readsOfRoot[a.root].set(k);
+      const Access& a = accesses_[reads[k].access];
+      readsOfRoot[a.root].push_back(k);
       gen.try_emplace(a.node, reads.size()).first->second.set(k);
     }
     for (size_t n = 0; n < nodes; ++n) {
       int node = static_cast<int>(n);
-      auto killRoot = [&](int root) { kill.try_emplace(node, reads.size()).first->second.join(readsOfRoot[root]); };
+      // A new placement, or a write of known bytes, retires the reads of those bytes.
+      auto retire = [&](int root, const ByteRange* bytes) {
+        Bits& k = kill.try_emplace(node, reads.size()).first->second;
+        for (size_t r : readsOfRoot[root])
+          if (!bytes || (bytes->begin <= reads[r].bytes.begin && reads[r].bytes.end <= bytes->end)) k.set(r);
+      };
       if (auto p = placementAt_.find(node); p != placementAt_.end())
-        if (auto r = rootIndex_.find(placements_[p->second].op->tileValue); r != rootIndex_.end()) killRoot(r->second);
+        if (auto r = rootIndex_.find(placements_[p->second].op->tileValue); r != rootIndex_.end()) retire(r->second, nullptr);
       if (auto span = accessesAt_.find(node); span != accessesAt_.end())
         for (size_t i = span->second.first; i < span->second.second; ++i)
-          if (accesses_[i].write && accesses_[i].whole && accesses_[i].exact) killRoot(accesses_[i].root);
+          if (accesses_[i].write && accesses_[i].exact) retire(accesses_[i].root, &accesses_[i].bytes);
     }
     // Backward: the reads still to come after each node (pending on exit from it).
     std::vector<Bits> in(nodes, Bits(reads.size())), after(nodes, Bits(reads.size()));
@@ -363,9 +379,15 @@ class TileValueAnalysis {
         const Access& w = accesses_[j];
         if (!w.write) continue;
         for (size_t k : setBits(after[node])) {
-          const Access& r = accesses_[reads[k]];
-          if (r.root == w.root || r.ref->space != w.ref->space || !r.bytes.overlaps(w.bytes)) continue;
-          if (!derivedFrom(op, r.root)) keep(clashOf(w, r, flow_.nodes[r.node].op));
+          const Access& r = accesses_[reads[k].access];
+          if (r.root == w.root || r.ref->space != w.ref->space || !reads[k].bytes.overlaps(w.bytes)) continue;
+          // A new version of the tile: the same bytes, computed from it (an in-place op, a
+          // loop-carried update through another handle). Later reads see it on purpose.
+          bool newVersion = w.bytes.begin == r.bytes.begin && w.bytes.end == r.bytes.end && derivedFrom(op, r.root);
+          // A window copied onto the bytes it came from changes nothing (TEXTRACT in place).
+          bool window = op.sourceWindowByte && !op.reads.empty() && op.reads.front().value == roots_[r.root] &&
+                        w.bytes.begin == r.bytes.begin + *op.sourceWindowByte;
+          if (!newVersion && !window) keep(clashOf(w, r, flow_.nodes[r.node].op));
         }
       }
     }

@@ -73,6 +73,7 @@ class UbRange : public Rule {
   }
 
   static std::string tileName(const MemRef& m) { return m.tileView.empty() ? m.value : m.tileView + " (a view of " + m.value + ")"; }
+  static std::string handleName(const MemRef& m) { return m.tileView.empty() ? m.value : m.tileView; }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     checkScratch(k, ctx);
@@ -123,18 +124,18 @@ class UbRange : public Rule {
         continue;
       }
       std::string message = "tile " + over + " " + rangeText(c.writtenBytes) + " shares bytes with tile " + under + " " +
-                            rangeText(c.readBytes) + " in " + space + ", and is written while " + c.read->value +
+                            rangeText(c.readBytes) + " in " + space + ", and is written while " + handleName(*c.read) +
                             "'s value is still to be read";
       if (!c.exact) {
         message = "tile " + over + " may share bytes with tile " + under + " in " + space + " (a view at an offset " +
-                  "that is not a constant lies somewhere in its tile), and is written while " + c.read->value +
+                  "that is not a constant lies somewhere in its tile), and is written while " + handleName(*c.read) +
                   "'s value is still to be read: not decided";
       }
       Finding& f = ctx.report(c.placedLater->loc, message);
       f.unknown = !c.exact;
-      f.notes.push_back({c.write->loc, "'" + c.write->name + "' writes " + over + " here, with a value not computed from " +
-                                           c.read->value});
-      f.notes.push_back({c.laterRead->loc, "'" + c.laterRead->name + "' reads " + under + "'s earlier value here"});
+      f.notes.push_back({c.write->loc, "'" + c.write->name + "' writes " + handleName(*c.written) + " here, over bytes of " +
+                                           handleName(*c.read) + " (not a new version of it: those bytes, computed from it)"});
+      f.notes.push_back({c.laterRead->loc, "'" + c.laterRead->name + "' reads " + handleName(*c.read) + "'s earlier value here"});
       addPlacementNote(f, c, *c.read, *c.written);
     }
     if (!found.notChecked.empty()) {

@@ -232,3 +232,60 @@ TEST_CASE("lifter: HIVM sync ops, buffers and library events") {
   CHECK(set->fftsBase);
   CHECK(set->syncMode == "INTRA_BLOCK_SYNCHRONIZATION");
 }
+
+TEST_CASE("lifter: tile views are accesses of their root, fusion-region results name the yielded tile, sibling regions reuse names") {
+  auto ks = liftText(R"(module {
+  func.func @k(%i: index) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %a0 = arith.constant 0 : i64
+    %a1 = arith.constant 8192 : i64
+    %t = pto.alloc_tile addr = %a0 : !pto.tile_buf<vec, 8x64xf32>
+    %rows = pto.subview %t[%c2, %c0] sizes [2, 64] : !pto.tile_buf<vec, 8x64xf32> -> !pto.tile_buf<vec, 2x64xf32>
+    %cols = pto.subview %t[%c0, %c3] sizes [8, 4] : !pto.tile_buf<vec, 8x64xf32> -> !pto.tile_buf<vec, 8x4xf32>
+    %dyn = pto.subview %t[%i, %c0] sizes [2, 64] : !pto.tile_buf<vec, 8x64xf32> -> !pto.tile_buf<vec, 2x64xf32>
+    %flat = pto.treshape %rows : !pto.tile_buf<vec, 2x64xf32> -> !pto.tile_buf<vec, 1x128xf32>
+    pto.texp ins(%rows : !pto.tile_buf<vec, 2x64xf32>) outs(%cols : !pto.tile_buf<vec, 8x4xf32>)
+    pto.texp ins(%dyn : !pto.tile_buf<vec, 2x64xf32>) outs(%flat : !pto.tile_buf<vec, 1x128xf32>)
+    %r1 = pto.fusion_region {
+      %0 = pto.alloc_tile addr = %a1 : !pto.tile_buf<vec, 8x64xf32>
+      pto.texp ins(%t : !pto.tile_buf<vec, 8x64xf32>) outs(%0 : !pto.tile_buf<vec, 8x64xf32>)
+      pto.yield(%0) : (!pto.tile_buf<vec, 8x64xf32>) -> ()
+    } : !pto.tile_buf<vec, 8x64xf32>
+    %r2 = pto.fusion_region {
+      %0 = pto.alloc_tile addr = %a1 : !pto.tile_buf<vec, 8x64xf32>
+      pto.texp ins(%r1 : !pto.tile_buf<vec, 8x64xf32>) outs(%0 : !pto.tile_buf<vec, 8x64xf32>)
+      pto.yield(%0) : (!pto.tile_buf<vec, 8x64xf32>) -> ()
+    } : !pto.tile_buf<vec, 8x64xf32>
+    pto.texp ins(%r2 : !pto.tile_buf<vec, 8x64xf32>) outs(%t : !pto.tile_buf<vec, 8x64xf32>)
+    return
+  }
+})");
+  REQUIRE(ks.size() == 1);
+  std::vector<const Op*> exps;
+  for (const Op* op : opsOf(ks[0]))
+    if (op->name == "pto.texp") exps.push_back(op);
+  REQUIRE(exps.size() == 5);
+  // Rows 2..3 of a row-major 8x64 f32 tile: bytes [512, 1024); columns 3..6: from byte 12, with
+  // a 256-byte row stride, 7 * 256 + 16 bytes long.
+  const MemRef& rows = exps[0]->reads.at(0);
+  CHECK(rows.value == "%t");
+  CHECK(rows.tileView == "%rows");
+  CHECK(rows.tileViewOffset == std::optional<int64_t>(512));
+  CHECK(rows.tileViewBytes == 512);
+  const MemRef& cols = exps[0]->writes.at(0);
+  CHECK(cols.value == "%t");
+  CHECK(cols.tileViewOffset == std::optional<int64_t>(12));
+  CHECK(cols.tileViewBytes == 7 * 256 + 16);
+  // A dynamic offset: somewhere in %t. A reshape keeps its source's bytes.
+  CHECK(exps[1]->reads.at(0).value == "%t");
+  CHECK(!exps[1]->reads.at(0).tileViewOffset);
+  CHECK(exps[1]->writes.at(0).value == "%t");
+  CHECK(exps[1]->writes.at(0).tileViewOffset == std::optional<int64_t>(512));
+  // The two regions' %0 are two tiles; each region's result names the tile it yields.
+  std::string first = exps[2]->writes.at(0).value, second = exps[3]->writes.at(0).value;
+  CHECK(first != second);
+  CHECK(exps[3]->reads.at(0).value == first);
+  CHECK(exps[4]->reads.at(0).value == second);
+}
