@@ -297,26 +297,35 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
         //   make test);
         // - a fresh context breaks ties the same way whatever this thread solved before, so -j N
         //   prints the same witnesses as -j 1.
-        z3::context oc;
-        auto moved = [&](const z3::expr& e) { return z3::expr(oc, Z3_translate(c, e, oc)); };
-        z3::optimize o(oc);
-        z3::params op(oc);
-        op.set("rlimit", kWitnessRlimit);
-        // The kernel budget still bounds it (a fuzzed kernel took 12 s against a 1 s budget):
-        // past what is left, the first model is kept. Its own context, so no other timer is hit.
-        // With under 100 ms left the first model is kept: a timer of a few ms cancels the
-        // optimizer mid-step, and fuzz_check_file once saw Z3 4.8 crash there (SIGSEGV inside
-        // optimize::check on a loaded machine, not reproducible alone; docs/fuzzing.md).
-        double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        double remaining = left - spent;
-        op.set("timeout", static_cast<unsigned>(std::max(1.0, remaining)));
-        o.set(op);
-        for (const auto& f : facts) o.add(moved(f));
-        o.minimize(moved(shown));
-        bool minimal = remaining >= 100 && o.check() == z3::sat;
         z3::model first = s.get_model();
-        std::optional<z3::model> best;
-        if (minimal) best = o.get_model();
+        // A first model that shows only zeros is as small as a witness gets: no optimiser, whose
+        // fresh context costs more than most queries do.
+        int64_t firstShown = -1;
+        bool zeros = first.eval(shown, true).is_numeral_i64(firstShown) && firstShown == 0;
+        std::unique_ptr<z3::context> fresh;
+        std::optional<z3::model> best;  // after `fresh`: a model must go before its context
+        auto moved = [&](const z3::expr& e) { return z3::expr(*fresh, Z3_translate(c, e, *fresh)); };
+        if (zeros) {
+          ++stats_.zeroWitnesses;
+        } else {
+          fresh = std::make_unique<z3::context>();
+          z3::context& oc = *fresh;
+          z3::optimize o(oc);
+          z3::params op(oc);
+          op.set("rlimit", kWitnessRlimit);
+          // The kernel budget still bounds it (a fuzzed kernel took 12 s against a 1 s budget):
+          // past what is left, the first model is kept. Its own context, so no other timer is hit.
+          // With under 100 ms left the first model is kept: a timer of a few ms cancels the
+          // optimizer mid-step, and fuzz_check_file once saw Z3 4.8 crash there (SIGSEGV inside
+          // optimize::check on a loaded machine, not reproducible alone; docs/fuzzing.md).
+          double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+          double remaining = left - spent;
+          op.set("timeout", static_cast<unsigned>(std::max(1.0, remaining)));
+          o.set(op);
+          for (const auto& f : facts) o.add(moved(f));
+          o.minimize(moved(shown));
+          if (remaining >= 100 && o.check() == z3::sat) best = o.get_model();
+        }
         auto value = [&](const z3::expr& e) -> std::optional<int64_t> {
           int64_t out = 0;
           z3::expr v = best ? best->eval(moved(e), true) : first.eval(e, true);
