@@ -369,21 +369,34 @@ class Generator {
         std::string name = "%__mutant_addr" + std::to_string(counter++);
         size_t at = src_.offset(tk[i + 2].line, tk[i + 2].col);
         size_t lb = src_.lineExtent(*g).first;
-        // Sharing bytes destroys a value only when one of the two tiles is written while the
-        // other is live (placed and still to be used).
-        auto writtenWhileLive = [&](const Tile& w, const Tile& live) {
-          for (int i = std::max(w.def, live.def); i <= std::min(w.last, live.last); ++i)
-            for (const MemRef& m : num.ops()[i]->writes)
-              if (m.value == w.op->tileValue) return true;
+        // Sharing bytes destroys a value only when one tile is written while the other holds a
+        // value of its own (written since its placement) that is used later, or when one op
+        // reads the other and writes this one (at different offsets now).
+        auto destroys = [&](const Tile& w, const Tile& live) {
+          auto touches = [&](int i, const Tile& x, bool write) {
+            for (const MemRef& m : write ? num.ops()[i]->writes : num.ops()[i]->reads)
+              if (m.value == x.op->tileValue) return true;
+            return false;
+          };
+          for (int i = std::max(w.def, live.def); i <= std::min(w.last, live.last); ++i) {
+            if (!touches(i, w, true)) continue;
+            if (touches(i, live, false)) return true;
+            bool held = false;
+            for (int j = live.def; j < i && !held; ++j) held = touches(j, live, true);
+            if (held && live.last > i) return true;
+          }
           return false;
         };
-        bool harmful = writtenWhileLive(t, *nb) || writtenWhileLive(*nb, t);
+        bool harmful = false;
+        for (const Tile& o : tiles)
+          if (&o != &t && o.op->tileSpace == t.op->tileSpace && o.begin < shifted + (t.end - t.begin) && shifted < o.end)
+            harmful |= destroys(t, o) || destroys(o, t);
         add("shift-tile-address", *t.op,
             "move " + t.op->tileValue + " from " + std::to_string(t.begin) + " to " + std::to_string(shifted) + ", inside " +
                 nb->op->tileValue,
             {{lb, 0, src_.indentOf(lb) + name + " = arith.constant " + std::to_string(shifted) + " : i64\n"},
              {at, tk[i + 2].text.size(), name}},
-            harmful ? "" : "neither tile is written while the other is live, so sharing their bytes destroys no value");
+            harmful ? "" : "no tile it now overlaps is written while the other holds a value still to be used");
         break;
       }
     }

@@ -64,7 +64,7 @@ class TileValueAnalysis {
     collectAccesses();
     inOpOverlaps();
     overwrittenValues();
-    for (auto& [key, clash] : byPair_) out_.clashes.push_back(clash);
+    for (auto& [later, clash] : byLater_) out_.clashes.push_back(clash);
     std::sort(out_.clashes.begin(), out_.clashes.end(), [&](const TileClash& a, const TileClash& b) {
       return order_.at(a.placedLater) != order_.at(b.placedLater) ? order_.at(a.placedLater) < order_.at(b.placedLater)
                                                                   : order_.at(a.write) < order_.at(b.write);
@@ -170,10 +170,13 @@ class TileValueAnalysis {
         bool known = ref.tileView.empty() || (ref.tileViewOffset && ref.tileViewBytes > 0);
         for (int p : which)
           for (const ByteRange& r : placements_[p].ranges) {
-            ByteRange bytes = r;
-            if (!ref.tileView.empty() && known)
-              bytes = {r.begin + *ref.tileViewOffset, r.begin + *ref.tileViewOffset + ref.tileViewBytes};
-            accesses_.push_back({static_cast<int>(n), &ref, p, root->second, bytes, known, write});
+            if (ref.tileView.empty() || !known) {
+              accesses_.push_back({static_cast<int>(n), &ref, p, root->second, r, known, write});
+              continue;
+            }
+            // A strided view is one access per line it covers.
+            for (const auto& [b, e] : ref.tileViewBytesAt(*ref.tileViewOffset))
+              accesses_.push_back({static_cast<int>(n), &ref, p, root->second, {r.begin + b, r.begin + e}, true, write});
           }
       };
       size_t first = accesses_.size();
@@ -183,14 +186,14 @@ class TileValueAnalysis {
     }
   }
 
-  // One clash per pair of tiles (the first found, an exact one before a bound), shown at the
-  // placement that comes later: the tile placed over the other.
+  // One clash per tile placed over others (the first found, an exact one before a bound), shown
+  // at the placement that comes later: a kernel of n tiles on one address gives n findings, not
+  // n^2.
   void keep(TileClash c) {
     bool overFirst = order_.at(c.placedOver) < order_.at(c.placedUnder);
     c.placedLater = overFirst ? c.placedUnder : c.placedOver;
-    auto key = overFirst ? std::make_pair(c.placedOver, c.placedUnder) : std::make_pair(c.placedUnder, c.placedOver);
-    auto it = byPair_.find(key);
-    if (it == byPair_.end()) byPair_.emplace(key, c);
+    auto it = byLater_.find(c.placedLater);
+    if (it == byLater_.end()) byLater_.emplace(c.placedLater, c);
     else if (!it->second.exact && c.exact) it->second = c;
   }
 
@@ -211,19 +214,37 @@ class TileValueAnalysis {
   // An op that reads bytes it also writes at another offset overwrites input it has not read
   // yet (a vector op walks its operands in step). The same start is an in-place op; a window
   // copied onto the bytes it came from (TEXTRACT into base + window) is a view.
+  // A view at the loop counters is decided per iteration here: one op execution reads and
+  // writes in the same iteration, so each of the view's offsets is a case of its own.
   void inOpOverlaps() {
+    auto cases = [](const Access& a) {
+      std::vector<ByteRange> out;
+      if (a.exact) out.push_back(a.bytes);
+      else
+        for (int64_t off : a.ref->tileViewOffsetChoices)
+          for (const auto& [b, e] : a.ref->tileViewBytesAt(off)) out.push_back({a.bytes.begin + b, a.bytes.begin + e});
+      return out;
+    };
     for (const auto& [node, span] : accessesAt_) {
       const Op& op = *flow_.nodes[node].op;
       for (size_t i = span.first; i < span.second; ++i) {
         const Access& r = accesses_[i];
-        if (r.write || !r.exact) continue;
+        if (r.write) continue;
         for (size_t j = span.first; j < span.second; ++j) {
           const Access& w = accesses_[j];
-          if (!w.write || !w.exact || !w.bytes.overlaps(r.bytes) || w.bytes.begin == r.bytes.begin) continue;
-          if (w.ref->space != r.ref->space) continue;
-          bool window = op.sourceWindowByte && !op.reads.empty() && r.ref == &op.reads.front() &&
-                        w.bytes.begin == r.bytes.begin + *op.sourceWindowByte;
-          if (!window) keep(clashOf(w, r, nullptr));
+          if (!w.write || w.ref->space != r.ref->space || (!r.exact && !w.exact)) continue;
+          for (const ByteRange& rb : cases(r))
+            for (const ByteRange& wb : cases(w)) {
+              if (!wb.overlaps(rb) || wb.begin == rb.begin) continue;
+              bool window = op.sourceWindowByte && !op.reads.empty() && r.ref == &op.reads.front() &&
+                            wb.begin == rb.begin + *op.sourceWindowByte;
+              if (window) continue;
+              TileClash c = clashOf(w, r, nullptr);
+              c.writtenBytes = wb;
+              c.readBytes = rb;
+              c.exact = true;
+              keep(c);
+            }
         }
       }
     }
@@ -233,7 +254,7 @@ class TileValueAnalysis {
   // insensitive, so "derived" errs towards one buffer): an op writing B from R makes B depend on
   // R and on what R depends on; a tile never written is a view of whatever tiles share its bytes
   // (PyPTO's row-major handles of a column-major tile, read without a move).
-  void computeDerivation() {
+  bool computeDerivation() {
     std::map<std::string, std::set<std::string>> from;  // tile -> tiles its value is computed from
     std::set<std::string> written;
     for (const FlowNode& n : flow_.nodes) {
@@ -245,16 +266,20 @@ class TileValueAnalysis {
           if (r.space != "gm") from[w.value].insert(r.value);
       }
     }
-    for (const auto& [name, placed] : placementsOf_) {
+    // Only shared roots overlap another tile; the pair walk is bounded like findSharedRoots'.
+    size_t steps = 0;
+    for (const std::string& name : roots_) {
       if (written.count(name)) continue;
-      for (int p : placed)
-        for (const auto& [other, theirs] : placementsOf_)
+      for (int p : placementsOf_[name])
+        for (const std::string& other : roots_)
           if (other != name)
-            for (int q : theirs)
+            for (int q : placementsOf_[other])
               for (const ByteRange& a : placements_[p].ranges)
-                for (const ByteRange& b : placements_[q].ranges)
+                for (const ByteRange& b : placements_[q].ranges) {
+                  if (++steps > kMaxPairSteps) return false;
                   if (placements_[p].op->tileSpace == placements_[q].op->tileSpace && a.overlaps(b))
                     from[name].insert(other);
+                }
     }
     // Fixpoint: each tile's set of shared roots (bits) grows with what its sources have.
     for (const auto& [name, sources] : from) deps_.try_emplace(name, roots_.size());
@@ -271,6 +296,7 @@ class TileValueAnalysis {
         }
       }
     }
+    return true;
   }
 
   // Is what `op` writes computed from the value of shared root `root` (directly, through a
@@ -323,7 +349,10 @@ class TileValueAnalysis {
       reads.push_back({i, {from, a.bytes.end}});
     }
     if (reads.empty()) return;
-    computeDerivation();
+    if (!computeDerivation()) {
+      out_.notChecked = "over " + std::to_string(kMaxPairSteps) + " pairs of never-written tiles and the tiles they view";
+      return;
+    }
     const size_t nodes = flow_.nodes.size();
     if (nodes * ((reads.size() + 63) / 64) > kMaxPendingWords) {
       out_.notChecked = "its values: " + std::to_string(reads.size()) + " tile read segments over " +
@@ -404,7 +433,7 @@ class TileValueAnalysis {
   std::vector<Access> accesses_;
   std::map<int, std::pair<size_t, size_t>> accessesAt_;  // flow node -> its accesses
   std::map<const Op*, int> order_;
-  std::map<std::pair<const Op*, const Op*>, TileClash> byPair_;
+  std::map<const Op*, TileClash> byLater_;  // the finding's placement -> its clash
   std::map<std::string, Bits> deps_;  // tile -> the shared roots its value can be computed from
 };
 

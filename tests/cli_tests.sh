@@ -347,6 +347,27 @@ PY
     [ "$code" -eq 124 ] && fail "9,990 unfoldable pairs ran past 120 s with a 2 s kernel budget"
     expect_output 'more wait_flag op\(s\) not checked either'
     [ "$(grep -c 'unknown:' <<<"$out")" -lt 1000 ] || fail "one unknown per wait after the budget ran out"
+    # 3,000 tiles on one address, each loaded and then read after all the loads: every pair
+    # clashes. One finding per tile placed over another (not one per pair), within seconds.
+    python3 - "$pairs/one_address.pto" <<'PY'
+import sys
+t = "!pto.tile_buf<vec, 8x64xf32>"
+lines = ["func.func @one_address(%x: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {",
+         "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index", "  %c8 = arith.constant 8 : index",
+         "  %c64 = arith.constant 64 : index", "  %a = arith.constant 0 : i64",
+         "  %xv = pto.make_tensor_view %x, shape = [%c8, %c64], strides = [%c64, %c1] : !pto.tensor_view<?x?xf32>",
+         "  %xp = pto.partition_view %xv, offsets = [%c0, %c0], sizes = [%c8, %c64] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<8x64xf32>"]
+for i in range(3000):
+    lines += [f"  %t{i} = pto.alloc_tile addr = %a : {t}",
+              f"  pto.tload ins(%xp : !pto.partition_tensor_view<8x64xf32>) outs(%t{i} : {t})"]
+lines.append("  pto.barrier <PIPE_ALL>")
+lines += [f"  pto.texp ins(%t{i} : {t}) outs(%t{(i + 1) % 3000} : {t})" for i in range(3000)]
+open(sys.argv[1], "w").write("\n".join(lines + ["  return", "}"]) + "\n")
+PY
+    out="$(timeout 60 "$tool" check --rules ub-range "$pairs/one_address.pto" 2>&1)"
+    code=$?
+    [ "$code" -eq 124 ] && fail "3,000 tiles on one address ran past 60 s in ub-range (1 s when written)"
+    [ "$(grep -c 'error: .*\[ub-range\]' <<<"$out")" -eq 2999 ] || fail "3,000 tiles on one address: not one ub-range error per tile placed over another"
     rm -rf "$pairs"
     # --witness-dot DIR: one graph per finding; one lane per pipe, set -> wait arrows, the stuck
     # wait in red, iterations and values in the labels; a race's two accesses in orange.

@@ -278,6 +278,12 @@ TEST_CASE("lifter: tile views are accesses of their root, fusion-region results 
   CHECK(cols.value == "%t");
   CHECK(cols.tileViewOffset == std::optional<int64_t>(12));
   CHECK(cols.tileViewBytes == 7 * 256 + 16);
+  CHECK(cols.tileViewLines == 8);  // strided: 16 bytes of each 256-byte row
+  CHECK(cols.tileViewStride == 256);
+  CHECK(cols.tileViewLineBytes == 16);
+  CHECK(cols.tileViewBytesAt(12).size() == 8);
+  CHECK(cols.tileViewBytesAt(12).back() == std::make_pair(int64_t{12 + 7 * 256}, int64_t{12 + 7 * 256 + 16}));
+  CHECK(rows.tileViewLines == 1);  // whole rows: contiguous
   // A dynamic offset: somewhere in %t. A reshape keeps its source's bytes.
   CHECK(exps[1]->reads.at(0).value == "%t");
   CHECK(!exps[1]->reads.at(0).tileViewOffset);
@@ -288,4 +294,33 @@ TEST_CASE("lifter: tile views are accesses of their root, fusion-region results 
   CHECK(first != second);
   CHECK(exps[3]->reads.at(0).value == first);
   CHECK(exps[4]->reads.at(0).value == second);
+}
+
+TEST_CASE("lifter: a subview at the loop counter takes one offset per iteration") {
+  auto ks = liftText(R"(module {
+  func.func @k() attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %a0 = arith.constant 0 : i64
+    %t = pto.alloc_tile addr = %a0 : !pto.tile_buf<vec, 8x64xf32>
+    scf.for %j = %c0 to %c4 step %c1 {
+      %col = arith.muli %j, %c16 : index
+      %s = pto.subview %t[%c0, %col] sizes [8, 16] : !pto.tile_buf<vec, 8x64xf32> -> !pto.tile_buf<vec, 8x16xf32>
+      pto.texp ins(%s : !pto.tile_buf<vec, 8x16xf32>) outs(%s : !pto.tile_buf<vec, 8x16xf32>)
+    }
+    return
+  }
+})");
+  REQUIRE(ks.size() == 1);
+  const Op* exp = nullptr;
+  forEachOp(*ks[0].body, [&](const Op& op) {
+    if (op.name == "pto.texp") exp = &op;
+  });
+  REQUIRE(exp);
+  const MemRef& s = exp->reads.at(0);
+  CHECK(!s.tileViewOffset);
+  CHECK(s.tileViewOffsetChoices == std::vector<int64_t>{0, 64, 128, 192});
+  CHECK(s.tileViewLineBytes == 64);
 }

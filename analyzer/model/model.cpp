@@ -79,6 +79,14 @@ bool MemRef::sameBuffer(const MemRef& o) const {
   return !value.empty() && value == o.value;
 }
 
+std::vector<std::pair<int64_t, int64_t>> MemRef::tileViewBytesAt(int64_t offset) const {
+  if (tileViewLineBytes <= 0 || tileViewLines <= 1) return {{offset, offset + tileViewBytes}};
+  std::vector<std::pair<int64_t, int64_t>> lines;
+  for (int64_t k = 0; k < tileViewLines; ++k)
+    lines.push_back({offset + k * tileViewStride, offset + k * tileViewStride + tileViewLineBytes});
+  return lines;
+}
+
 bool Op::writesGm() const {
   for (const auto& w : writes)
     if (w.space == "gm") return true;

@@ -66,6 +66,15 @@ struct MemRef {
   std::string tileView;
   std::optional<int64_t> tileViewOffset;
   int64_t tileViewBytes = 0;
+  // Without one offset: the offsets the view takes over the iterations of its loops (pto.subview
+  // at the loop counters), each covering tileViewBytes; empty when not known either.
+  std::vector<int64_t> tileViewOffsetChoices;
+  // A view of some columns of a row-major tile (rows of a column-major one) is strided: from its
+  // offset, tileViewLines lines of tileViewLineBytes, tileViewStride apart (the span above is
+  // from the first line's start to the last line's end). tileViewLineBytes 0: contiguous.
+  int64_t tileViewLines = 1, tileViewStride = 0, tileViewLineBytes = 0;
+  // The bytes of the root [begin, end) it covers at root offset `offset`, line by line.
+  std::vector<std::pair<int64_t, int64_t>> tileViewBytesAt(int64_t offset) const;
   bool valid() const { return param >= 0 || !value.empty(); }
   // Same buffer: same parameter and same peer-ness (or the same named value if no param).
   bool sameBuffer(const MemRef& o) const;

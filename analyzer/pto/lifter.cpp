@@ -57,9 +57,12 @@ struct ValueInfo {
   bool isTile = false;
   std::optional<int64_t> tileAddr;
   int64_t tileBytes = 0;
-  // Views of a tile (root set): where the view lies in the root, when known (MemRef::tileView).
+  // Views of a tile (root set): where the view lies in the root, when known (MemRef::tileView),
+  // or the offsets it takes over the iterations of its loops.
   std::optional<int64_t> viewOffset;
   int64_t viewBytes = 0;
+  std::vector<int64_t> viewOffsetChoices;
+  int64_t viewLines = 1, viewStride = 0, viewLineBytes = 0;  // MemRef::tileViewLines ...
 };
 
 struct TileType {
@@ -274,6 +277,10 @@ class FunctionLifter {
           m.tileView = v;
           m.tileViewOffset = i->viewOffset;
           m.tileViewBytes = i->viewBytes;
+          m.tileViewOffsetChoices = i->viewOffsetChoices;
+          m.tileViewLines = i->viewLines;
+          m.tileViewStride = i->viewStride;
+          m.tileViewLineBytes = i->viewLineBytes;
         }
       }
       m.view = i->view;
@@ -632,6 +639,10 @@ class FunctionLifter {
       }
       return;  // views, arith, yields: nothing a rule needs as a statement
     }
+    // An access through a view uses its root tile too (liveness, the mutation tool).
+    for (const auto* refs : {&m.reads, &m.writes})
+      for (const MemRef& r : *refs)
+        if (!r.tileView.empty() && std::find(m.uses.begin(), m.uses.end(), r.value) == m.uses.end()) m.uses.push_back(r.value);
     seq.children.push_back(Stmt::opStmt(std::move(m)));
   }
 
@@ -668,6 +679,35 @@ class FunctionLifter {
     return m;
   }
 
+  // Calls `visit` with a leaf substitution for each iteration of the enclosing loops (their
+  // counters as constants), while it returns true; false when a loop's bounds are not constants
+  // or there are more than 256 iterations.
+  bool eachIteration(const std::function<bool(const std::function<ExprPtr(const Expr&)>&)>& visit) const {
+    int64_t total = 1;
+    for (const Loop& l : loops_) {
+      if (!l.lb || !l.ub || !l.step || *l.step <= 0) return false;
+      int64_t n = *l.ub > *l.lb ? (*l.ub - *l.lb + *l.step - 1) / *l.step : 0;
+      if (n > 256 || (total *= std::max<int64_t>(n, 1)) > 256) return false;
+    }
+    std::vector<int64_t> at(loops_.size());
+    for (size_t i = 0; i < loops_.size(); ++i) at[i] = *loops_[i].lb;
+    for (;;) {
+      auto leaf = [&](const Expr& e) -> ExprPtr {
+        if (e.kind == Expr::Kind::LoopVar)
+          for (size_t i = 0; i < loops_.size(); ++i)
+            if (loops_[i].var == e.name) return Expr::constant(at[i]);
+        return nullptr;
+      };
+      if (!visit(leaf)) return false;
+      size_t k = loops_.size();
+      while (k > 0 && (at[k - 1] += *loops_[k - 1].step) >= *loops_[k - 1].ub) {
+        at[k - 1] = *loops_[k - 1].lb;
+        --k;
+      }
+      if (k == 0) return true;
+    }
+  }
+
   // %v = pto.subview %t[%r, %c] sizes [R, C] ... : T -> V, and pto.treshape / bitcast / reshape of
   // a tile: a view of the root tile's bytes, so every access through it is an access of the
   // root (sync-pipe-race, ub-range). A subview at constant offsets of a plain row- or
@@ -687,31 +727,61 @@ class FunctionLifter {
       std::optional<TileType> whole = types.empty() ? std::nullopt : parseTileType(types.front());
       std::optional<TileType> part = types.size() < 2 ? std::nullopt : parseTileType(types.back());
       std::vector<std::string> at = bracketList(op);
-      int64_t row = 0, col = 0;
-      bool constant = false;
-      if (at.size() == 2)
-        if (auto r = evalConst(exprOf(at[0])))
-          if (auto c = evalConst(exprOf(at[1]))) row = *r, col = *c, constant = true;
-      std::optional<int64_t> offset, span;
-      if (whole && part && constant && !whole->boxed && whole->elemBytes > 0 && part->rows > 0 && part->cols > 0) {
-        // Element (r, c) of a row-major R x C tile is at r * C + c; column-major: c * R + r.
+      // Where rows [r, r + R) x columns [c, c + C) lie: element (r, c) of a row-major tile is
+      // at r * cols + c, of a column-major one at c * rows + r.
+      const int64_t parentBytes = v.viewBytes;
+      auto window = [&](int64_t row, int64_t col) -> std::optional<std::pair<int64_t, int64_t>> {
+        if (!whole || !part || whole->boxed || whole->elemBytes <= 0 || part->rows <= 0 || part->cols <= 0) return {};
         int64_t major = whole->colMajor ? col : row, minor = whole->colMajor ? row : col;
         int64_t stride = whole->colMajor ? whole->rows : whole->cols;
         int64_t lines = whole->colMajor ? part->cols : part->rows, width = whole->colMajor ? part->rows : part->cols;
         int64_t first = 0, last = 0;
-        if (!__builtin_mul_overflow(major, stride, &first) && !__builtin_add_overflow(first, minor, &first) &&
-            !__builtin_mul_overflow(lines - 1, stride, &last) && !__builtin_add_overflow(last, width, &last) &&
-            !__builtin_mul_overflow(first, int64_t(whole->elemBytes), &first) &&
-            !__builtin_mul_overflow(last, int64_t(whole->elemBytes), &last) && first >= 0)
-          offset = first, span = last;
+        if (__builtin_mul_overflow(major, stride, &first) || __builtin_add_overflow(first, minor, &first) ||
+            __builtin_mul_overflow(lines - 1, stride, &last) || __builtin_add_overflow(last, width, &last) ||
+            __builtin_mul_overflow(first, int64_t(whole->elemBytes), &first) ||
+            __builtin_mul_overflow(last, int64_t(whole->elemBytes), &last) || first < 0 || first + last > parentBytes)
+          return {};
+        return std::make_pair(first, last);
+      };
+      // Lines of the window inside the root: strided unless the view spans whole lines.
+      v.viewLines = 1, v.viewStride = 0, v.viewLineBytes = 0;
+      if (!rooted && whole && part && whole->elemBytes > 0) {
+        int64_t lines = whole->colMajor ? part->cols : part->rows, width = whole->colMajor ? part->rows : part->cols;
+        int64_t stride = whole->colMajor ? whole->rows : whole->cols;
+        if (lines > 1 && width < stride && lines <= 4096) {
+          v.viewLines = lines;
+          v.viewStride = stride * whole->elemBytes;
+          v.viewLineBytes = width * whole->elemBytes;
+        }
       }
+      std::optional<int64_t> row, col;
+      if (at.size() == 2) row = evalConst(exprOf(at[0])), col = evalConst(exprOf(at[1]));
       // A view of a view: its rows are strided by the root's width, not the parent type's.
-      if (offset && span && !rooted && *offset + *span <= v.viewBytes) {
-        v.viewOffset = *v.viewOffset + *offset;
-        v.viewBytes = *span;
-      } else {
-        v.viewOffset.reset();  // somewhere in the root
-        v.viewBytes = 0;
+      std::optional<std::pair<int64_t, int64_t>> exact = !rooted && row && col ? window(*row, *col) : std::nullopt;
+      v.viewOffset.reset();  // unless known: somewhere in the root
+      v.viewBytes = 0;
+      if (exact) {
+        v.viewOffset = exact->first;
+        v.viewBytes = exact->second;
+      } else if (!rooted && at.size() == 2) {
+        // Offsets computed from the loop counters: the window of each iteration, when the loops
+        // have constant bounds and few iterations (one op's own accesses are then decided per
+        // iteration, rules/tile_values.cpp).
+        std::vector<std::pair<int64_t, int64_t>> windows;
+        if (eachIteration([&](const std::function<ExprPtr(const Expr&)>& at_iteration) {
+              auto r = evalConst(substitute(exprOf(at[0]), at_iteration));
+              auto c = evalConst(substitute(exprOf(at[1]), at_iteration));
+              auto w = r && c ? window(*r, *c) : std::nullopt;
+              if (!w) return false;
+              windows.push_back(*w);
+              return true;
+            }) &&
+            !windows.empty()) {
+          v.viewBytes = windows.front().second;
+          for (const auto& w : windows)
+            if (std::find(v.viewOffsetChoices.begin(), v.viewOffsetChoices.end(), w.first) == v.viewOffsetChoices.end())
+              v.viewOffsetChoices.push_back(w.first);
+        }
       }
     }
     defineResults(op, v);
@@ -1040,7 +1110,10 @@ class FunctionLifter {
           values_[ops[i]] = carried;
         }
     }
+    auto constant = [](const ExprPtr& e) { return e ? evalConst(e) : std::nullopt; };
+    loops_.push_back({s->var, constant(s->lb), constant(s->ub), constant(s->step)});
     s->children.push_back(op.regions.empty() ? Stmt::seq() : liftRegion(op.regions[0]));
+    loops_.pop_back();
     // Results of a loop with iter_args keep the origin of their initial values.
     for (size_t r = 0; r < op.results.size() && 5 + 2 * r < ops.size(); ++r)
       if (const ValueInfo* init = info(ops[5 + 2 * r])) {
@@ -1122,6 +1195,12 @@ class FunctionLifter {
   std::map<std::string, ValueInfo> values_;
   std::set<std::string> noted_;
   std::set<std::string> tileNames_;  // identities given to tiles so far
+  // The scf.for loops around the op being lifted, with their bounds when constant.
+  struct Loop {
+    std::string var;
+    std::optional<int64_t> lb, ub, step;
+  };
+  std::vector<Loop> loops_;
 };
 
 void collectFunctions(const std::vector<mlir::Op>& ops, const std::string& arch,
