@@ -745,6 +745,7 @@ class FunctionLifter {
       };
       // Lines of the window inside the root: strided unless the view spans whole lines.
       v.viewLines = 1, v.viewStride = 0, v.viewLineBytes = 0;
+      v.viewOffsetChoices.clear();
       if (!rooted && whole && part && whole->elemBytes > 0) {
         int64_t lines = whole->colMajor ? part->cols : part->rows, width = whole->colMajor ? part->rows : part->cols;
         int64_t stride = whole->colMajor ? whole->rows : whole->cols;
