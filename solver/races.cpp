@@ -269,6 +269,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
     // unknown: the whole root.
     bool inRootKnown;
     int64_t inRootBegin, inRootEnd;
+    const MemRef* ref;
   };
   std::unordered_map<std::string, int> ids;
   auto id = [&](const std::string& name) { return ids.emplace(name, static_cast<int>(ids.size())).first->second; };
@@ -286,7 +287,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
         int64_t inBegin = inRoot ? *x.ref->tileViewOffset : 0;
         Place pl{id(x.ref->space), x.ref->param, id(x.ref->value), x.ref->view.empty() ? -1 : id(x.ref->view),
                  x.ref->peer, tile == tiles.end() ? nullptr : &tile->second, inRoot, inBegin,
-                 inBegin + (inRoot ? x.ref->tileViewBytes : 0)};
+                 inBegin + (inRoot ? x.ref->tileViewBytes : 0), x.ref};
         it = placeOf.emplace(x.ref, pl).first;
       }
       placesOf[k].push_back(&it->second);
@@ -303,9 +304,10 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
       if (!boxes) return a.value == b.value ? 1 : 0;
       return 2;
     }
-    // Two views of one root overlap unless both are known to lie in disjoint bytes of it.
+    // Two views of one root overlap unless both are known to lie in disjoint bytes of it (line
+    // by line for strided column slices).
     if (a.value == b.value)
-      return a.inRootKnown && b.inRootKnown && (a.inRootEnd <= b.inRootBegin || b.inRootEnd <= a.inRootBegin) ? 0 : 1;
+      return a.inRootKnown && b.inRootKnown && !a.ref->tileViewSharesBytes(*b.ref) ? 0 : 1;
     if (!a.tile || !b.tile) return 0;
     int64_t aBegin = a.inRootKnown ? a.tile->begin + a.inRootBegin : a.tile->begin;
     int64_t aEnd = a.inRootKnown ? a.tile->begin + a.inRootEnd : a.tile->end;

@@ -324,3 +324,26 @@ TEST_CASE("lifter: a subview at the loop counter takes one offset per iteration"
   CHECK(s.tileViewOffsetChoices == std::vector<int64_t>{0, 64, 128, 192});
   CHECK(s.tileViewLineBytes == 64);
 }
+
+TEST_CASE("model: two column slices of one tile share bytes only where their lines meet") {
+  auto slice = [](int64_t col) {
+    MemRef m;
+    m.space = "ub";
+    m.value = "%t";
+    m.tileView = "%s";
+    m.tileViewOffset = col * 4;  // f32 columns of a row-major 8x64 tile: 256-byte rows
+    m.tileViewLines = 8;
+    m.tileViewStride = 256;
+    m.tileViewLineBytes = 16;
+    m.tileViewBytes = 7 * 256 + 16;
+    return m;
+  };
+  CHECK(!slice(0).tileViewSharesBytes(slice(4)));  // columns 0..3 and 4..7: spans overlap, lines do not
+  CHECK(slice(0).tileViewSharesBytes(slice(3)));
+  MemRef rows;  // rows 2..3, contiguous
+  rows.tileViewOffset = 512;
+  rows.tileViewBytes = 512;
+  CHECK(rows.tileViewSharesBytes(slice(60)));
+  rows.tileViewOffset = 2048;  // past the slices' last line
+  CHECK(!rows.tileViewSharesBytes(slice(0)));
+}

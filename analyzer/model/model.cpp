@@ -87,6 +87,17 @@ std::vector<std::pair<int64_t, int64_t>> MemRef::tileViewBytesAt(int64_t offset)
   return lines;
 }
 
+bool MemRef::tileViewSharesBytes(const MemRef& other) const {
+  auto a = tileViewBytesAt(tileViewOffset.value_or(0)), b = other.tileViewBytesAt(other.tileViewOffset.value_or(0));
+  // Both lists run upwards: walk them together.
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i].first < b[j].second && b[j].first < a[i].second) return true;
+    if (a[i].second <= b[j].second) ++i;
+    else ++j;
+  }
+  return false;
+}
+
 bool Op::writesGm() const {
   for (const auto& w : writes)
     if (w.space == "gm") return true;

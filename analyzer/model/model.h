@@ -75,6 +75,8 @@ struct MemRef {
   int64_t tileViewLines = 1, tileViewStride = 0, tileViewLineBytes = 0;
   // The bytes of the root [begin, end) it covers at root offset `offset`, line by line.
   std::vector<std::pair<int64_t, int64_t>> tileViewBytesAt(int64_t offset) const;
+  // Two views of one root, both at known offsets: do they share a byte (line by line)?
+  bool tileViewSharesBytes(const MemRef& other) const;
   bool valid() const { return param >= 0 || !value.empty(); }
   // Same buffer: same parameter and same peer-ness (or the same named value if no param).
   bool sameBuffer(const MemRef& o) const;
