@@ -268,7 +268,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
     // The bytes of the root tile an access through a tile view covers (MemRef::tileView);
     // unknown: the whole root.
     bool inRootKnown;
-    int64_t inRootBegin, inRootEnd;
+    int64_t inRootBegin;
     const MemRef* ref;
   };
   std::unordered_map<std::string, int> ids;
@@ -286,8 +286,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
         bool inRoot = x.ref->tileViewOffset.has_value() && x.ref->tileViewBytes > 0;
         int64_t inBegin = inRoot ? *x.ref->tileViewOffset : 0;
         Place pl{id(x.ref->space), x.ref->param, id(x.ref->value), x.ref->view.empty() ? -1 : id(x.ref->view),
-                 x.ref->peer, tile == tiles.end() ? nullptr : &tile->second, inRoot, inBegin,
-                 inBegin + (inRoot ? x.ref->tileViewBytes : 0), x.ref};
+                 x.ref->peer, tile == tiles.end() ? nullptr : &tile->second, inRoot, inBegin, x.ref};
         it = placeOf.emplace(x.ref, pl).first;
       }
       placesOf[k].push_back(&it->second);
@@ -309,11 +308,14 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
     if (a.value == b.value)
       return a.inRootKnown && b.inRootKnown && !a.ref->tileViewSharesBytes(*b.ref) ? 0 : 1;
     if (!a.tile || !b.tile) return 0;
-    int64_t aBegin = a.inRootKnown ? a.tile->begin + a.inRootBegin : a.tile->begin;
-    int64_t aEnd = a.inRootKnown ? a.tile->begin + a.inRootEnd : a.tile->end;
-    int64_t bBegin = b.inRootKnown ? b.tile->begin + b.inRootBegin : b.tile->begin;
-    int64_t bEnd = b.inRootKnown ? b.tile->begin + b.inRootEnd : b.tile->end;
-    return aBegin < bEnd && bBegin < aEnd ? 1 : 0;
+    // Two placed tiles: the bytes each access covers in the space, line by line.
+    auto bytes = [](const Place& p) {
+      std::vector<std::pair<int64_t, int64_t>> out;
+      if (!p.inRootKnown) return std::vector<std::pair<int64_t, int64_t>>{{p.tile->begin, p.tile->end}};
+      for (const auto& [b, e] : p.ref->tileViewBytesAt(p.inRootBegin)) out.push_back({p.tile->begin + b, p.tile->begin + e});
+      return out;
+    };
+    return rangesMeet(bytes(a), bytes(b)) ? 1 : 0;
   };
   auto boxOverlap = [&](const TraceAccess& x, const TraceAccess& y) -> ExprPtr {
     ExprPtr all = exprTrue();

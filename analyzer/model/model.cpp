@@ -87,8 +87,7 @@ std::vector<std::pair<int64_t, int64_t>> MemRef::tileViewBytesAt(int64_t offset)
   return lines;
 }
 
-bool MemRef::tileViewSharesBytes(const MemRef& other) const {
-  auto a = tileViewBytesAt(tileViewOffset.value_or(0)), b = other.tileViewBytesAt(other.tileViewOffset.value_or(0));
+bool rangesMeet(const std::vector<std::pair<int64_t, int64_t>>& a, const std::vector<std::pair<int64_t, int64_t>>& b) {
   // Both lists run upwards: walk them together.
   for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
     if (a[i].first < b[j].second && b[j].first < a[i].second) return true;
@@ -96,6 +95,10 @@ bool MemRef::tileViewSharesBytes(const MemRef& other) const {
     else ++j;
   }
   return false;
+}
+
+bool MemRef::tileViewSharesBytes(const MemRef& other) const {
+  return rangesMeet(tileViewBytesAt(tileViewOffset.value_or(0)), other.tileViewBytesAt(other.tileViewOffset.value_or(0)));
 }
 
 bool Op::writesGm() const {

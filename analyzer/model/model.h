@@ -82,6 +82,9 @@ struct MemRef {
   bool sameBuffer(const MemRef& o) const;
 };
 
+// Do two lists of byte ranges [begin, end), each sorted upwards, share a byte?
+bool rangesMeet(const std::vector<std::pair<int64_t, int64_t>>& a, const std::vector<std::pair<int64_t, int64_t>>& b);
+
 struct EventRef {
   Pipe src = Pipe::Unknown;
   Pipe dst = Pipe::Unknown;
