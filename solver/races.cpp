@@ -308,7 +308,18 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
     if (a.value == b.value)
       return a.inRootKnown && b.inRootKnown && !a.ref->tileViewSharesBytes(*b.ref) ? 0 : 1;
     if (!a.tile || !b.tile) return 0;
-    // Two placed tiles: the bytes each access covers in the space, line by line.
+    // Two placed tiles: the bytes each access covers in the space, line by line (a contiguous
+    // access, the common case, is one range: compared without building lists).
+    auto span = [](const Place& p) {
+      if (!p.inRootKnown) return std::make_pair(p.tile->begin, p.tile->end);
+      int64_t begin = p.tile->begin + p.inRootBegin;
+      return std::make_pair(begin, begin + p.ref->tileViewBytes);
+    };
+    auto [aBegin, aEnd] = span(a);
+    auto [bBegin, bEnd] = span(b);
+    if (aEnd <= bBegin || bEnd <= aBegin) return 0;
+    auto strided = [](const Place& p) { return p.inRootKnown && p.ref->tileViewLineBytes > 0 && p.ref->tileViewLines > 1; };
+    if (!strided(a) && !strided(b)) return 1;
     auto bytes = [](const Place& p) {
       std::vector<std::pair<int64_t, int64_t>> out;
       if (!p.inRootKnown) return std::vector<std::pair<int64_t, int64_t>>{{p.tile->begin, p.tile->end}};
