@@ -59,14 +59,20 @@ struct TileRange {
   bool known = false;
 };
 
+// Where in its root tile an access through a view starts, when known (MemRef::tileView);
+// nullopt: anywhere in the root (or not a view).
+std::optional<int64_t> offsetInRoot(const MemRef& m) {
+  return m.tileViewOffset && m.tileViewBytes > 0 ? m.tileViewOffset : std::nullopt;
+}
+
 // "TSTORE reads ub %acc [0, 4096)" / "tstore writes gm %dst offsets (0, %i) sizes (1, 64)":
 // a racing access as the witness draws it.
 RacingAccess accessText(const Op& op, const TraceAccess& x, const TileRange* tile) {
   RacingAccess r{op.name + (x.write ? " writes " : " reads ") + x.ref->space + " " + x.ref->value};
   if (!x.ref->tileView.empty()) r.text += " through " + x.ref->tileView;
   if (tile && tile->known) {
-    bool inRoot = x.ref->tileViewOffset && x.ref->tileViewBytes > 0;
-    r.rangeBegin = inRoot ? tile->begin + *x.ref->tileViewOffset : tile->begin;
+    std::optional<int64_t> inRoot = offsetInRoot(*x.ref);
+    r.rangeBegin = inRoot ? tile->begin + *inRoot : tile->begin;
     r.rangeEnd = inRoot ? r.rangeBegin + x.ref->tileViewBytes : tile->end;
     r.text += " [" + std::to_string(r.rangeBegin) + ", " + std::to_string(r.rangeEnd) + ")";
     return r;
@@ -265,11 +271,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
     int space, param, value, view;  // names as ids (view -1: none)
     bool peer;
     const TileRange* tile;
-    // The bytes of the root tile an access through a tile view covers (MemRef::tileView);
-    // unknown: the whole root.
-    bool inRootKnown;
-    int64_t inRootBegin;
-    const MemRef* ref;
+    const MemRef* ref;  // for the bytes of its root an access through a view covers
   };
   std::unordered_map<std::string, int> ids;
   auto id = [&](const std::string& name) { return ids.emplace(name, static_cast<int>(ids.size())).first->second; };
@@ -283,10 +285,8 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
       auto it = placeOf.find(x.ref);
       if (it == placeOf.end()) {
         auto tile = tiles.find(x.ref->value);
-        bool inRoot = x.ref->tileViewOffset.has_value() && x.ref->tileViewBytes > 0;
-        int64_t inBegin = inRoot ? *x.ref->tileViewOffset : 0;
         Place pl{id(x.ref->space), x.ref->param, id(x.ref->value), x.ref->view.empty() ? -1 : id(x.ref->view),
-                 x.ref->peer, tile == tiles.end() ? nullptr : &tile->second, inRoot, inBegin, x.ref};
+                 x.ref->peer, tile == tiles.end() ? nullptr : &tile->second, x.ref};
         it = placeOf.emplace(x.ref, pl).first;
       }
       placesOf[k].push_back(&it->second);
@@ -306,24 +306,27 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
     // Two views of one root overlap unless both are known to lie in disjoint bytes of it (line
     // by line for strided column slices).
     if (a.value == b.value)
-      return a.inRootKnown && b.inRootKnown && !a.ref->tileViewSharesBytes(*b.ref) ? 0 : 1;
+      return offsetInRoot(*a.ref) && offsetInRoot(*b.ref) && !a.ref->tileViewSharesBytes(*b.ref) ? 0 : 1;
     if (!a.tile || !b.tile) return 0;
     // Two placed tiles: the bytes each access covers in the space, line by line (a contiguous
     // access, the common case, is one range: compared without building lists).
     auto span = [](const Place& p) {
-      if (!p.inRootKnown) return std::make_pair(p.tile->begin, p.tile->end);
-      int64_t begin = p.tile->begin + p.inRootBegin;
-      return std::make_pair(begin, begin + p.ref->tileViewBytes);
+      std::optional<int64_t> inRoot = offsetInRoot(*p.ref);
+      if (!inRoot) return std::make_pair(p.tile->begin, p.tile->end);
+      return std::make_pair(p.tile->begin + *inRoot, p.tile->begin + *inRoot + p.ref->tileViewBytes);
     };
     auto [aBegin, aEnd] = span(a);
     auto [bBegin, bEnd] = span(b);
     if (aEnd <= bBegin || bEnd <= aBegin) return 0;
-    auto strided = [](const Place& p) { return p.inRootKnown && p.ref->tileViewLineBytes > 0 && p.ref->tileViewLines > 1; };
+    auto strided = [](const Place& p) {
+      return offsetInRoot(*p.ref) && p.ref->tileViewLineBytes > 0 && p.ref->tileViewLines > 1;
+    };
     if (!strided(a) && !strided(b)) return 1;
     auto bytes = [](const Place& p) {
+      std::optional<int64_t> inRoot = offsetInRoot(*p.ref);
+      if (!inRoot) return std::vector<std::pair<int64_t, int64_t>>{{p.tile->begin, p.tile->end}};
       std::vector<std::pair<int64_t, int64_t>> out;
-      if (!p.inRootKnown) return std::vector<std::pair<int64_t, int64_t>>{{p.tile->begin, p.tile->end}};
-      for (const auto& [b, e] : p.ref->tileViewBytesAt(p.inRootBegin)) out.push_back({p.tile->begin + b, p.tile->begin + e});
+      for (const auto& [b, e] : p.ref->tileViewBytesAt(*inRoot)) out.push_back({p.tile->begin + b, p.tile->begin + e});
       return out;
     };
     return rangesMeet(bytes(a), bytes(b)) ? 1 : 0;

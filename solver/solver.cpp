@@ -305,9 +305,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
         std::unique_ptr<z3::context> fresh;
         std::optional<z3::model> best;  // after `fresh`: a model must go before its context
         auto moved = [&](const z3::expr& e) { return z3::expr(*fresh, Z3_translate(c, e, *fresh)); };
-        if (zeros) {
-          ++stats_.zeroWitnesses;
-        } else {
+        if (!zeros) {
           fresh = std::make_unique<z3::context>();
           z3::context& oc = *fresh;
           z3::optimize o(oc);

@@ -38,7 +38,6 @@ struct SolverStats {
   size_t queries = 0;
   size_t cacheHits = 0;
   size_t samplePointAnswers = 0;
-  size_t zeroWitnesses = 0;  // models already all zeros: no witness minimisation
   size_t cacheRejected = 0;  // --cache-dir entries not trusted (edited, foreign, malformed)  // answered by a concrete point, without Z3 (sample_points.h)
   std::vector<double> queryMs;  // wall time of each query that ran Z3
 };

@@ -315,9 +315,8 @@ TEST_CASE("lifter: a subview at the loop counter takes one offset per iteration"
 })");
   REQUIRE(ks.size() == 1);
   const Op* exp = nullptr;
-  forEachOp(*ks[0].body, [&](const Op& op) {
-    if (op.name == "pto.texp") exp = &op;
-  });
+  for (const Op* op : opsOf(ks[0]))
+    if (op->name == "pto.texp") exp = op;
   REQUIRE(exp);
   const MemRef& s = exp->reads.at(0);
   CHECK(!s.tileViewOffset);

@@ -63,6 +63,7 @@ struct ValueInfo {
   int64_t viewBytes = 0;
   std::vector<int64_t> viewOffsetChoices;
   int64_t viewLines = 1, viewStride = 0, viewLineBytes = 0;  // MemRef::tileViewLines ...
+  bool ownIdentity = false;  // a tile whose reused SSA name got its own root name (liftTile)
 };
 
 struct TileType {
@@ -272,8 +273,7 @@ class FunctionLifter {
       if (!i->space.empty()) m.space = i->space;
       if (!i->root.empty()) {
         m.value = i->root;
-        bool renamedTile = i->root.rfind(v + "@", 0) == 0;  // a tile given its own identity (liftTile)
-        if (i->isTile && !renamedTile) {
+        if (i->isTile && !i->ownIdentity) {
           m.tileView = v;
           m.tileViewOffset = i->viewOffset;
           m.tileViewBytes = i->viewBytes;
@@ -728,13 +728,16 @@ class FunctionLifter {
       std::optional<TileType> part = types.size() < 2 ? std::nullopt : parseTileType(types.back());
       std::vector<std::string> at = bracketList(op);
       // Where rows [r, r + R) x columns [c, c + C) lie: element (r, c) of a row-major tile is
-      // at r * cols + c, of a column-major one at c * rows + r.
+      // at r * cols + c, of a column-major one at c * rows + r. The view is `lines` lines of
+      // `width` elements, `stride` elements apart.
       const int64_t parentBytes = v.viewBytes;
+      const bool geometry = whole && part && whole->elemBytes > 0;
+      const int64_t stride = !geometry ? 0 : whole->colMajor ? whole->rows : whole->cols;
+      const int64_t lines = !geometry ? 0 : whole->colMajor ? part->cols : part->rows;
+      const int64_t width = !geometry ? 0 : whole->colMajor ? part->rows : part->cols;
       auto window = [&](int64_t row, int64_t col) -> std::optional<std::pair<int64_t, int64_t>> {
-        if (!whole || !part || whole->boxed || whole->elemBytes <= 0 || part->rows <= 0 || part->cols <= 0) return {};
+        if (!geometry || whole->boxed || part->rows <= 0 || part->cols <= 0) return {};
         int64_t major = whole->colMajor ? col : row, minor = whole->colMajor ? row : col;
-        int64_t stride = whole->colMajor ? whole->rows : whole->cols;
-        int64_t lines = whole->colMajor ? part->cols : part->rows, width = whole->colMajor ? part->rows : part->cols;
         int64_t first = 0, last = 0;
         if (__builtin_mul_overflow(major, stride, &first) || __builtin_add_overflow(first, minor, &first) ||
             __builtin_mul_overflow(lines - 1, stride, &last) || __builtin_add_overflow(last, width, &last) ||
@@ -746,14 +749,10 @@ class FunctionLifter {
       // Lines of the window inside the root: strided unless the view spans whole lines.
       v.viewLines = 1, v.viewStride = 0, v.viewLineBytes = 0;
       v.viewOffsetChoices.clear();
-      if (!rooted && whole && part && whole->elemBytes > 0) {
-        int64_t lines = whole->colMajor ? part->cols : part->rows, width = whole->colMajor ? part->rows : part->cols;
-        int64_t stride = whole->colMajor ? whole->rows : whole->cols;
-        if (lines > 1 && width < stride && lines <= 4096) {
-          v.viewLines = lines;
-          v.viewStride = stride * whole->elemBytes;
-          v.viewLineBytes = width * whole->elemBytes;
-        }
+      if (!rooted && geometry && lines > 1 && width < stride && lines <= 4096) {
+        v.viewLines = lines;
+        v.viewStride = stride * whole->elemBytes;
+        v.viewLineBytes = width * whole->elemBytes;
       }
       std::optional<int64_t> row, col;
       if (at.size() == 2) row = evalConst(exprOf(at[0])), col = evalConst(exprOf(at[1]));
@@ -1079,6 +1078,7 @@ class FunctionLifter {
         v.root = m.tileValue + "@" + std::to_string(op.loc.line) + "." + std::to_string(k);
       v.viewOffset = 0;
       v.viewBytes = v.tileBytes;
+      v.ownIdentity = true;
       m.tileValue = v.root;
     }
     tileNames_.insert(m.tileValue);
