@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "analyzer/model/cpp_facts.h"
 #include "analyzer/mlir/parser.h"
@@ -43,6 +44,11 @@ bool isCppInput(const std::string& path) {
   for (const char* e : {".cpp", ".cc", ".cxx", ".h", ".hpp", ".hxx", ".inc"})
     if (ext == e) return true;
   return false;
+}
+
+bool isCppHeaderPath(const std::string& path) {
+  std::string ext = fs::path(path).extension().string();
+  return ext == ".h" || ext == ".hpp" || ext == ".hxx" || ext == ".inc";
 }
 
 bool isSupportedExtension(const std::string& path) {
@@ -240,10 +246,25 @@ void dropIncludedHeaders(std::vector<LoadedFile*>& files) {
                               "included by " + it->second + ", another input: its code is checked there, once"});
   }
 }
+
+// Control code models the functions of the input headers it includes: two inputs that include
+// the same header carry the same functions, checked once (in the first).
+void dropRepeatedMachineFunctions(std::vector<LoadedFile*>& files) {
+  std::set<std::tuple<std::string, int, int>> seen;
+  for (auto* f : files) {
+    auto& ks = f->kernels;
+    ks.erase(std::remove_if(ks.begin(), ks.end(),
+                            [&](const Kernel& k) {
+                              return k.kind == "machine" && !seen.emplace(normalisedPath(k.loc.file), k.loc.line, k.loc.col).second;
+                            }),
+             ks.end());
+  }
+}
 }  // namespace
 
 void linkInputs(std::vector<LoadedFile*>& files) {
   dropIncludedHeaders(files);
+  dropRepeatedMachineFunctions(files);
   std::map<std::string, std::vector<const LaunchFacts*>> launches;
   std::map<std::string, const Kernel*> irKernels;
   for (auto* f : files)

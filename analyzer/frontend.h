@@ -1,5 +1,7 @@
 #pragma once
 // Entry point of the analyzer: turns input files into kernels of the model.
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,10 +17,20 @@ struct FrontendOptions {
   // C++ inputs: flags after `--` on the command line (-I, -D, -std, ...), after those of
   // compile_commands.json, so they win.
   std::vector<std::string> extraCompilerArgs;
+  // Every input of the run (normalised paths): control code models the functions of the input
+  // headers it includes as well as its own (linkInputs keeps one copy).
+  std::shared_ptr<const std::set<std::string>> inputFiles;
+};
+
+// C++ control code: how many functions (roots of the file) Clang read whole, partly (an error
+// inside the body dropped some of it) or not at all (an invalid declaration or class).
+struct FunctionCoverage {
+  int full = 0, partly = 0, none = 0;
 };
 
 struct LoadedFile {
   std::string path;
+  FunctionCoverage coverage;
   std::vector<Kernel> kernels;
   std::vector<InputDiagnostic> diagnostics;
   // C++: every file the input included (absolute, normalised), so that a header that is also an
@@ -48,6 +60,7 @@ bool isSupportedExtension(const std::string& path);
 std::string normalisedPath(const std::string& path);
 // .cpp .cc .cxx .h .hpp .hxx .inc: handled by the C++ front end.
 bool isCppInput(const std::string& path);
+bool isCppHeaderPath(const std::string& path);  // .h, .hpp, .hxx, .inc
 
 // The C++ front end lives in the `ptoverify-cpp` executable (it links Clang). The lean
 // `ptoverify` has none registered: meeting a C++ input it throws NeedsCppFrontend, and main()

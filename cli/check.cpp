@@ -69,6 +69,7 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   FileResult r;
   r.path = loaded.path;
   r.inputDiagnostics = loaded.diagnostics;
+  r.coverage = loaded.coverage;
   for (const auto& k : loaded.kernels) {
     r.kernelNames.push_back(k.name);
     r.notModelled.insert(r.notModelled.end(), k.gaps.begin(), k.gaps.end());
@@ -104,6 +105,7 @@ FrontendOptions frontendOptions(const CheckRequest& req) {
   fo.defaultArch = req.arch;
   fo.compileCommandsDir = req.compileCommandsDir;
   fo.extraCompilerArgs = req.compilerArgs;
+  fo.inputFiles = req.inputFiles;
   return fo;
 }
 
@@ -229,6 +231,8 @@ CheckResult runCheck(const CheckRequest& req) {
   std::vector<std::string> inputs = collectInputs(req.paths, result.problems);
   // A shard is a set of link groups (cli/link_groups.h), so it links what one full run links.
   std::vector<std::string> leaders = req.shards > 1 ? linkGroupLeaders(inputs) : inputs;
+  auto inputFiles = std::make_shared<std::set<std::string>>();
+  for (const auto& in : inputs) inputFiles->insert(normalisedPath(in));
   std::vector<bool> linkOnly;  // another shard's .pto / .mlir: loaded for linking, not checked
   for (size_t index = 0; index < inputs.size(); ++index) {
     const std::string& path = inputs[index];
@@ -238,6 +242,7 @@ CheckResult runCheck(const CheckRequest& req) {
     inputIndex.push_back(index);
     std::string cfgPath = configPathFor(path, req);
     CheckRequest fileReq = req;
+    fileReq.inputFiles = inputFiles;
     if (!cfgPath.empty()) {
       auto it = configs.find(cfgPath);
       if (it == configs.end()) {
@@ -281,7 +286,37 @@ CheckResult runCheck(const CheckRequest& req) {
     worker();
     for (auto& t : pool) t.join();
   };
-  parallel([&](size_t i) { loaded[i] = loadInput(work[i].first, work[i].second); });
+  // Sources first: a header input that one of them includes is modelled there (linkInputs), so
+  // it is not parsed on its own at all (each parse of a real tree's header costs a whole TU).
+  std::vector<size_t> order, headers;
+  for (size_t i = 0; i < work.size(); ++i) (isCppHeaderPath(work[i].first) ? headers : order).push_back(i);
+  auto loadSome = [&](const std::vector<size_t>& which) {
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t j = next++; j < which.size(); j = next++) loaded[which[j]] = loadInput(work[which[j]].first, work[which[j]].second);
+    };
+    unsigned n = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(which.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+  };
+  loadSome(order);
+  std::map<std::string, std::string> includer;
+  for (size_t i : order)
+    for (const auto& inc : loaded[i].file.includedFiles) includer.emplace(inc, work[i].first);
+  std::vector<size_t> alone;
+  for (size_t i : headers) {
+    auto it = includer.find(normalisedPath(work[i].first));
+    if (it == includer.end()) {
+      alone.push_back(i);
+      continue;
+    }
+    loaded[i].file.path = work[i].first;
+    loaded[i].file.diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{work[i].first, 1, 1},
+                                          "included by " + it->second + ", another input: its code is checked there, once"});
+  }
+  loadSome(alone);
   std::vector<LoadedFile*> files;
   for (auto& l : loaded) files.push_back(&l.file);
   linkInputs(files);

@@ -2,6 +2,7 @@
 // `ptoverify check`: inputs -> model -> rules -> findings, and the exit code.
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@ struct CheckRequest {
   std::string arch = "a2a3";           // default for files that do not name their target arch
   std::string compileCommandsDir;      // -p DIR: compile_commands.json for C++ inputs
   std::vector<std::string> compilerArgs;  // after `--`: flags for the C++ front end
+  std::shared_ptr<const std::set<std::string>> inputFiles;  // the run's inputs, normalised (set by the run)
   Severity failOn = Severity::Warning;
   bool strict = false;          // an undecided proof (unknown) makes the exit code 3
   SolverOptions solver;         // per-query / per-kernel budgets, parameter ranges
@@ -58,6 +60,7 @@ struct FileResult {
   std::vector<std::map<std::string, std::string>> notChecked;
   std::vector<size_t> linkedLaunches;  // per kernel: launches found in orchestration inputs
   std::vector<ModelGap> notModelled;  // what the front end could not model, over the file's kernels
+  FunctionCoverage coverage;          // C++ control code: functions modelled fully / partly / not at all
   std::vector<HiddenFinding> hidden;  // removed by inline suppressions or by the baseline
   size_t suppressedCount() const;
   size_t baselinedCount() const;

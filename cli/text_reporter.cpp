@@ -49,6 +49,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color, bool qu
   size_t counts[3] = {0, 0, 0};
   size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, notModelled = 0, inputWarnings = 0,
          notChecked = 0;
+  FunctionCoverage coverage;
   for (const auto& p : result.problems) {
     out << p << '\n';
     ++inputErrors;
@@ -58,6 +59,9 @@ void printText(const CheckResult& result, std::ostream& out, bool color, bool qu
     suppressed += f.suppressedCount();
     baselined += f.baselinedCount();
     notModelled += f.notModelled.size();
+    coverage.full += f.coverage.full;
+    coverage.partly += f.coverage.partly;
+    coverage.none += f.coverage.none;
     for (const auto& k : f.notChecked) notChecked += k.size();
     for (const auto& d : f.inputDiagnostics) {
       if (!quiet || d.level != InputDiagnostic::Level::Note) line(out, color, d.loc, levelName(d.level), d.message, "");
@@ -82,6 +86,9 @@ void printText(const CheckResult& result, std::ostream& out, bool color, bool qu
   if (inputErrors) out << ", " << inputErrors << " input error(s)";
   if (inputWarnings) out << ", " << inputWarnings << " input warning(s)";
   if (notModelled) out << ", " << notModelled << " construct(s) not modelled";
+  if (coverage.full + coverage.partly + coverage.none)
+    out << ", control code: " << coverage.full << " function(s) modelled fully, " << coverage.partly << " partly, "
+        << coverage.none << " not at all";
   if (notChecked) out << ", " << notChecked << " rule(s) not checked for want of facts (ptoverify audit says which)";
   if (result.untrustedCacheEntries)
     out << ", " << result.untrustedCacheEntries << " solver cache entr" << (result.untrustedCacheEntries == 1 ? "y" : "ies")

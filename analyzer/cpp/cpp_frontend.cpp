@@ -21,6 +21,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -56,34 +57,78 @@ constexpr unsigned kParseStackBytes = 512u << 20;
 
 // Clang's diagnostics -> input diagnostics. Errors that only mean "this name is unknown" are
 // warnings: the rest of the file is still modelled, and the message says what was not.
+// What Clang said it could not read: where each error is (so the functions it falls in are
+// known to be modelled partly) and the names no header declared (for the opaque re-parse).
+struct ParseGaps {
+  struct Error {
+    FileID file;
+    unsigned offset;  // of the error's expansion location
+    std::string message;
+  };
+  std::vector<Error> errors;
+  std::map<std::string, bool> undeclared;            // name -> used as a callee `name(`
+  std::set<std::string> unknownTypes;
+};
+
+// Clang's diagnostics -> input diagnostics. Errors that only mean "this name is unknown" are
+// warnings: the rest of the file is still modelled, and the message says what was not.
 class Collector : public DiagnosticConsumer {
  public:
-  explicit Collector(std::vector<InputDiagnostic>& out) : out_(out) {}
+  Collector(std::vector<InputDiagnostic>& out, ParseGaps& gaps) : out_(out), gaps_(gaps) {}
   void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
     DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level < DiagnosticsEngine::Error) return;
     llvm::SmallString<256> msg;
     info.FormatDiagnostic(msg);
     SourceLoc loc{"", 0, 0};
-    if (info.hasSourceManager() && info.getLocation().isValid()) {
-      PresumedLoc p = info.getSourceManager().getPresumedLoc(info.getSourceManager().getExpansionLoc(info.getLocation()));
-      if (p.isValid()) loc = SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())};
-    }
     std::string m = msg.str().str();
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const SourceManager& sm = info.getSourceManager();
+      SourceLocation at = sm.getExpansionLoc(info.getLocation());
+      PresumedLoc p = sm.getPresumedLoc(at);
+      if (p.isValid()) loc = SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())};
+      auto [file, offset] = sm.getDecomposedLoc(at);
+      gaps_.errors.push_back({file, offset, m});
+      recordName(m, sm, sm.getSpellingLoc(info.getLocation()));
+    }
     static const char* unknownName[] = {"undeclared identifier", "unknown type name", "no member named",
                                         "no template named", "unknown template name", "no matching function",
                                         "not a class, namespace, or enumeration", "no type named"};
     bool unknown = false;
     for (const char* u : unknownName) unknown |= m.find(u) != std::string::npos;
+    if (out_.size() >= 50) return;  // shown: the first 50; every error still counts in `gaps`
     if (unknown)
       out_.push_back({InputDiagnostic::Level::Warning, loc, m + " (not modelled; the rest of the file is checked)"});
     else
       out_.push_back({InputDiagnostic::Level::Error, loc, m});
-    if (out_.size() > 50) out_.resize(50);
   }
 
  private:
+  // "use of undeclared identifier 'X'": is X called (`X(`) where it is written?
+  void recordName(const std::string& m, const SourceManager& sm, SourceLocation spelled) {
+    auto quoted = [&](const std::string& prefix) -> std::string {
+      if (m.rfind(prefix, 0) != 0) return "";
+      size_t end = m.find('\'', prefix.size());
+      return end == std::string::npos ? "" : m.substr(prefix.size(), end - prefix.size());
+    };
+    if (std::string t = quoted("unknown type name '"); !t.empty()) {
+      gaps_.unknownTypes.insert(t);
+      return;
+    }
+    std::string n = quoted("use of undeclared identifier '");
+    if (n.empty()) return;
+    bool invalid = false;
+    const char* text = sm.getCharacterData(spelled, &invalid);
+    bool call = false;
+    if (!invalid && text) {
+      size_t i = n.size();
+      while (text[i] == ' ' || text[i] == '\t') ++i;
+      call = std::strncmp(text, n.c_str(), n.size()) == 0 && text[i] == '(';
+    }
+    gaps_.undeclared[n] = gaps_.undeclared[n] || call;
+  }
   std::vector<InputDiagnostic>& out_;
+  ParseGaps& gaps_;
 };
 
 // Macros the source tests (#ifdef __DAV_CUBE__ ...), and headers that were not found.
@@ -118,9 +163,18 @@ class PPWatcher : public PPCallbacks {
                           const FileEntry* file, StringRef searchPath, StringRef, const Module*,
                           SrcMgr::CharacteristicKind) override {
     if (file && searchPath != kMissingHeaderDir && inUserCode(sm_, hash)) included_.push_back(normalisedPath(file->getName().str()));
-    if (!file || searchPath != kMissingHeaderDir || fileName == "ptoverify_isa_ops.h") return;
+    bool standIn = file && searchPath.endswith("prelude/vendor");
+    if (!file || (searchPath != kMissingHeaderDir && !standIn) || fileName == "ptoverify_isa_ops.h") return;
     PresumedLoc p = sm_.getPresumedLoc(hash);
     if (p.isInvalid()) return;
+    if (standIn) {
+      if (standInsShown_.insert(fileName.str()).second)
+        diags_.push_back({InputDiagnostic::Level::Note,
+                          SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())},
+                          "header '" + fileName.str() + "' is on no include path; ptoverify's declarations of its "
+                          "API are used (prelude/vendor)"});
+      return;
+    }
     diags_.push_back({InputDiagnostic::Level::Warning,
                       SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())},
                       "header '" + fileName.str() + "' not found; read as empty (what it declares is not modelled)"});
@@ -135,6 +189,7 @@ class PPWatcher : public PPCallbacks {
   std::vector<InputDiagnostic>& diags_;
   std::vector<std::string>& included_;  // the user's includes that exist, absolute
   SourceManager& sm_;
+  std::set<std::string> standInsShown_;
 };
 
 // File-level facts by AST matchers: function definitions, enumerators, constexpr integers and
@@ -181,6 +236,10 @@ struct Output {
   std::vector<std::string> included;                    // files the user's code includes
   std::string arch;
   bool header = false;  // the input is a header (.h, .hpp, ...): library code unless an entry
+  bool control = false;  // control code (no kernel, wrapper or orchestration): parsed as written
+  ParseGaps gaps;
+  std::shared_ptr<const std::set<std::string>> inputFiles;  // the run's inputs, normalised
+  FunctionCoverage coverage;
 };
 
 class Consumer : public ASTConsumer {
@@ -218,6 +277,10 @@ class Consumer : public ASTConsumer {
   }
 
   void modelKernels(ASTContext& ctx, const FileFacts& facts) {
+    if (out_.control) {
+      modelMachineCode(ctx, facts);
+      return;
+    }
     // Who calls whom among the user's functions (instantiations count for their template).
     std::set<const FunctionDecl*> called, relevant, orchestration;
     std::map<const FunctionDecl*, std::set<const FunctionDecl*>> callees;
@@ -308,25 +371,101 @@ class Consumer : public ASTConsumer {
   std::vector<std::string> libraryHelpers_;
 
   // A file that defines no kernel, wrapper or orchestration function is control code (AICPU
-  // ctrl / sche, seed 003): each function of the file itself (not of its headers) is a
-  // "machine" kernel.
+  // ctrl / sche, seed 003): each function of the file itself, and of the run's input headers it
+  // includes, is a "machine" kernel (linkInputs keeps one copy of a header's).
   void modelMachineCode(ASTContext& ctx, const FileFacts& facts) {
     const SourceManager& sm = ctx.getSourceManager();
     CppFacts file = withFileFacts(CppFacts{}, facts);  // the file's constants, `#define`s included
     for (const auto& [name, c] : out_.macroConstants) file.constants.emplace(name, c);
+    Coverage coverage(sm, out_.gaps);
     std::set<const FunctionDecl*> done;
     for (const FunctionDecl* fd : facts.functions) {
       if (fd->isTemplateInstantiation() || !done.insert(canonical(fd)).second) continue;
-      if (!sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()))) continue;
+      if (!isRoot(sm, fd)) continue;
+      coverage.count(fd);
       bool hasFacts = false;
-      Kernel k = modelMachineFunction(ctx, *fd, out_.arch, hasFacts);
+      Kernel k = modelMachineFunction(ctx, *fd, out_.arch, hasFacts,
+                                      [&](const FunctionDecl* f) { return coverage.gapOf(f); });
       if (!hasFacts) continue;
       auto withFile = std::make_shared<CppFacts>(file);
       withFile->machine = k.cpp->machine;
       k.cpp = withFile;
       out_.kernels.push_back(std::move(k));
     }
+    if (!out_.control) return;
+    out_.coverage = coverage.totals();
+    if (out_.coverage.partly + out_.coverage.none) out_.diags.push_back(coverage.summary(sm));
   }
+
+  // Roots of control code: the main file's functions and those of the run's input headers.
+  bool isRoot(const SourceManager& sm, const FunctionDecl* fd) const {
+    SourceLocation at = sm.getExpansionLoc(fd->getLocation());
+    if (sm.isInMainFile(at)) return true;
+    if (!out_.control || !out_.inputFiles) return false;
+    const FileEntry* fe = sm.getFileEntryForID(sm.getFileID(at));
+    return fe && out_.inputFiles->count(normalisedPath(fe->getName().str()));
+  }
+
+  // Which functions Clang read whole: an error inside a body means part of it is missing (a
+  // call with an unknown argument is dropped), an invalid declaration that none of it is there.
+  class Coverage {
+   public:
+    Coverage(const SourceManager& sm, const ParseGaps& gaps) : sm_(sm) {
+      for (const auto& e : gaps.errors) byFile_[e.file].emplace(e.offset, e.message);
+    }
+    // "" when `fd` was modelled fully, else why not.
+    std::string gapOf(const FunctionDecl* fd) {
+      if (const FunctionDecl* pattern = fd->getTemplateInstantiationPattern()) fd = pattern;
+      auto it = gap_.find(fd);
+      if (it != gap_.end()) return it->second;
+      return gap_[fd] = compute(fd);
+    }
+    void count(const FunctionDecl* fd) {
+      std::string g = gapOf(fd);
+      if (g.empty()) {
+        ++full_;
+        return;
+      }
+      bool none = fd->isInvalidDecl() || !fd->getBody();
+      ++(none ? none_ : partly_);
+      if (examples_.size() < 3) examples_.push_back("'" + fd->getQualifiedNameAsString() + "': " + g);
+    }
+    FunctionCoverage totals() const { return {full_, partly_, none_}; }
+    InputDiagnostic summary(const SourceManager& sm) const {
+      const FileEntry* fe = sm.getFileEntryForID(sm.getMainFileID());
+      std::string m = "control code modelled: " + std::to_string(full_) + " function(s) fully, " +
+                      std::to_string(partly_) + " partly, " + std::to_string(none_) + " not at all";
+      if (!examples_.empty()) {
+        m += " (";
+        for (size_t i = 0; i < examples_.size(); ++i) m += (i ? "; " : "") + examples_[i];
+        m += "); the timing rules answer unknown where they need what was dropped";
+      }
+      return {partly_ + none_ ? InputDiagnostic::Level::Warning : InputDiagnostic::Level::Note,
+              SourceLoc{fe ? fe->getName().str() : "", 1, 1}, m};
+    }
+
+   private:
+    std::string compute(const FunctionDecl* fd) const {
+      if (fd->isInvalidDecl()) return "its declaration is invalid";
+      if (const auto* md = dyn_cast<CXXMethodDecl>(fd); md && md->getParent()->isInvalidDecl())
+        return "its class '" + md->getParent()->getNameAsString() + "' is invalid";
+      const clang::Stmt* body = fd->getBody();
+      if (!body) return "its body is missing";
+      auto [bf, b] = sm_.getDecomposedLoc(sm_.getExpansionLoc(body->getBeginLoc()));
+      auto [ef, e] = sm_.getDecomposedLoc(sm_.getExpansionLoc(body->getEndLoc()));
+      auto it = byFile_.find(bf);
+      if (it == byFile_.end() || bf != ef) return "";
+      auto at = it->second.lower_bound(b);
+      if (at == it->second.end() || at->first > e) return "";
+      PresumedLoc p = sm_.getPresumedLoc(sm_.getComposedLoc(bf, at->first));
+      return (p.isValid() ? std::to_string(p.getLine()) + ": " : std::string()) + at->second;
+    }
+    const SourceManager& sm_;
+    std::map<FileID, std::multimap<unsigned, std::string>> byFile_;
+    std::map<const FunctionDecl*, std::string> gap_;
+    int full_ = 0, partly_ = 0, none_ = 0;
+    std::vector<std::string> examples_;
+  };
 
   static CppFacts withFileFacts(CppFacts f, const FileFacts& file) {
     for (const auto& [name, c] : file.constants) f.constants.emplace(name, c);
@@ -345,7 +484,7 @@ class Action : public ASTFrontendAction {
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
-    ci.getDiagnostics().setClient(new Collector(out_.diags), true);
+    ci.getDiagnostics().setClient(new Collector(out_.diags, out_.gaps), true);
     return std::make_unique<Consumer>(out_);
   }
 
@@ -369,23 +508,70 @@ std::string includedName(const std::string& line) {
   return end == std::string::npos ? "" : line.substr(i + 1, end - i - 1);
 }
 
-void collectIncludes(const std::string& text, const fs::path& dir, std::set<std::string>& names,
-                     std::set<std::string>& seen, int depth) {
+// A header's `#include` names, scanned once per process (the same headers recur in every file
+// of a tree).
+const std::vector<std::string>& includesOf(const std::string& path) {
+  static std::mutex mu;
+  static std::map<std::string, std::vector<std::string>> cache;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = cache.find(path); it != cache.end()) return it->second;
+  }
+  std::vector<std::string> names;
+  std::ifstream f(path);
+  std::string line;
+  while (std::getline(f, line))
+    if (std::string name = includedName(line); !name.empty()) names.push_back(name);
+  std::lock_guard<std::mutex> lock(mu);
+  return cache.emplace(path, std::move(names)).first->second;
+}
+
+// Where a `#include "name"` of a file in `dir` is found: `dir` first, then the -I directories.
+std::optional<fs::path> findHeader(const std::string& name, const fs::path& dir, const std::vector<std::string>& includeDirs) {
+  std::error_code ec;
+  if (fs::is_regular_file(dir / name, ec)) return dir / name;
+  for (const auto& d : includeDirs)
+    if (fs::is_regular_file(fs::path(d) / name, ec)) return fs::path(d) / name;
+  return std::nullopt;
+}
+
+// Every header name the file and the user headers it reaches ask for (through its own
+// directory and the -I directories), so that the ones that exist nowhere can be given as empty
+// files: a missing vendor header deep in a real tree (securec.h, dlog_pub.h) is never fatal.
+void collectIncludes(const std::vector<std::string>& direct, const fs::path& dir, const std::vector<std::string>& includeDirs,
+                     std::set<std::string>& names, std::set<std::string>& seen) {
+  for (const auto& name : direct) {
+    names.insert(name);
+    auto found = findHeader(name, dir, includeDirs);
+    if (!found) continue;
+    std::error_code ec;
+    std::string key = fs::weakly_canonical(*found, ec).string();
+    if (!seen.insert(key).second) continue;
+    collectIncludes(includesOf(key), fs::path(key).parent_path(), includeDirs, names, seen);
+  }
+}
+
+std::vector<std::string> includesInText(const std::string& text) {
+  std::vector<std::string> out;
   std::istringstream in(text);
   std::string line;
-  while (std::getline(in, line)) {
-    std::string name = includedName(line);
-    if (name.empty()) continue;
-    names.insert(name);
-    fs::path local = dir / name;
-    std::error_code ec;
-    if (depth < 8 && fs::is_regular_file(local, ec) && seen.insert(fs::weakly_canonical(local, ec).string()).second) {
-      std::ifstream f(local);
-      std::stringstream ss;
-      ss << f.rdbuf();
-      collectIncludes(ss.str(), local.parent_path(), names, seen, depth + 1);
+  while (std::getline(in, line))
+    if (std::string name = includedName(line); !name.empty()) out.push_back(name);
+  return out;
+}
+
+// The -I / -isystem / -iquote directories of a command line.
+std::vector<std::string> includeDirsOf(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i)
+    for (const char* flag : {"-I", "-isystem", "-iquote"}) {
+      std::string f = flag;
+      if (args[i] == f && i + 1 < args.size())
+        out.push_back(args[i + 1]);
+      else if (f == "-I" && args[i].rfind(f, 0) == 0 && args[i].size() > 2)
+        out.push_back(args[i].substr(2));
     }
-  }
+  return out;
 }
 
 // -I/-D/-U/-std/-isystem/-include flags of the file's compile command (`-p DIR`), paths absolute.
@@ -491,6 +677,23 @@ std::string withoutBracketQualifiers(std::string text) {
   return text;
 }
 
+// Control code: no device function, no address-space qualifier, no tile or orchestration API
+// and none of the device toolchain's headers (the ones the prelude stands in for).
+bool isControlCode(const std::string& text, const std::set<std::string>& includedNames) {
+  static const char* kernelHeaders[] = {"kernel_operator.h", "pto/pto-inst.hpp", "pto/comm/pto_comm_inst.hpp",
+                                        "tensor.h", "acl/acl.h", "intrinsic.h", "runtime.h",
+                                        "pto_orchestration_api.h"};
+  for (const char* h : kernelHeaders)
+    if (includedNames.count(h)) return false;
+  if (definesDeviceFunction(text)) return false;
+  static const char* kernelWords[] = {"__aicore__", "__gm__", "__ubuf__", "[aicore]", "__global__", "kernel_entry",
+                                      "set_flag(", "wait_flag(", "pipe_barrier(", "add_input(", "add_output(",
+                                      "add_inout(", "set_block_num(", "TaskOutputTensors", "pto2_", "PTO2"};
+  for (const char* w : kernelWords)
+    if (text.find(w) != std::string::npos) return false;
+  return true;
+}
+
 std::string resourceDir() {
   if (const char* env = std::getenv("PTOVERIFY_CLANG_RESOURCE_DIR")) return env;
   return PTOVERIFY_CLANG_RESOURCE_DIR;
@@ -513,8 +716,7 @@ template <class Parse>
 void retryOrchestrationWithExternals(Output& out, std::vector<std::string>& args, tooling::FileContentMappings& missing,
                                      Parse&& parse) {
   std::set<std::string> names;
-  for (const auto& d : out.diags)
-    if (std::string n = undeclaredName(d); !n.empty()) names.insert(n);
+  for (const auto& [n, call] : out.gaps.undeclared) names.insert(n);
   // An orchestration function, or a file whose only submit is of an undeclared form.
   bool orchestration = std::any_of(out.kernels.begin(), out.kernels.end(),
                                    [](const Kernel& k) { return k.kind == "orchestration"; }) ||
@@ -545,6 +747,91 @@ void retryOrchestrationWithExternals(Output& out, std::vector<std::string>& args
   out = std::move(again);
 }
 
+// Control code reaches vendor headers the machine may not have (securec.h, dlog_pub.h,
+// trace/atrace_*.h): read as empty, their names are undeclared, and Clang drops every call and
+// statement that uses one (a class member of an unknown type makes the whole class invalid). So
+// such a file is parsed once more with each of those names declared as an opaque external: a
+// function returning an opaque value where the name is called, a type where it is one, a value
+// otherwise. The opaque value converts to anything and combines with anything, so the code that
+// uses it stays, and its value is unknown to every rule.
+const char* kOpaqueDeclarations = R"(#pragma once
+struct ptoverify_opaque {
+  ptoverify_opaque() = default;
+  template <class... A> ptoverify_opaque(const A&...) {}
+  template <class T> operator T() const;
+  template <class... A> ptoverify_opaque operator()(const A&...) const;
+  template <class A> ptoverify_opaque operator[](const A&) const;
+  const ptoverify_opaque* operator->() const;
+  ptoverify_opaque operator*() const;
+  ptoverify_opaque operator!() const;
+  ptoverify_opaque operator~() const;
+  ptoverify_opaque operator-() const;
+};
+#define PTOVERIFY_OPAQUE_OPERATOR(op, result)                                                            \
+  template <class A, class B, class = decltype(sizeof(char[__is_base_of(ptoverify_opaque, A) ||          \
+                                                           __is_base_of(ptoverify_opaque, B) ? 1 : -1]))> \
+  result operator op(const A&, const B&);
+PTOVERIFY_OPAQUE_OPERATOR(|, ptoverify_opaque) PTOVERIFY_OPAQUE_OPERATOR(&, ptoverify_opaque)
+PTOVERIFY_OPAQUE_OPERATOR(^, ptoverify_opaque) PTOVERIFY_OPAQUE_OPERATOR(+, ptoverify_opaque)
+PTOVERIFY_OPAQUE_OPERATOR(-, ptoverify_opaque) PTOVERIFY_OPAQUE_OPERATOR(*, ptoverify_opaque)
+PTOVERIFY_OPAQUE_OPERATOR(/, ptoverify_opaque) PTOVERIFY_OPAQUE_OPERATOR(%, ptoverify_opaque)
+PTOVERIFY_OPAQUE_OPERATOR(<<, ptoverify_opaque) PTOVERIFY_OPAQUE_OPERATOR(>>, ptoverify_opaque)
+PTOVERIFY_OPAQUE_OPERATOR(==, bool) PTOVERIFY_OPAQUE_OPERATOR(!=, bool) PTOVERIFY_OPAQUE_OPERATOR(<, bool)
+PTOVERIFY_OPAQUE_OPERATOR(>, bool) PTOVERIFY_OPAQUE_OPERATOR(<=, bool) PTOVERIFY_OPAQUE_OPERATOR(>=, bool)
+PTOVERIFY_OPAQUE_OPERATOR(&&, bool) PTOVERIFY_OPAQUE_OPERATOR(||, bool)
+#undef PTOVERIFY_OPAQUE_OPERATOR
+)";
+
+// Up to three more parses: a name can hide another (the call `dlog_error(AICPU, ...)` is only
+// diagnosed once `AICPU` is declared).
+template <class Parse>
+void retryControlCodeWithOpaqueNames(const std::string& path, Output& out, std::vector<std::string>& args,
+                                     tooling::FileContentMappings& missing, Parse&& parse) {
+  if (!out.control) return;
+  std::set<std::string> types;
+  std::map<std::string, bool> values;  // name -> called
+  std::string header = std::string(kMissingHeaderDir) + "/ptoverify_opaque_names.h";
+  size_t mapping = missing.size();
+  for (int round = 0; round < 3; ++round) {
+    bool added = false;
+    for (const auto& t : out.gaps.unknownTypes) added |= types.insert(t).second;
+    for (const auto& [n, call] : out.gaps.undeclared)
+      if (!types.count(n) && !values.count(n)) {
+        values[n] = call;
+        added = true;
+      }
+    if (!added) break;
+    std::string decls = kOpaqueDeclarations;
+    for (const auto& t : types) decls += "using " + t + " = ptoverify_opaque;\n";
+    for (const auto& [n, call] : values)
+      if (!types.count(n))
+        decls += call ? "template <class... A> ptoverify_opaque " + n + "(const A&...);\n"
+                      : "extern const ptoverify_opaque " + n + ";\n";
+    if (round == 0) {
+      missing.emplace_back(header, decls);
+      args.insert(args.end(), {"-include", header});
+    } else {
+      missing[mapping].second = decls;
+    }
+    Output again;
+    again.arch = out.arch;
+    again.header = out.header;
+    again.control = true;
+    again.inputFiles = out.inputFiles;
+    parse(again);
+    out = std::move(again);
+  }
+  if (types.empty() && values.empty()) return;
+  std::vector<std::string> listed(types.begin(), types.end());
+  for (const auto& [n, call] : values) listed.push_back(n);
+  std::string list;
+  for (size_t i = 0; i < listed.size() && i < 12; ++i) list += (i ? ", " : "") + listed[i];
+  if (listed.size() > 12) list += ", ...";
+  out.diags.push_back({InputDiagnostic::Level::Warning, SourceLoc{path, 1, 1},
+                       std::to_string(listed.size()) + " name(s) no header declared (" + list +
+                           ") were read as opaque externals: the code using them is kept, their values are unknown"});
+}
+
 }  // namespace
 
 LoadedFile load(const std::string& path, const std::string& text, const FrontendOptions& opts) {
@@ -552,8 +839,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   result.path = path;
   Output out;
   out.arch = opts.defaultArch;
-  std::string ext = fs::path(path).extension().string();
-  out.header = ext == ".h" || ext == ".hpp" || ext == ".hxx" || ext == ".inc";
+  out.header = isCppHeaderPath(path);
   std::string prelude = preludeDir();
   if (prelude.empty() || !fs::exists(fs::path(prelude) / "ptoverify_prelude.h")) {
     result.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1},
@@ -576,11 +862,22 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   std::vector<std::string> extra = compileFlags(opts.compileCommandsDir, path, result.diagnostics);
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), opts.extraCompilerArgs.begin(), opts.extraCompilerArgs.end());
-  args.insert(args.end(), {"-include", prelude + "/ptoverify_prelude.h", "-I", prelude + "/stubinc",
-                           "-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-idirafter", kMissingHeaderDir});
-  tooling::FileContentMappings missing;
   std::set<std::string> names, seen;
-  collectIncludes(text, fs::path(abs).parent_path(), names, seen, 0);
+  std::vector<std::string> searched = includeDirsOf(args);
+  searched.push_back(prelude + "/vendor");
+  collectIncludes(includesInText(text), fs::path(abs).parent_path(), searched, names, seen);
+  // The prelude stands in for the device toolchain's headers; control code is parsed as it is
+  // written (the prelude's `__gm__` and `DataType` would change its meaning).
+  out.control = isControlCode(text, names);
+  out.inputFiles = opts.inputFiles;
+  if (!out.control)
+    args.insert(args.end(), {"-include", prelude + "/ptoverify_prelude.h", "-I", prelude + "/stubinc",
+                             "-D__DAV_C220_VEC__", "-D__DAV_VEC__"});
+  // After every directory of the build, so a real SDK wins: the vendor stand-ins, then empty
+  // files for headers found nowhere.
+  if (out.control) args.insert(args.end(), {"-idirafter", prelude + "/vendor"});
+  args.insert(args.end(), {"-idirafter", kMissingHeaderDir});
+  tooling::FileContentMappings missing;
   for (const auto& n : names) missing.emplace_back(std::string(kMissingHeaderDir) + "/" + n, "#pragma once\n");
   missing.emplace_back(std::string(kMissingHeaderDir) + "/ptoverify_isa_ops.h", isaDeclarations());
   // Parsed under the path as given, so every location reads the way the user named the file.
@@ -598,6 +895,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   };
   parse(out);
   retryOrchestrationWithExternals(out, args, missing, parse);
+  retryControlCodeWithOpaqueNames(path, out, args, missing, parse);
   // A header with no kernel entry is library code that may need its includer's includes to
   // parse: what fails in it alone is shown, but it is not an input error.
   if (out.header && out.kernels.empty())
@@ -609,6 +907,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   result.diagnostics.insert(result.diagnostics.end(), out.diags.begin(), out.diags.end());
   result.kernels = std::move(out.kernels);
   result.includedFiles = std::move(out.included);
+  result.coverage = out.coverage;
   return result;
 }
 

@@ -205,7 +205,7 @@ bool hasDefault(const std::vector<CaseGroup>& cases) {
 
 class ControlBuilder {
  public:
-  explicit ControlBuilder(const Reader& r) : r_(r) {}
+  ControlBuilder(const Reader& r, const GapOf& gapOf, std::vector<std::string>& cut) : r_(r), gapOf_(gapOf), cut_(cut) {}
 
   ControlNode build(const clang::Stmt* s) {
     ControlNode seq;
@@ -255,7 +255,10 @@ class ControlBuilder {
     return seq;
   }
 
-  void enter(const FunctionDecl* fd) { stack_.push_back(fd->getCanonicalDecl()); }
+  void enter(const FunctionDecl* fd) {
+    stack_.push_back(fd->getCanonicalDecl());
+    noteGap(fd);
+  }
 
  private:
   ControlNode node(ControlNode::Kind k, const clang::Stmt* s, std::string name) {
@@ -305,6 +308,7 @@ class ControlBuilder {
           std::find(stack_.begin(), stack_.end(), def->getCanonicalDecl()) == stack_.end()) {
         stack_.push_back(def->getCanonicalDecl());
         ++inlined_;
+        noteGap(def);
         n.children.push_back(build(def->getBody()));
         stack_.pop_back();
       }
@@ -312,7 +316,17 @@ class ControlBuilder {
     }
   }
 
+  void noteGap(const FunctionDecl* fd) {
+    if (!gapOf_) return;
+    std::string g = gapOf_(fd);
+    if (g.empty()) return;
+    std::string entry = "'" + fd->getQualifiedNameAsString() + "': " + g;
+    if (std::find(cut_.begin(), cut_.end(), entry) == cut_.end()) cut_.push_back(entry);
+  }
+
   const Reader& r_;
+  const GapOf& gapOf_;
+  std::vector<std::string>& cut_;
   std::vector<const FunctionDecl*> stack_;
   int inlined_ = 0;
 };
@@ -835,7 +849,8 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
 
 }  // namespace
 
-Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::string& arch, bool& hasFacts) {
+Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::string& arch, bool& hasFacts,
+                            const GapOf& gapOf) {
   Reader r(ctx);
   Kernel k;
   k.name = fn.getQualifiedNameAsString();
@@ -847,7 +862,7 @@ Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::
   k.body = ptov::Stmt::seq();
   MachineFacts m;
   WriteCollector(r, m.writes).TraverseStmt(fn.getBody());
-  ControlBuilder builder(r);
+  ControlBuilder builder(r, gapOf, m.cut);
   builder.enter(&fn);
   m.body = builder.build(fn.getBody());
   WaitCollector(r, m.waits).TraverseStmt(fn.getBody());

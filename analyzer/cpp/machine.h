@@ -2,6 +2,9 @@
 // Device-side control C++ (AICPU ctrl / sche code, seed 003) -> a kernel of kind "machine" per
 // function, carrying MachineFacts: field writes, the function's calls as a branch/loop tree, and
 // its spin waits with every value their timeout can take.
+#include <functional>
+#include <string>
+
 #include "analyzer/model/model.h"
 
 namespace clang {
@@ -11,9 +14,13 @@ class FunctionDecl;
 
 namespace ptov::cpp {
 
+// Why a function was not read whole by Clang ("" when it was): see Coverage in cpp_frontend.cpp.
+using GapOf = std::function<std::string(const clang::FunctionDecl*)>;
+
 // The function's facts; the kernel has an empty op body. `hasFacts` says whether it has anything
-// the timing rules read (a field write, a call or a spin wait).
+// the timing rules read (a field write, a call or a spin wait). Functions of its call tree that
+// `gapOf` says were cut are listed in MachineFacts::cut.
 Kernel modelMachineFunction(clang::ASTContext& ctx, const clang::FunctionDecl& fn, const std::string& arch,
-                            bool& hasFacts);
+                            bool& hasFacts, const GapOf& gapOf);
 
 }  // namespace ptov::cpp

@@ -37,7 +37,7 @@ bool inUserCode(const SourceManager& sm, SourceLocation l) {
   // The prelude's own headers (ptoverify_prelude.h, ptoverify_ascendc.h) are not the user's.
   return file.find("ptoverify_prelude.h") == std::string::npos && file.find("ptoverify_ascendc.h") == std::string::npos &&
          file.rfind(kMissingHeaderDir, 0) != 0 &&
-         file.find("/prelude/stubinc/") == std::string::npos;
+         file.find("/prelude/stubinc/") == std::string::npos && file.find("/prelude/vendor/") == std::string::npos;
 }
 
 std::optional<int64_t> evalInt(const ASTContext& ctx, const clang::Expr* e) {
