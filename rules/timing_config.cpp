@@ -43,6 +43,7 @@ const TimingConfig& defaultTimingConfig() {
     t.fenceCalls = {"__sync_synchronize", "__atomic_thread_fence", "atomic_thread_fence"};
     t.clearCalls = {"ResetParallelDevTask"};
     t.goodbyeCalls = {"ResetShakeBuf"};
+    t.goodbyeValues = {"AICORE_SAY_GOODBYE"};
     t.reclaimCalls = {"*Deallocate"};
     t.safeTimeoutCalls = {"GetOsThrottleSafeWaitTimeout"};
     t.safeWindowConstants = {{"a2a3", "TIMEOUT_A2A3_100MS"}, {"a5", "TIMEOUT_A5_100MS"}};

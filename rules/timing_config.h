@@ -30,8 +30,11 @@ struct TimingConfig {
   std::vector<std::string> stopCalls;
   std::string stopMarker;  // a stop call counts when its spelling contains this ("" = always)
   std::vector<std::string> fenceCalls, clearCalls, goodbyeCalls;
-  // Reclaiming a slot after waiting for sche but not for the AICores (empty: not checked).
+  std::vector<std::string> goodbyeValues;  // a field store of one of these values is GOODBYE
+  // Reclaiming a slot after waiting for sche but not for the AICores (empty: not checked). A
+  // wait is a call, or a loop whose condition polls a counter (`scheExitCount`).
   std::vector<std::string> scheWaitCalls, aicoreWaitCalls, reclaimCalls;
+  std::vector<std::string> scheWaitPolls, aicoreWaitPolls;
 
   // timing-hard-wait-timeout
   std::vector<std::string> safeTimeoutCalls;               // calls that return the OS-throttle-safe timeout

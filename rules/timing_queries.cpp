@@ -15,6 +15,14 @@ bool callMatches(const std::vector<std::string>& globs, const ControlNode& call)
 }
 
 Step stepOf(const ControlNode& call, const TimingConfig& t) {
+  if (call.kind == ControlNode::Kind::Write)
+    return anyNameMatches(t.goodbyeValues, call.text) || anyNameMatches(t.goodbyeValues, call.macro) ? Step::Goodbye
+                                                                                                     : Step::None;
+  if (call.kind == ControlNode::Kind::Loop) {
+    if (anyNameMatches(t.aicoreWaitPolls, call.name)) return Step::AicoreWait;
+    if (anyNameMatches(t.scheWaitPolls, call.name)) return Step::ScheWait;
+    return Step::None;
+  }
   if (call.kind != ControlNode::Kind::Call) return Step::None;
   if (callMatches(t.stopCalls, call) && (t.stopMarker.empty() || call.text.find(t.stopMarker) != std::string::npos))
     return Step::Stop;
@@ -33,11 +41,29 @@ void collectSteps(const ControlNode& n, const TimingConfig& t, bool inCallee, St
   if (s != Step::None) {
     out.found.insert(s);
     out.own |= !inCallee;
-    return;
+    if (!walkedInto(n, t)) return;
   }
   for (const auto& c : n.children) collectSteps(c, t, inCallee || n.kind == ControlNode::Kind::Call, out);
 }
+
+void stepsBelow(const ControlNode& n, const TimingConfig& t, std::set<Step>& out) {
+  for (const auto& c : n.children) {
+    Step s = stepOf(c, t);
+    if (s != Step::None) out.insert(s);
+    stepsBelow(c, t, out);
+  }
+}
 }  // namespace
+
+bool walkedInto(const ControlNode& call, const TimingConfig& t) {
+  Step own = stepOf(call, t);
+  if (call.kind != ControlNode::Kind::Call || call.children.empty()) return false;
+  std::set<Step> below;
+  stepsBelow(call, t, below);
+  below.erase(own);
+  below.erase(Step::None);
+  return !below.empty();
+}
 
 StopSteps stopStepsOf(const ControlNode& body, const TimingConfig& t) {
   StopSteps out;

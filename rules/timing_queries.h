@@ -16,6 +16,9 @@ bool callMatches(const std::vector<std::string>& globs, const ControlNode& call)
 // The steps of stopping cores and reclaiming slots (timing-stop-order), by the configured names.
 enum class Step { None, Stop, Fence, Clear, Goodbye, ScheWait, AicoreWait, Reclaim };
 Step stepOf(const ControlNode& call, const TimingConfig& t);
+// A call named as one step whose body (carried in the tree) takes steps of another kind is walked
+// into rather than taken as that step: HEAD's `ResetShakeBuf` stores GOODBYE and then clears.
+bool walkedInto(const ControlNode& call, const TimingConfig& t);
 
 // The steps a function's call tree takes, counting the callees it carries.
 struct StopSteps {

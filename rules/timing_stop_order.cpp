@@ -3,6 +3,7 @@
 // the slots -> fence -> GOODBYE, on every path: a fence inside an optional `if` does not count on
 // the path that skips it. Where the wait calls are configured, reclaiming a slot after waiting
 // for sche but not for the AICores is reported too (sche exiting != AICores done reading).
+#include <algorithm>
 #include <map>
 
 #include "analyzer/model/cpp_facts.h"
@@ -25,8 +26,20 @@ struct PathState {
 };
 using States = std::map<int, PathState>;
 
+// Decisions both paths took (`a` is true on one and false on the other drops out).
+std::vector<std::string> commonDecisions(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  for (const auto& d : a)
+    if (std::find(b.begin(), b.end(), d) != b.end()) out.push_back(d);
+  return out;
+}
+
+// A merged state stands for every path merged into it: it keeps the decisions they share.
 void merge(States& into, const States& from) {
-  for (const auto& [k, s] : from) into.emplace(k, s);
+  for (const auto& [k, s] : from) {
+    auto [it, fresh] = into.emplace(k, s);
+    if (!fresh) it->second.decisions = commonDecisions(it->second.decisions, s.decisions);
+  }
 }
 
 enum class Problem { ClearBeforeStop, NoFenceBeforeClear, GoodbyeBeforeClear, NoFenceBeforeGoodbye, ScheOnlyWait };
@@ -36,13 +49,14 @@ struct Violation {
   SourceLoc at, related;
   std::string call;
   std::vector<std::string> decisions;
+  std::vector<std::pair<SourceLoc, std::string>> via;  // the calls walked into to reach it, outermost first
 };
 
 class Walker {
  public:
   Walker(const TimingConfig& t, bool hasClear) : t_(t), hasClear_(hasClear) {}
 
-  std::map<int, Violation> violations;  // problem -> where it is first seen: one comment per mistake
+  std::vector<Violation> violations;
   std::vector<SourceLoc> conditionalFences;
 
   struct Exits {
@@ -57,16 +71,21 @@ class Walker {
         return in;
       case K::Call: {
         Step step = stepOf(n, t_);
-        if (step != Step::None) {
+        if (step != Step::None && !walkedInto(n, t_)) {
           apply(step, n, in, conditional);
           return in;
         }
         if (n.children.empty()) return in;
         Exits callee;  // a return in an inlined callee ends the callee, not the caller
+        via_.emplace_back(n.loc, n.text);
         States out = walk(n.children[0], std::move(in), callee, nullptr, conditional);
+        via_.pop_back();
         merge(out, callee.returned);
         return out;
       }
+      case K::Write:
+        if (Step step = stepOf(n, t_); step != Step::None) apply(step, n, in, conditional);
+        return in;
       case K::If: {
         States out;
         for (size_t i = 0; i < n.children.size(); ++i) {
@@ -86,6 +105,8 @@ class Walker {
         return out;
       }
       case K::Loop: {
+        // A loop polling a configured counter is that wait.
+        if (Step wait = stepOf(n, t_); wait != Step::None) apply(wait, n, in, conditional);
         // The body is taken to run at least once: a loop over cores that runs zero times stops
         // and clears no core, and the clear loop of the same shape does not run either.
         States out, current = std::move(in);
@@ -162,11 +183,20 @@ class Walker {
   }
 
   void report(Problem p, const ControlNode& call, const SourceLoc& related, const PathState& s) {
-    violations.emplace(static_cast<int>(p), Violation{p, call.loc, related, call.text, s.decisions});
+    // One comment per mistake (the first place it is made) and per place (its first mistake).
+    for (auto& v : violations)
+      if (v.problem == p || (v.at.file == call.loc.file && v.at.line == call.loc.line && v.at.col == call.loc.col)) {
+        if (v.problem == p) v.decisions = commonDecisions(v.decisions, s.decisions);
+        return;
+      }
+    std::string what = call.kind == ControlNode::Kind::Write ? "the store of `" + call.text + "` to `" + call.name + "`"
+                                                             : "`" + call.text + "`";
+    violations.push_back(Violation{p, call.loc, related, what, s.decisions, via_});
   }
 
   const TimingConfig& t_;
   bool hasClear_;
+  std::vector<std::pair<SourceLoc, std::string>> via_;
 };
 
 std::string pathPhrase(const std::vector<std::string>& decisions) {
@@ -203,7 +233,7 @@ class TimingStopOrder : public Rule {
     const std::string clear = "`" + firstName(t.clearCalls, "ResetParallelDevTask") + "`";
     const std::string goodbye = "`" + firstName(t.goodbyeCalls, "ResetShakeBuf") + "`";
     const std::string stop = "`" + firstName(t.stopCalls, "SetReadyQueue") + "(..., " + t.stopMarker + " + 1)`";
-    for (const auto& [key, v] : w.violations) {
+    for (const auto& v : w.violations) {
       if (!steps.stops() && v.problem != Problem::ScheOnlyWait) continue;
       std::string path = pathPhrase(v.decisions);
       Finding* f = nullptr;
@@ -211,13 +241,13 @@ class TimingStopOrder : public Rule {
         case Problem::ClearBeforeStop:
           f = &ctx.report(
               ReviewGrade::Blocker, v.at,
-              "`" + v.call + "` clears slots before STOP is made visible" + path +
+              v.call + " clears slots before STOP is made visible" + path +
                   ": AICores still reading the slot (ptrElements) race with the clear",
               "send STOP first (" + stop + " for every managed core), then " + fence + ", then clear the slots");
           break;
         case Problem::NoFenceBeforeClear:
           f = &ctx.report(ReviewGrade::Blocker, v.at,
-                          "no full fence between the STOP and `" + v.call + "`" + path +
+                          "no full fence between the STOP and " + v.call + path +
                               ": the AICores may not see STOP before their slot is cleared",
                           "put " + fence + " unconditionally between the STOP writes and the first " + clear +
                               ", outside any optional if");
@@ -225,24 +255,28 @@ class TimingStopOrder : public Rule {
           break;
         case Problem::GoodbyeBeforeClear:
           f = &ctx.report(ReviewGrade::Blocker, v.at,
-                          "`" + v.call + "` says GOODBYE before the slots are cleared" + path,
-                          "clear the slots (" + clear + ") and fence before " + goodbye);
+                          v.call + " says GOODBYE before the slots are cleared" + path +
+                              ": an AICore can take GOODBYE and leave while its slot is still being cleared, and "
+                              "the next round reuses a slot nobody has finished with",
+                          "clear the slots of every core (" + clear + ") first, fence once (" + fence +
+                              "), then say GOODBYE (" + goodbye + ")");
           break;
         case Problem::NoFenceBeforeGoodbye:
           f = &ctx.report(ReviewGrade::Blocker, v.at,
-                          "no fence between clearing the slots and `" + v.call + "` (GOODBYE)" + path +
+                          "no fence between clearing the slots and " + v.call + " (GOODBYE)" + path +
                               ": an AICore can take GOODBYE while the clear is not yet visible",
                           "fence once (" + fence + ") after the last " + clear + " and before " + goodbye);
           if (v.related.line) f->notes.push_back({v.related, "the slots are cleared here"});
           break;
         case Problem::ScheOnlyWait:
           f = &ctx.report(ReviewGrade::Blocker, v.at,
-                          "`" + v.call + "` reclaims a slot after waiting only for sche" + path +
+                          v.call + " reclaims a slot after waiting only for sche" + path +
                               ": sche exiting does not mean the AICores have finished reading it",
                           "wait for the AICores to exit (`" + firstName(t.aicoreWaitCalls, "the AICore exit wait") +
                               "`) before reclaiming the slot");
           break;
       }
+      for (const auto& [loc, text] : v.via) f->notes.push_back({loc, "reached through `" + text + "`"});
       if (v.problem == Problem::NoFenceBeforeClear || v.problem == Problem::NoFenceBeforeGoodbye)
         for (const auto& c : w.conditionalFences)
           f->notes.push_back({c, "this fence is inside a branch and does not run on that path"});

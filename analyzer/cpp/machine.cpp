@@ -99,6 +99,39 @@ void collectCalls(const clang::Stmt* s, std::vector<const CallExpr*>& out) {
   if (const auto* call = dyn_cast<CallExpr>(s)) out.push_back(call);
 }
 
+// The lambda an argument passes, also through the std::function it converts to.
+const LambdaExpr* lambdaIn(const clang::Expr* a) {
+  a = strip(a);
+  while (a) {
+    if (const auto* l = dyn_cast<LambdaExpr>(a)) return l;
+    if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(a))
+      a = strip(b->getSubExpr());
+    else if (const auto* c = dyn_cast<CXXConstructExpr>(a); c && c->getNumArgs() == 1)
+      a = strip(c->getArg(0));
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// A store to a field or an element of one: `args->wave[GOODBYE] = AICORE_SAY_GOODBYE`.
+const MemberExpr* storedField(const clang::Stmt* s, const clang::Expr*& value) {
+  const auto* b = dyn_cast<BinaryOperator>(s);
+  if (!b || b->getOpcode() != BO_Assign) return nullptr;
+  const clang::Expr* lhs = strip(b->getLHS());
+  while (const auto* as = dyn_cast<ArraySubscriptExpr>(lhs)) lhs = strip(as->getBase());
+  value = b->getRHS();
+  return dyn_cast<MemberExpr>(lhs);
+}
+
+// Calls and field stores in `s`, in evaluation order.
+void collectSteps(const clang::Stmt* s, std::vector<const clang::Stmt*>& out) {
+  if (!s || isa<LambdaExpr>(s)) return;
+  for (const clang::Stmt* c : s->children()) collectSteps(c, out);
+  const clang::Expr* value = nullptr;
+  if (isa<CallExpr>(s) || storedField(s, value)) out.push_back(s);
+}
+
 // ---- field writes ----
 
 std::string recordName(QualType t, bool pointee) {
@@ -215,6 +248,12 @@ class ControlBuilder {
     } else if (const auto* is = dyn_cast<IfStmt>(s)) {
       calls(is->getInit(), seq);
       calls(is->getCond(), seq);
+      bool taken = false;
+      if ((is->isConstexpr() || !is->getCond()->isValueDependent()) &&
+          is->getCond()->EvaluateAsBooleanCondition(taken, r_.ctx())) {
+        seq.children.push_back(build(taken ? is->getThen() : is->getElse()));
+        return seq;
+      }
       ControlNode n = node(ControlNode::Kind::If, is, r_.spell(is->getCond()));
       n.children = {build(is->getThen()), build(is->getElse())};
       seq.children.push_back(std::move(n));
@@ -297,12 +336,36 @@ class ControlBuilder {
   }
 
   void calls(const clang::Stmt* s, ControlNode& seq) {
-    std::vector<const CallExpr*> found;
-    collectCalls(s, found);
-    for (const CallExpr* c : found) {
+    std::vector<const clang::Stmt*> found;
+    collectSteps(s, found);
+    for (const clang::Stmt* st : found) {
+      const clang::Expr* value = nullptr;
+      if (const MemberExpr* field = storedField(st, value)) {
+        ControlNode n = node(ControlNode::Kind::Write, st, field->getMemberDecl()->getNameAsString());
+        n.text = r_.spell(value);
+        n.macro = r_.macroAt(value->getBeginLoc());
+        seq.children.push_back(std::move(n));
+        continue;
+      }
+      const auto* c = cast<CallExpr>(st);
       ControlNode n = node(ControlNode::Kind::Call, c, calleeName(c));
       n.text = r_.spell(c);
       n.macro = r_.macroAt(c->getBeginLoc());
+      std::vector<const LambdaExpr*> lambdas;
+      for (const clang::Expr* a : c->arguments())
+        if (const LambdaExpr* l = lambdaIn(a)) lambdas.push_back(l);
+      if (!lambdas.empty()) {
+        // `ForEachManageAicore([&](int core) {...})`: the lambda runs once per element.
+        ControlNode body;
+        for (const LambdaExpr* l : lambdas) {
+          ControlNode loop = node(ControlNode::Kind::Loop, l, "");
+          loop.children.push_back(build(l->getBody()));
+          body.children.push_back(std::move(loop));
+        }
+        n.children.push_back(std::move(body));
+        seq.children.push_back(std::move(n));
+        continue;
+      }
       const FunctionDecl* def = r_.userDefinition(c);
       if (def && stack_.size() < kMaxInlineDepth && inlined_ < kMaxInlinedBodies &&
           std::find(stack_.begin(), stack_.end(), def->getCanonicalDecl()) == stack_.end()) {

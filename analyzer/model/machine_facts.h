@@ -33,13 +33,16 @@ struct FieldWrite {
 
 // The calls of a function in execution order, with its branches and loops: what timing-stop-order
 // walks path by path. A call to a function the user's code defines carries that function's body.
+// A lambda passed to a call (`ForEachManageAicore([&](int core) {...})`) is the call's child: a
+// Loop over its body, run once per element the callee iterates. An `if constexpr` (or an `if` on
+// a constant) keeps only the branch taken.
 struct ControlNode {
-  enum class Kind { Seq, Call, If, Loop, Return, Break, Continue } kind = Kind::Seq;
+  enum class Kind { Seq, Call, Write, If, Loop, Return, Break, Continue } kind = Kind::Seq;
   SourceLoc loc;
-  // Call: the callee's unqualified name; If / Loop: the condition's spelling; an alternative of a
-  // switch (a Seq under an If): its case label
+  // Call: the callee's unqualified name; Write: the written field (`waveBufferCpuToCore`);
+  // If / Loop: the condition's spelling; an alternative of a switch (a Seq under an If): its case label
   std::string name;
-  std::string text;   // Call: the whole call's spelling
+  std::string text;   // Call: the whole call's spelling; Write: the stored value's spelling
   std::string macro;  // Call: the macro the call was written with, "" if none
   // Seq: statements; If: {then, else}, or a switch's alternatives; Loop: {body}; Call: {callee body}
   std::vector<ControlNode> children;
