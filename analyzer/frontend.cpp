@@ -249,15 +249,37 @@ void dropIncludedHeaders(std::vector<LoadedFile*>& files) {
 
 // Control code models the functions of the input headers it includes: two inputs that include
 // the same header carry the same functions, checked once (in the first).
+// The copy kept gathers the entry points every includer found reaching the function: a header's
+// function called from the sche entry in one file and from the ctrl entry in another runs in both.
 void dropRepeatedMachineFunctions(std::vector<LoadedFile*>& files) {
-  std::set<std::tuple<std::string, int, int>> seen;
+  using Place = std::tuple<std::string, int, int>;
+  auto placeOf = [](const Kernel& k) { return Place{normalisedPath(k.loc.file), k.loc.line, k.loc.col}; };
+  auto isMachine = [](const Kernel& k) { return k.kind == "machine" && k.cpp && k.cpp->machine; };
+  std::map<Place, std::set<std::string>> entries;  // every includer's entries, per function
+  std::map<Place, std::set<std::string>> fileEntries;
+  std::map<Place, int> copies;
+  for (auto* f : files)
+    for (const auto& k : f->kernels)
+      if (isMachine(k)) {
+        Place p = placeOf(k);
+        ++copies[p];
+        entries[p].insert(k.cpp->machine->entries.begin(), k.cpp->machine->entries.end());
+        fileEntries[p].insert(k.cpp->machine->fileEntries.begin(), k.cpp->machine->fileEntries.end());
+      }
+  std::set<Place> kept;
   for (auto* f : files) {
     auto& ks = f->kernels;
-    ks.erase(std::remove_if(ks.begin(), ks.end(),
-                            [&](const Kernel& k) {
-                              return k.kind == "machine" && !seen.emplace(normalisedPath(k.loc.file), k.loc.line, k.loc.col).second;
-                            }),
+    ks.erase(std::remove_if(ks.begin(), ks.end(), [&](const Kernel& k) { return isMachine(k) && !kept.insert(placeOf(k)).second; }),
              ks.end());
+    for (auto& k : ks) {
+      if (!isMachine(k) || copies[placeOf(k)] < 2) continue;
+      auto facts = std::make_shared<CppFacts>(*k.cpp);
+      const auto& all = entries[placeOf(k)];
+      facts->machine->entries.assign(all.begin(), all.end());
+      const auto& files = fileEntries[placeOf(k)];
+      facts->machine->fileEntries.assign(files.begin(), files.end());
+      k.cpp = facts;
+    }
   }
 }
 }  // namespace

@@ -13,30 +13,39 @@ const TimingConfig& defaultTimingConfig() {
     const std::string slotProtocol =
         "do not use it as this round's private buffer: hand the slot back through the stop sequence (STOP visible, "
         "fence, `ResetParallelDevTask`, fence, `ResetShakeBuf`; see timing-stop-order)";
-    t.sharedFields = {
-        {"DevProg", "ctrlFlowCacheAnchor", {"ctrl"}, true, false, {}, ""},
-        {"DevProg", "memBudget", {"ctrl"}, true, false, {}, ""},
-        {"DevProg", "devArgs.nrValidAic", {"ctrl", "sche"}, true, false, {}, devStartArgs},
-        {"DevProg", "devArgs.scheCpuNum", {"ctrl", "sche"}, true, false, {}, devStartArgs},
-        {"DevProg",
-         "runtimeDataRingBufferInited",
-         {"ctrl", "sche"},
-         true,
-         false,
-         {"*RuntimeDataRingBuffer*"},
-         "use the existing ring protocol (`RuntimeDataRingBufferHeadAllocate` / `AllocatePrepare` / `AllocateSubmit` / "
-         "`Deallocate`, and waiting for `runtimeDataRingBufferInited`) instead of a second writer"},
-        {"*", "parallelDevTask", {"sche", "aicore"}, true, false, {"ResetParallelDevTask"}, slotProtocol},
-        {"*", "shake", {"sche", "aicore"}, true, false, {"ResetShakeBuf"}, slotProtocol},
-        {"*",
-         "rawTensorAddr",
-         {"ctrl", "aicore"},
-         true,
-         true,
-         {},
-         "before this CF-cache slot is reused, wait until the AICores of its previous round have exited "
-         "(restore only then)"},
-    };
+    // The seed's names (DevProg, shake) and cann/pypto's (DevAscendProgram, the shake buffers).
+    for (const char* prog : {"DevProg", "DevAscendProgram"}) {
+      t.sharedFields.push_back({prog, "ctrlFlowCacheAnchor", {"ctrl"}, {}, true, false, {}, ""});
+      t.sharedFields.push_back({prog, "memBudget", {"ctrl"}, {}, true, false, {}, ""});
+      t.sharedFields.push_back({prog, "devArgs.nrValidAic", {"ctrl", "sche"}, {}, true, false, {}, devStartArgs});
+      t.sharedFields.push_back({prog, "devArgs.scheCpuNum", {"ctrl", "sche"}, {}, true, false, {}, devStartArgs});
+      t.sharedFields.push_back(
+          {prog,
+           "runtimeDataRingBufferInited",
+           {"ctrl", "sche"},
+           {"ctrl"},  // ctrl sets it once the ring is initialised; sche waits for it
+           true,
+           false,
+           {"*RuntimeDataRingBuffer*"},
+           "use the existing ring protocol (`RuntimeDataRingBufferHeadAllocate` / `AllocatePrepare` / `AllocateSubmit` / "
+           "`Deallocate`, and waiting for `runtimeDataRingBufferInited`) instead of a second writer"});
+    }
+    t.sharedFields.push_back({"*", "parallelDevTask", {"sche", "aicore"}, {"sche"}, true, false, {"ResetParallelDevTask"}, slotProtocol});
+    for (const char* shake : {"shake", "shakeBuffer", "shakeBufferCpuToCore", "waveBufferCpuToCore"})
+      t.sharedFields.push_back({"*", shake, {"sche", "aicore"}, {"sche"}, true, false, {"ResetShakeBuf*"}, slotProtocol});
+    t.sharedFields.push_back({"*",
+                              "rawTensorAddr",
+                              {"ctrl", "aicore"},
+                              {},
+                              true,
+                              true,
+                              {},
+                              "before this CF-cache slot is reused, wait until the AICores of its previous round have "
+                              "exited (restore only then)"});
+    // cann/pypto's entry points: device_ctrl.cpp (ctrl) and device_sche.cpp (sche).
+    t.roleEntries = {{"ctrl", {"PyptoKernelCtrlServer*"}},
+                     {"sche", {"DynTileFwkBackendKernelServer*", "StaticTileFwkBackendKernelServer*"}},
+                     {"aicore", {}}};
     t.perRoundObjects = {"DevStartArgs", "DevStartArgsBase"};
     t.stopCalls = {"SetReadyQueue"};
     t.stopMarker = "AICORE_TASK_STOP";
@@ -53,6 +62,17 @@ const TimingConfig& defaultTimingConfig() {
     return t;
   }();
   return c;
+}
+
+std::vector<std::string> rolesOf(const std::vector<std::string>& entries, const std::string& function,
+                                 const TimingConfig& t) {
+  std::vector<std::string> out;
+  for (const auto& [role, globs] : t.roleEntries) {
+    bool reached = anyNameMatches(globs, function);
+    for (const auto& e : entries) reached |= anyNameMatches(globs, e);
+    if (reached) out.push_back(role);
+  }
+  return out;
 }
 
 bool anyNameMatches(const std::vector<std::string>& globs, const std::string& name) {

@@ -15,6 +15,7 @@ struct SharedField {
   std::string structName;              // the struct the field is reached from, `*` for any
   std::string field;                   // path from that struct: devArgs.nrValidAic
   std::vector<std::string> readers;    // roles that read it: ctrl, sche, aicore
+  std::vector<std::string> owners;     // roles whose writes are the field's protocol (sche hands out slots)
   bool perRound = true;                // its value changes from round to round
   bool perSlot = false;                // it lives in a per-slot object: writes are reminders, not Blockers
   std::vector<std::string> allowedIn;  // functions that own the protocol writing it
@@ -22,6 +23,9 @@ struct SharedField {
 };
 
 struct TimingConfig {
+  // Which role runs a function: the entry points that reach it (MachineFacts::entries), by role.
+  std::map<std::string, std::vector<std::string>> roleEntries;
+
   // timing-shared-field-write
   std::vector<SharedField> sharedFields;
   std::vector<std::string> perRoundObjects;  // writes through these types are per-round: never reported
@@ -48,6 +52,10 @@ struct TimingConfig {
 
 // Seed 003's names and table.
 const TimingConfig& defaultTimingConfig();
+
+// The roles whose entry points reach a function (sorted; empty when none is known).
+std::vector<std::string> rolesOf(const std::vector<std::string>& entries, const std::string& function,
+                                 const TimingConfig& t);
 
 // Does one of the `*` globs (globMatches, rules/rule.h) match the name?
 bool anyNameMatches(const std::vector<std::string>& globs, const std::string& name);

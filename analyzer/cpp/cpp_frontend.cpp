@@ -378,6 +378,11 @@ class Consumer : public ASTConsumer {
     CppFacts file = withFileFacts(CppFacts{}, facts);  // the file's constants, `#define`s included
     for (const auto& [name, c] : out_.macroConstants) file.constants.emplace(name, c);
     Coverage coverage(sm, out_.gaps);
+    std::map<const FunctionDecl*, std::set<std::string>> entries = entriesReaching(facts);
+    std::vector<std::string> externC;
+    for (const FunctionDecl* fd : facts.functions)
+      if (fd->isExternC() && sm.isInMainFile(sm.getExpansionLoc(fd->getLocation())))
+        externC.push_back(fd->getQualifiedNameAsString());
     std::set<const FunctionDecl*> done;
     for (const FunctionDecl* fd : facts.functions) {
       if (fd->isTemplateInstantiation() || !done.insert(canonical(fd)).second) continue;
@@ -389,12 +394,55 @@ class Consumer : public ASTConsumer {
       if (!hasFacts) continue;
       auto withFile = std::make_shared<CppFacts>(file);
       withFile->machine = k.cpp->machine;
+      const auto& reaching = entries[canonical(fd)];
+      withFile->machine->entries.assign(reaching.begin(), reaching.end());
+      withFile->machine->fileEntries = externC;
       k.cpp = withFile;
       out_.kernels.push_back(std::move(k));
     }
     if (!out_.control) return;
     out_.coverage = coverage.totals();
     if (out_.coverage.partly + out_.coverage.none) out_.diags.push_back(coverage.summary(sm));
+  }
+
+  // For each function of the user's code, the entry points that reach it by direct calls: the
+  // extern "C" functions and the functions no other function of the file calls.
+  static std::map<const FunctionDecl*, std::set<std::string>> entriesReaching(const FileFacts& facts) {
+    std::map<const FunctionDecl*, std::set<const FunctionDecl*>> callees;
+    std::set<const FunctionDecl*> called, all;
+    for (const FunctionDecl* fd : facts.functions) {
+      struct Calls : RecursiveASTVisitor<Calls> {
+        std::set<const FunctionDecl*> out;
+        bool VisitCallExpr(CallExpr* c) {
+          if (const FunctionDecl* t = c->getDirectCallee()) out.insert(canonical(t));
+          return true;
+        }
+        bool VisitCXXConstructExpr(CXXConstructExpr* c) {
+          if (const auto* ctor = c->getConstructor()) out.insert(canonical(ctor));
+          return true;
+        }
+      } calls;
+      calls.TraverseStmt(fd->getBody());
+      const FunctionDecl* self = canonical(fd);
+      all.insert(self);
+      for (const FunctionDecl* c : calls.out)
+        if (c != self) called.insert(c), callees[self].insert(c);
+    }
+    std::map<const FunctionDecl*, std::set<std::string>> out;
+    for (const FunctionDecl* root : all) {
+      if (called.count(root) && !root->isExternC()) continue;
+      std::string name = root->getQualifiedNameAsString();
+      std::vector<const FunctionDecl*> todo{root};
+      std::set<const FunctionDecl*> seen{root};
+      while (!todo.empty()) {
+        const FunctionDecl* f = todo.back();
+        todo.pop_back();
+        out[f].insert(name);
+        for (const FunctionDecl* c : callees[f])
+          if (seen.insert(c).second) todo.push_back(c);
+      }
+    }
+    return out;
   }
 
   // Roots of control code: the main file's functions and those of the run's input headers.
