@@ -23,10 +23,11 @@ const TimingConfig& defaultTimingConfig() {
           {prog,
            "runtimeDataRingBufferInited",
            {"ctrl", "sche"},
-           {"ctrl"},  // ctrl sets it once the ring is initialised; sche waits for it
+           {},
            true,
            false,
-           {"*RuntimeDataRingBuffer*"},
+           // cann/pypto's ctrl sets it in InitDevProgram, right after initialising the ring head.
+           {"*RuntimeDataRingBuffer*", "InitDevProgram"},
            "use the existing ring protocol (`RuntimeDataRingBufferHeadAllocate` / `AllocatePrepare` / `AllocateSubmit` / "
            "`Deallocate`, and waiting for `runtimeDataRingBufferInited`) instead of a second writer"});
     }

@@ -224,7 +224,7 @@ TEST_CASE("config: timing tables merge rows by struct and field, and replace nam
   REQUIRE(c.timing.sharedFields.size() == defaults + 1);
   bool replaced = false;
   for (const auto& row : c.timing.sharedFields)
-    if (row.field == "devArgs.nrValidAic") replaced = !row.perRound && row.readers.size() == 1;
+    if (row.structName == "DevProg" && row.field == "devArgs.nrValidAic") replaced = !row.perRound && row.readers.size() == 1;
   CHECK(replaced);
   CHECK(c.timing.sharedFields.back().structName == "*");
   CHECK(c.timing.sharedFields.back().perSlot);
