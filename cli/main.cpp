@@ -12,6 +12,7 @@
 
 #include "cli/audit.h"
 #include "cli/baseline.h"
+#include "cli/changed_lines.h"
 #include "cli/check.h"
 #include "cli/config.h"
 #include "cli/merge.h"
@@ -118,7 +119,7 @@ int run(int argc, char** argv) {
   std::vector<std::string> formats;
   std::string outputFile;
   check->add_option("--format", formats,
-                    "output format, repeatable: text json sarif rdjson rdjsonl junit github markdown html; FORMAT:FILE "
+                    "output format, repeatable: text json sarif rdjson rdjsonl junit github gitcode markdown html; FORMAT:FILE "
                     "writes that format to FILE (html:DIR writes DIR/index.html)")
       ->allow_extra_args(false);
   check->add_option("--output,-o", outputFile, "write the (single) --format given without a file to FILE");
@@ -131,6 +132,9 @@ int run(int argc, char** argv) {
   check->add_option("--shard", shardSpec, "check only part K of N (K/N) of the inputs, stably split by path");
   std::string baselinePath;
   check->add_option("--baseline", baselinePath, "report only findings that this baseline (baseline create) lacks");
+  std::string diffRange, changedLinesFile;
+  check->add_option("--diff", diffRange, "report only findings on lines that `git diff BASE..HEAD` adds or changes");
+  check->add_option("--changed-lines", changedLinesFile, "report only findings on lines a unified diff in FILE adds or changes");
   check->add_flag("--strict", req.strict, "exit 3 when no finding fails the run but a proof was undecided (unknown)");
   std::string witnessDot;
   check->add_option("--witness-dot", witnessDot, "write each proof finding's witness as a Graphviz DOT lane diagram into DIR (one file per finding)");
@@ -309,6 +313,26 @@ int run(int argc, char** argv) {
         std::cerr << error << '\n';
         return kExitInputError;
       }
+    }
+    if (!diffRange.empty() || !changedLinesFile.empty()) {
+      ChangedLines lines;
+      std::string error;
+      bool ok;
+      if (!diffRange.empty()) {
+        ok = changedLinesFromGit(diffRange, root, lines, error);
+      } else {
+        std::ifstream in(changedLinesFile);
+        lines.root = root;
+        ok = in && parseUnifiedDiff(in, lines, error);
+        if (!in) error = "cannot read '" + changedLinesFile + "'";
+      }
+      if (!ok) {
+        std::cerr << "ptoverify: error: " << error << '\n';
+        return kExitInputError;
+      }
+      size_t left = keepChangedLines(result, lines);
+      if (left) std::cerr << "ptoverify: " << left << " finding(s) on unchanged lines left out (--diff / --changed-lines)\n";
+      root = lines.root;
     }
     ReportOptions ro;
     ro.sourceRoot = root;

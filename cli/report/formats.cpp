@@ -4,7 +4,7 @@
 namespace ptov {
 
 const std::vector<std::string>& reportFormats() {
-  static const std::vector<std::string> f = {"text", "json", "sarif", "rdjson", "rdjsonl", "junit", "github", "markdown", "html"};
+  static const std::vector<std::string> f = {"text", "json", "sarif", "rdjson", "rdjsonl", "junit", "github", "gitcode", "markdown", "html"};
   return f;
 }
 
@@ -15,6 +15,7 @@ bool writeReport(const std::string& format, const CheckResult& result, std::ostr
   else if (format == "rdjsonl") writeRdjson(result, out, true);
   else if (format == "junit") writeJunit(result, out, o);
   else if (format == "github") writeGithub(result, out, o);
+  else if (format == "gitcode") writeGitcode(result, out, o);
   else if (format == "markdown") writeMarkdown(result, out, o);
   else if (format == "html") writeHtml(result, out, o);
   else return false;

@@ -1,6 +1,6 @@
 #pragma once
 // Machine-readable outputs of `ptoverify check` (docs/formats.md): json, sarif, rdjson, rdjsonl,
-// junit, github, markdown, html. Text is cli/text_reporter.
+// junit, github, gitcode, markdown, html. Text is cli/text_reporter.
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -37,6 +37,8 @@ void writeSarif(const CheckResult& result, std::ostream& out, const ReportOption
 void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosticPerLine);
 void writeJunit(const CheckResult& result, std::ostream& out, const ReportOptions& o);
 void writeGithub(const CheckResult& result, std::ostream& out, const ReportOptions& o);
+// GitCode v5 PR line comments: a JSON array of {body, path, position, need_to_resolve}.
+void writeGitcode(const CheckResult& result, std::ostream& out, const ReportOptions& o);
 void writeMarkdown(const CheckResult& result, std::ostream& out, const ReportOptions& o);
 // The static HTML page (`--format html:DIR` writes DIR/index.html).
 void writeHtml(const CheckResult& result, std::ostream& out, const ReportOptions& o);

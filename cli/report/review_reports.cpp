@@ -1,5 +1,6 @@
 // The review-bot formats: rdjson / rdjsonl (reviewdog's Diagnostic format), GitHub workflow
-// commands (annotations), and a markdown PR comment.
+// commands (annotations), GitCode PR line comments (reviewdog has no GitCode reporter), and a
+// markdown PR comment.
 #include <algorithm>
 #include <array>
 #include <map>
@@ -100,6 +101,42 @@ void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosti
   }
   json doc = {{"source", {{"name", "ptoverify"}}}, {"diagnostics", diagnostics}};
   out << jsonText(doc, 2) << '\n';
+}
+
+// The review level a finding is recorded with on GitCode (seed 003 §5.2: Blocker / Major /
+// Minor): a timing rule's own grade, else by severity.
+std::string reviewLevel(const Finding& f) {
+  if (!f.grade.empty()) return f.grade;
+  if (f.unknown) return "Major";
+  return f.severity == Severity::Error ? "Blocker" : f.severity == Severity::Warning ? "Major" : "Minor";
+}
+
+void writeGitcode(const CheckResult& result, std::ostream& out, const ReportOptions& o) {
+  // One request body per finding for `POST /api/v5/repos/{owner}/{repo}/pulls/{number}/comments`:
+  // `position` is the line in the PR head's file (`line`/`side` would silently turn the comment
+  // into a PR-level one), and a comment cannot be edited afterwards, so the body is complete.
+  json comments = json::array();
+  for (const auto& file : result.files)
+    for (const auto& f : file.findings) {
+      bool inside = false;
+      std::string path = pathUnderRoot(f.loc.file, o.sourceRoot, &inside);
+      if (!inside) continue;  // GitCode places a comment only on a file of the repository
+      std::string level = reviewLevel(f);
+      std::string body = "**" + level + "** `" + f.ruleId + "`" + (f.unknown ? " (unknown)" : "") + "\n\n" +
+                         "**Problem:** " + f.message;
+      if (f.witness && !f.witness->values.empty()) body += "\n\nWitness: " + valuesText(f.witness->values);
+      for (const auto& n : f.notes) {
+        bool noteInside = false;
+        std::string notePath = pathUnderRoot(n.loc.file, o.sourceRoot, &noteInside);
+        body += "\n- " + notePath + ":" + std::to_string(n.loc.line) + ": " + n.message;
+      }
+      body += "\n\n**Fix:** " + (f.fix.empty() ? "see `ptoverify explain " + f.ruleId + "` (bad and good form)" : f.fix);
+      comments.push_back({{"body", validUtf8(body)},
+                          {"path", path},
+                          {"position", std::max(1, f.loc.line)},
+                          {"need_to_resolve", level != "Minor"}});
+    }
+  out << jsonText(comments, 2) << '\n';
 }
 
 void writeGithub(const CheckResult& result, std::ostream& out, const ReportOptions& o) {
