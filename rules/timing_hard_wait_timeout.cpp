@@ -16,6 +16,7 @@ namespace ptov {
 namespace {
 
 bool isHardFailure(const WaitExit& e, const TimingConfig& t) {
+  if (e.retried || e.decidedByCaller) return false;
   for (const auto& c : e.calls)
     if (anyNameMatches(t.degradeCalls, c)) return false;
   for (const auto& c : e.calls)
@@ -55,12 +56,49 @@ struct Judgement {
   std::string what;  // "TIMEOUT_A2A3_100US (100 us)", "5000, below TIMEOUT_A2A3_100MS = 5000000"
 };
 
+// Counter ticks per microsecond of the value's architecture, from the code's own named
+// durations (TIMEOUT_A2A3_50US = 2500 -> 50): the family is the one the value's name says (A5,
+// A2A3), else the kernel's.
+std::optional<int64_t> ticksPerMicro(const TimeoutValue& v, const Kernel& k) {
+  std::string family = k.arch == "a5" ? "A5" : "A2A3";
+  std::vector<std::string> names = v.names;
+  names.push_back(v.text);
+  for (const auto& n : names) {
+    if (n.find("A2A3") != std::string::npos) family = "A2A3";
+    else if (n.find("A5") != std::string::npos) family = "A5";
+  }
+  for (const auto& [name, c] : k.cpp->constants) {
+    if (name.find(family) == std::string::npos || c.value <= 0) continue;
+    auto us = microsInName(name);
+    if (us && *us > 0 && c.value % *us == 0) return c.value / *us;
+  }
+  return std::nullopt;
+}
+
+// Does the value's name say another architecture family than the constant's (A5 vs A2A3)?
+bool sameFamily(const TimeoutValue& v, const std::string& constant) {
+  std::vector<std::string> names = v.names;
+  names.push_back(v.text);
+  for (const char* family : {"A2A3", "A5"}) {
+    bool valueIs = false;
+    for (const auto& n : names) valueIs |= n.find(family) != std::string::npos;
+    if (valueIs && constant.find(family) == std::string::npos) return false;
+  }
+  return true;
+}
+
 Judgement judge(const TimeoutValue& v, const Kernel& k, const TimingConfig& t) {
   for (const auto& c : v.through)
     if (anyNameMatches(t.safeTimeoutCalls, c)) return {Length::Safe, c + "()"};
+  auto verdict = [&](int64_t us, const std::string& how) {
+    bool shorter = us < t.safeWindowMs * 1000;
+    return Judgement{shorter ? Length::Short : Length::Safe,
+                     "`" + v.text + "` (" + how + microsText(us) + "), below the " + window(t) + " OS throttle window"};
+  };
   // Same unit as the code's own window constant, when the file has it.
   auto constant = t.safeWindowConstants.find(k.arch);
-  if (v.value && constant != t.safeWindowConstants.end()) {
+  // (Only for a value of the constant's own family: an A5 tick count is not in A2A3 units.)
+  if (v.value && constant != t.safeWindowConstants.end() && sameFamily(v, constant->second)) {
     auto it = k.cpp->constants.find(constant->second);
     if (it != k.cpp->constants.end()) {
       bool shorter = *v.value < it->second.value;
@@ -69,14 +107,17 @@ Judgement judge(const TimeoutValue& v, const Kernel& k, const TimingConfig& t) {
                   constant->second + " = " + std::to_string(it->second.value) + ")"};
     }
   }
+  // A duration its name says, scaled by what multiplies it.
   std::vector<std::string> names = v.names;
   names.push_back(v.text);
   for (const auto& n : names)
-    if (auto us = microsInName(n)) {
-      bool shorter = *us < t.safeWindowMs * 1000;
-      return {shorter ? Length::Short : Length::Safe,
-              "`" + v.text + "` (" + microsText(*us) + "), below the " + window(t) + " OS throttle window"};
+    if (auto named = microsInName(n)) {
+      int64_t us = 0;
+      if (!__builtin_mul_overflow(*named, v.factor, &us)) return verdict(us, "");
     }
+  // A plain count of ticks, in the unit of the code's named durations.
+  if (v.value)
+    if (auto rate = ticksPerMicro(v, k)) return verdict(*v.value / *rate, std::to_string(*v.value) + " ticks = ");
   return {Length::Unknown, "`" + v.text + "`"};
 }
 
@@ -124,31 +165,38 @@ class TimingHardWaitTimeout : public Rule {
     const std::string safeCall = firstName(t.safeTimeoutCalls, "GetOsThrottleSafeWaitTimeout");
     for (const SpinWait& w : k.cpp->machine->waits) {
       if (!w.sharedPoll || anyNameMatches(t.ignorePolls, w.polled)) continue;
-      std::vector<const WaitExit*> hard;
-      for (const auto& e : w.exits)
-        if (isHardFailure(e, t)) hard.push_back(&e);
-      if (hard.empty()) continue;  // a degradable wait or a quick probe keeps its short timeout
+      // The wait's own exits, then each caller that decides what a returned timeout means.
+      struct Context {
+        const std::vector<TimeoutValue>* values;
+        const std::vector<WaitExit>* exits;
+        const WaitContext* caller;
+      };
+      std::vector<Context> contexts{{&w.values, &w.exits, nullptr}};
+      for (const auto& c : w.callers) contexts.push_back({&c.values, &c.exits, &c});
       // One finding per place a too-short (or unresolved) value is written, under the conditions
       // all its paths to a hard failure share.
       struct Hit {
         const TimeoutValue* value;
         const WaitExit* failing;
+        const WaitContext* caller;
         Judgement judgement;
         std::vector<std::vector<PathLiteral>> paths;
       };
       std::vector<Hit> hits;
-      for (const TimeoutValue& v : w.values) {
-        for (const WaitExit* e : hard) {
-          if (!compatible(v.when, e->when)) continue;
-          Judgement j = judge(v, k, t);
-          if (j.length == Length::Safe) continue;
-          Hit* same = nullptr;
-          for (auto& h : hits)
-            if (h.value->loc.line == v.loc.line && h.value->loc.col == v.loc.col) same = &h;
-          if (!same) same = &hits.emplace_back(Hit{&v, e, j, {}});
-          same->paths.push_back(joined(v.when, e->when));
+      for (const Context& c : contexts)
+        for (const WaitExit& e : *c.exits) {
+          if (!isHardFailure(e, t)) continue;  // a degradable wait or a quick probe keeps its short timeout
+          for (const TimeoutValue& v : *c.values) {
+            if (!compatible(v.when, e.when)) continue;
+            Judgement j = judge(v, k, t);
+            if (j.length == Length::Safe) continue;
+            Hit* same = nullptr;
+            for (auto& h : hits)
+              if (h.value->loc.line == v.loc.line && h.value->loc.col == v.loc.col && h.value->text == v.text) same = &h;
+            if (!same) same = &hits.emplace_back(Hit{&v, &e, c.caller, j, {}});
+            same->paths.push_back(joined(v.when, e.when));
+          }
         }
-      }
       for (const Hit& h : hits) {
         const TimeoutValue& v = *h.value;
         const WaitExit* failing = h.failing;
@@ -156,11 +204,12 @@ class TimingHardWaitTimeout : public Rule {
         std::vector<PathLiteral> when = common(h.paths);
         std::string path = when.empty() ? "" : " when " + describePath(when);
         std::string polled = w.polled.empty() ? "" : " polling `" + w.polled + "`";
+        std::string where = h.caller ? " (its caller " + h.caller->caller + " turns the timeout into an error)" : "";
         Finding* f;
         if (j.length == Length::Short) {
           f = &ctx.report(ReviewGrade::Blocker, v.loc,
-                          "the spin wait" + polled + " fails hard on timeout, but" + path + " its timeout is " +
-                              j.what +
+                          "the spin wait" + polled + " fails hard on timeout" + where + ", but" + path +
+                              " its timeout is " + j.what +
                               ": the AICPU it waits for can be parked for ~50 ms after ~950 ms of running, "
                               "and the wait then reports a false timeout",
                           "use `" + safeCall +
@@ -169,13 +218,14 @@ class TimingHardWaitTimeout : public Rule {
         } else {
           f = &ctx.report(
               ReviewGrade::Major, v.loc,
-              "the spin wait" + polled + " fails hard on timeout" + path + ", and its timeout " + j.what +
+              "the spin wait" + polled + " fails hard on timeout" + where + path + ", and its timeout " + j.what +
                   " could not be resolved to a constant: check that it is at least the " + window +
                   " OS throttle window",
               "use `" + safeCall + "(archInfo)`, or a constant whose name or value shows it is >= " + window);
         }
         f->notes.push_back({w.loc, "the spin wait, in " + k.name});
         f->notes.push_back({w.checkLoc, "its timeout check against `" + w.timeoutText + "`"});
+        if (h.caller) f->notes.push_back({h.caller->call, "the call whose failure " + h.caller->caller + " decides"});
         f->notes.push_back({failing->loc, "the hard failure on timeout"});
       }
     }

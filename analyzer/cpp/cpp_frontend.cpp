@@ -378,6 +378,7 @@ class Consumer : public ASTConsumer {
     CppFacts file = withFileFacts(CppFacts{}, facts);  // the file's constants, `#define`s included
     for (const auto& [name, c] : out_.macroConstants) file.constants.emplace(name, c);
     Coverage coverage(sm, out_.gaps);
+    CallSites sites = callSitesOf(facts);
     std::map<const FunctionDecl*, std::set<std::string>> entries = entriesReaching(facts);
     std::vector<std::string> externC;
     for (const FunctionDecl* fd : facts.functions)
@@ -390,7 +391,7 @@ class Consumer : public ASTConsumer {
       coverage.count(fd);
       bool hasFacts = false;
       Kernel k = modelMachineFunction(ctx, *fd, out_.arch, hasFacts,
-                                      [&](const FunctionDecl* f) { return coverage.gapOf(f); });
+                                      [&](const FunctionDecl* f) { return coverage.gapOf(f); }, &sites);
       if (!hasFacts) continue;
       auto withFile = std::make_shared<CppFacts>(file);
       withFile->machine = k.cpp->machine;
@@ -403,6 +404,27 @@ class Consumer : public ASTConsumer {
     if (!out_.control) return;
     out_.coverage = coverage.totals();
     if (out_.coverage.partly + out_.coverage.none) out_.diags.push_back(coverage.summary(sm));
+  }
+
+  // Every direct call among the user's functions, by callee.
+  static CallSites callSitesOf(const FileFacts& facts) {
+    CallSites out;
+    std::set<const FunctionDecl*> seen;
+    for (const FunctionDecl* fd : facts.functions) {
+      if (!seen.insert(fd).second) continue;
+      struct Calls : RecursiveASTVisitor<Calls> {
+        const FunctionDecl* caller;
+        CallSites* out;
+        bool VisitCallExpr(CallExpr* c) {
+          if (const FunctionDecl* t = c->getDirectCallee()) (*out)[canonical(t)].push_back({c, caller});
+          return true;
+        }
+      } calls;
+      calls.caller = fd;
+      calls.out = &out;
+      calls.TraverseStmt(fd->getBody());
+    }
+    return out;
   }
 
   // For each function of the user's code, the entry points that reach it by direct calls: the

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "analyzer/cpp/translate.h"
@@ -67,7 +68,20 @@ class Reader {
  public:
   explicit Reader(ASTContext& ctx) : ctx_(ctx), sm_(ctx.getSourceManager()) {}
 
-  std::string spell(const clang::Stmt* s) const { return s ? sourceText(ctx_, s->getSourceRange()) : ""; }
+  // A part of a function-like macro's expansion (`arch == DAV_3510` inside TIMEOUT_CHECK_INIT)
+  // reads as the code the expansion made, not as the whole invocation; an object-like macro
+  // (`DEV_IF_INFO`) keeps its name.
+  std::string spell(const clang::Stmt* s) const {
+    if (!s) return "";
+    std::string text = sourceText(ctx_, s->getSourceRange());
+    if (!s->getBeginLoc().isMacroID() || text.find('(') == std::string::npos) return text;
+    if (!Lexer::getSourceText(CharSourceRange::getTokenRange(s->getSourceRange()), sm_, ctx_.getLangOpts()).empty())
+      return text;
+    std::string pretty;
+    llvm::raw_string_ostream os(pretty);
+    s->printPretty(os, nullptr, PrintingPolicy(ctx_.getLangOpts()));
+    return os.str();
+  }
   SourceLoc loc(const clang::Stmt* s) const { return locOf(ctx_, s->getBeginLoc()); }
   // The outermost macro `loc` was written with ("" when none).
   std::string macroAt(SourceLocation l) const {
@@ -471,6 +485,34 @@ class TimeoutResolver {
       out.push_back(v);
       return;
     }
+    // `timeout_map[TIMEOUT_INDEX_DISPATCH]`: the element of each table the base can be.
+    if (const auto* as = dyn_cast<ArraySubscriptExpr>(e)) {
+      auto index = evalInt(r_.ctx(), as->getIdx());
+      size_t before = out.size();
+      if (index && depth < kMaxInlineDepth)
+        for (const auto& [table, tableWhen] : tablesOf(as->getBase(), env, when))
+          if (const auto* init = dyn_cast_or_null<InitListExpr>(strip(table->getInit()));
+              init && *index >= 0 && static_cast<uint64_t>(*index) < init->getNumInits())
+            resolve(init->getInit(static_cast<unsigned>(*index)), env, tableWhen, through, depth + 1, out);
+      if (out.size() == before) out.push_back(v);
+      return;
+    }
+    // `GetArbitTimeOutVal(arch) * ARBIT_LEVEL_WAIT_MULT`: each value of the variable side, scaled.
+    if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Mul) {
+      auto left = evalInt(r_.ctx(), b->getLHS()), right = evalInt(r_.ctx(), b->getRHS());
+      if (left.has_value() != right.has_value()) {
+        int64_t k = left ? *left : *right;
+        size_t before = out.size();
+        resolve(left ? b->getRHS() : b->getLHS(), env, when, through, depth, out);
+        for (size_t i = before; i < out.size(); ++i) {
+          out[i].factor *= k;
+          if (out[i].value && __builtin_mul_overflow(*out[i].value, k, &*out[i].value)) out[i].value.reset();
+          out[i].text += " * " + std::to_string(k);
+          out[i].loc = v.loc;  // the product is written here
+        }
+        return;
+      }
+    }
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       std::string name = calleeName(call);
       v.through.push_back(name);
@@ -495,6 +537,36 @@ class TimeoutResolver {
     PathLiteral lit;
   };
 
+  // The constant tables (`static constexpr uint64_t T[7] = {...}`) an array expression can be,
+  // through a local pointer chosen by a condition: `arch == A5 ? TIMEOUT_MAP_A5 : TIMEOUT_MAP_A2A3`.
+  std::vector<std::pair<const VarDecl*, std::vector<PathLiteral>>> tablesOf(const clang::Expr* base,
+                                                                           const std::shared_ptr<const Env>& env,
+                                                                           const std::vector<PathLiteral>& when) {
+    std::vector<std::pair<const VarDecl*, std::vector<PathLiteral>>> out;
+    base = strip(base);
+    if (const auto* co = dyn_cast_or_null<ConditionalOperator>(base)) {
+      Literal c = literal(co->getCond(), env);
+      if (c.decided) return tablesOf(*c.decided ? co->getTrueExpr() : co->getFalseExpr(), env, when);
+      auto whenTrue = when, whenFalse = when;
+      whenTrue.push_back(c.lit);
+      whenFalse.push_back({c.lit.atom, !c.lit.positive});
+      out = tablesOf(co->getTrueExpr(), env, whenTrue);
+      auto more = tablesOf(co->getFalseExpr(), env, whenFalse);
+      out.insert(out.end(), more.begin(), more.end());
+      return out;
+    }
+    const auto* dr = dyn_cast_or_null<DeclRefExpr>(base);
+    const auto* var = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+    if (!var || !var->getInit()) return out;
+    if (isa<InitListExpr>(strip(var->getInit()))) {
+      out.emplace_back(var, when);
+      return out;
+    }
+    auto assigned = assignments(var);
+    if (var->isLocalVarDecl() && assigned.size() == 1) return tablesOf(assigned.front(), env, when);
+    return out;
+  }
+
   // A condition as a path literal; decided when it is a constant (possibly through a parameter).
   Literal literal(const clang::Expr* c, const std::shared_ptr<const Env>& env) {
     bool negate = false;
@@ -505,6 +577,33 @@ class TimeoutResolver {
       c = strip(u->getSubExpr());
     }
     Literal out;
+    // `isOnlyOneSche && !isWaitCtrlLevel` with the second decided: the literal is the first.
+    if (const auto* b = dyn_cast_or_null<BinaryOperator>(c); b && b->isLogicalOp()) {
+      Literal l = literal(b->getLHS(), env), r = literal(b->getRHS(), env);
+      bool isAnd = b->getOpcode() == BO_LAnd;
+      auto flip = [&](Literal x) {
+        if (x.decided) x.decided = *x.decided != negate;
+        else x.lit.positive = x.lit.positive != negate;
+        return x;
+      };
+      for (auto [side, other] : {std::pair{&l, &r}, std::pair{&r, &l}})
+        if (side->decided) {
+          if (*side->decided != isAnd) {  // false && x, true || x: decided
+            out.decided = !isAnd != negate;
+            return out;
+          }
+          return flip(*other);  // true && x, false || x: x
+        }
+    }
+    // A local that holds one value (`bool isOnlyOneSche = n == 1;`): that value's literal.
+    if (const auto* dr = dyn_cast_or_null<DeclRefExpr>(c); dr && (!env || !env->values.count(dr->getDecl())))
+      if (const auto* var = dyn_cast<VarDecl>(dr->getDecl()); var && var->isLocalVarDecl() && var->getInit())
+        if (auto assigned = assignments(var); assigned.size() == 1) {
+          out = literal(assigned.front(), env);
+          if (out.decided) out.decided = *out.decided != negate;
+          else out.lit.positive = out.lit.positive != negate;
+          return out;
+        }
     if (const auto* dr = dyn_cast_or_null<DeclRefExpr>(c); dr && env)
       if (auto it = env->values.find(dr->getDecl()); it != env->values.end() && it->second.expr) {
         out = literal(it->second.expr, it->second.env);
@@ -666,6 +765,21 @@ bool looksLikeElapsed(const clang::Expr* e) {
   return false;
 }
 
+// `do { ... } while (0)`: a macro's statement wrapper (`__PYPTO_TIMEOUT_CHECK_WARN_EXIT`), not a
+// loop: the checks inside it belong to the loop around it.
+bool onceOnly(const clang::Stmt* s) {
+  const auto* d = dyn_cast<DoStmt>(s);
+  if (!d) return false;
+  const auto* lit = dyn_cast<IntegerLiteral>(d->getCond()->IgnoreParenImpCasts());
+  if (lit) return lit->getValue() == 0;
+  const auto* b = dyn_cast<CXXBoolLiteralExpr>(d->getCond()->IgnoreParenImpCasts());
+  return b && !b->getValue();
+}
+
+bool isLoop(const clang::Stmt* s) {
+  return isa<WhileStmt>(s) || isa<ForStmt>(s) || (isa<DoStmt>(s) && !onceOnly(s)) || isa<CXXForRangeStmt>(s);
+}
+
 // A comparison of elapsed time with a timeout somewhere in `cond`: `now - start > timeout`, or a
 // helper such as `IsTimeout(start, timeout)`.
 struct TimeoutCheck {
@@ -741,12 +855,318 @@ bool readsShared(const clang::Stmt* s) {
   return false;
 }
 
+// ---- what a caller does when the waiting function fails ----
+
+constexpr int kMaxCallerDepth = 3;       // callers followed through `return` of the failure
+constexpr size_t kMaxCallerPaths = 64;   // paths walked per call site
+constexpr size_t kMaxContexts = 16;      // call sites per spin wait
+
+// `name` as a whole identifier in `text` replaced by `with`.
+std::string replaceWord(const std::string& text, const std::string& name, const std::string& with) {
+  std::string out;
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < text.size();) {
+    if (text.compare(i, name.size(), name) == 0 && (i == 0 || !word(text[i - 1])) &&
+        (i + name.size() == text.size() || !word(text[i + name.size()]))) {
+      out += with;
+      i += name.size();
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+class CallerOutcomes {
+ public:
+  // `errorReturns`: the returned values that pass a failure on (TimingConfig::errorReturns's
+  // defaults: the front end does not read configuration).
+  CallerOutcomes(const Reader& r, const CallSites& sites) : r_(r), sites_(sites) {}
+
+  // The contexts in which `fn` returning `returned` (on a wait's timeout) is decided.
+  void follow(const FunctionDecl* fn, const clang::Expr* returned, const std::vector<TimeoutValue>& values, int depth,
+              std::vector<WaitContext>& out) {
+    auto it = sites_.find(fn->getCanonicalDecl());
+    if (it == sites_.end() || depth >= kMaxCallerDepth) return;
+    for (const CallSite& site : it->second) {
+      if (out.size() >= kMaxContexts) return;
+      const FunctionDecl* caller = site.caller;
+      if (!caller->getBody() || caller->getCanonicalDecl() == fn->getCanonicalDecl()) continue;
+      // The values' conditions in the caller's terms.
+      std::vector<TimeoutValue> renamed = values;
+      for (unsigned i = 0; i < fn->getNumParams() && i < site.call->getNumArgs(); ++i) {
+        const clang::Expr* arg = strip(site.call->getArg(i));
+        if (!isa<DeclRefExpr>(arg) && !isa<MemberExpr>(arg) && !isa<IntegerLiteral>(arg)) continue;
+        std::string param = fn->getParamDecl(i)->getNameAsString(), with = squash(r_.spell(arg));
+        if (param.empty() || param == with) continue;
+        for (auto& v : renamed)
+          for (auto& l : v.when) l.atom = replaceWord(l.atom, param, with);
+      }
+      std::vector<Path> paths;
+      walkFrom(caller, site.call, returned, paths);
+      WaitContext context{r_.loc(site.call), caller->getQualifiedNameAsString(), renamed, {}};
+      for (auto& p : paths) {
+        // The caller passes the failure on (returns the failed value, or an error code): its own
+        // callers decide, if it has any. A success it returns ends the failure's path.
+        if (p.exit.kind == WaitExit::Kind::Return && p.value && (p.forwards || anyGlob(errorReturns_, p.exit.returned)) &&
+            sites_.count(caller->getCanonicalDecl()) && depth + 1 < kMaxCallerDepth) {
+          std::vector<TimeoutValue> onPath;  // the values this path can have, with its conditions
+          for (const auto& v : renamed)
+            if (compatible(v.when, p.exit.when)) {
+              onPath.push_back(v);
+              onPath.back().when.insert(onPath.back().when.end(), p.exit.when.begin(), p.exit.when.end());
+            }
+          size_t before = out.size();
+          follow(caller, p.value, onPath, depth + 1, out);
+          if (out.size() > before) continue;
+        }
+        context.exits.push_back(p.exit);
+      }
+      if (!context.exits.empty()) out.push_back(std::move(context));
+    }
+  }
+
+ private:
+  struct Path {
+    WaitExit exit;
+    const clang::Expr* value = nullptr;  // what a Return returns, resolved through the locals
+    bool forwards = false;               // it returns the failed call's own result
+  };
+  using Env = std::map<const VarDecl*, const clang::Expr*>;  // local -> its value (null: unknown)
+
+  // The statements after `call` in `caller`, innermost block first: the path taken once it returned.
+  void walkFrom(const FunctionDecl* caller, const CallExpr* call, const clang::Expr* returned, std::vector<Path>& out) {
+    std::vector<const clang::Stmt*> todo;
+    const clang::Stmt* leaf = nullptr;
+    guards_.clear();
+    if (!continuation(caller->getBody(), call, todo, leaf) || !leaf) return;
+    call_ = call;
+    returned_ = returned;
+    callee_ = call->getDirectCallee() ? call->getDirectCallee()->getCanonicalDecl() : nullptr;
+    paths_ = 0;
+    todo.push_back(leaf);
+    walk(todo, Env{}, {}, guards_, out, true);
+  }
+
+  // Pushes, outermost first, the statements following the one that holds `call` in each
+  // enclosing block; `leaf` is the innermost statement holding it.
+  bool continuation(const clang::Stmt* s, const CallExpr* call, std::vector<const clang::Stmt*>& todo,
+                    const clang::Stmt*& leaf) {
+    if (!s || !contains(s, call)) return false;
+    if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
+      auto body = cs->body();
+      std::vector<const clang::Stmt*> items(body.begin(), body.end());
+      for (size_t i = 0; i < items.size(); ++i)
+        if (contains(items[i], call)) {
+          for (size_t j = items.size(); j > i + 1; --j) todo.push_back(items[j - 1]);
+          return continuation(items[i], call, todo, leaf);
+        }
+      return false;
+    }
+    if (const auto* is = dyn_cast<IfStmt>(s); is && !contains(is->getCond(), call) && !contains(is->getInit(), call)) {
+      // The call runs only under this `if`: its condition holds on every path from it.
+      bool inThen = contains(is->getThen(), call);
+      bool taken = false;
+      if (!(is->getCond()->EvaluateAsBooleanCondition(taken, r_.ctx()))) {
+        const clang::Expr* c = strip(is->getCond());
+        bool positive = inThen;
+        while (const auto* u = dyn_cast_or_null<UnaryOperator>(c)) {
+          if (u->getOpcode() != UO_LNot) break;
+          positive = !positive;
+          c = strip(u->getSubExpr());
+        }
+        guards_.push_back({squash(r_.spell(c)), positive});
+      }
+      return continuation(inThen ? is->getThen() : is->getElse(), call, todo, leaf);
+    }
+    if (const auto* w = dyn_cast<WhileStmt>(s); w && !contains(w->getCond(), call)) return continuation(w->getBody(), call, todo, leaf);
+    if (const auto* f = dyn_cast<ForStmt>(s); f && contains(f->getBody(), call)) return continuation(f->getBody(), call, todo, leaf);
+    if (const auto* d = dyn_cast<DoStmt>(s); d && contains(d->getBody(), call)) return continuation(d->getBody(), call, todo, leaf);
+    leaf = s;
+    return true;
+  }
+
+  std::optional<int64_t> eval(const clang::Expr* e, const Env& env, int depth = 0) {
+    e = strip(e);
+    if (!e || depth > 8) return std::nullopt;
+    if (e == call_) return eval(returned_, env, depth + 1);
+    if (auto v = evalInt(r_.ctx(), e)) return v;
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e))
+      if (const auto* var = dyn_cast<VarDecl>(dr->getDecl()))
+        if (auto it = env.find(var); it != env.end() && it->second) return eval(it->second, env, depth + 1);
+    if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_LNot)
+      if (auto v = eval(u->getSubExpr(), env, depth + 1)) return !*v;
+    if (const auto* co = dyn_cast<ConditionalOperator>(e))
+      if (auto c = eval(co->getCond(), env, depth + 1)) return eval(*c ? co->getTrueExpr() : co->getFalseExpr(), env, depth + 1);
+    if (const auto* b = dyn_cast<BinaryOperator>(e)) {
+      auto l = eval(b->getLHS(), env, depth + 1), r = eval(b->getRHS(), env, depth + 1);
+      if (b->getOpcode() == BO_LAnd) {
+        if ((l && !*l) || (r && !*r)) return 0;
+        if (l && r) return 1;
+        return std::nullopt;
+      }
+      if (b->getOpcode() == BO_LOr) {
+        if ((l && *l) || (r && *r)) return 1;
+        if (l && r) return 0;
+        return std::nullopt;
+      }
+      if (!l || !r) return std::nullopt;
+      switch (b->getOpcode()) {
+        case BO_EQ: return *l == *r;
+        case BO_NE: return *l != *r;
+        case BO_LT: return *l < *r;
+        case BO_GT: return *l > *r;
+        case BO_LE: return *l <= *r;
+        case BO_GE: return *l >= *r;
+        default: return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The value a local gets from `rhs`: the failed call's result, or an expression.
+  const clang::Expr* valueOf(const clang::Expr* rhs) {
+    rhs = strip(rhs);
+    return rhs == call_ ? returned_ : rhs;
+  }
+
+  void walk(std::vector<const clang::Stmt*> todo, Env env, std::vector<std::string> calls,
+            std::vector<PathLiteral> when, std::vector<Path>& out, bool atCall) {
+    if (++paths_ > kMaxCallerPaths || out.size() >= kMaxCallerPaths) return;
+    SourceLoc last;
+    while (!todo.empty()) {
+      const clang::Stmt* s = todo.back();
+      todo.pop_back();
+      if (!s) continue;
+      bool first = atCall;
+      atCall = false;
+      last = r_.loc(s);
+      if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
+        for (auto it = cs->body_rbegin(); it != cs->body_rend(); ++it) todo.push_back(*it);
+        continue;
+      }
+      if (!first && retries(s)) {  // waits again (the next level): the failure is not final
+        WaitExit e{r_.loc(s), WaitExit::Kind::FallThrough, "", calls, when};
+        e.retried = true;
+        out.push_back({e, nullptr});
+        return;
+      }
+      if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+        for (const Decl* d : ds->decls())
+          if (const auto* v = dyn_cast<VarDecl>(d); v && v->getInit()) {
+            if (splitOnConditional(v, v->getInit(), todo, env, calls, when, out)) return;
+            env[v] = valueOf(v->getInit());
+          }
+        addCalls(s, calls);
+        continue;
+      }
+      if (const auto* is = dyn_cast<IfStmt>(s)) {
+        addCalls(is->getCond(), calls);
+        if (auto c = eval(is->getCond(), env)) {
+          todo.push_back(*c ? is->getThen() : is->getElse());
+          continue;
+        }
+        const clang::Expr* c = strip(is->getCond());
+        bool positive = true;
+        while (const auto* u = dyn_cast_or_null<UnaryOperator>(c)) {
+          if (u->getOpcode() != UO_LNot) break;
+          positive = !positive;
+          c = strip(u->getSubExpr());
+        }
+        std::string atom = squash(r_.spell(c));
+        auto thenTodo = todo, elseTodo = todo;
+        thenTodo.push_back(is->getThen());
+        elseTodo.push_back(is->getElse());
+        auto whenThen = when, whenElse = when;
+        whenThen.push_back({atom, positive});
+        whenElse.push_back({atom, !positive});
+        walk(thenTodo, env, calls, whenThen, out, false);
+        walk(elseTodo, env, calls, whenElse, out, false);
+        return;
+      }
+      if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
+        addCalls(ret->getRetValue(), calls);
+        const clang::Expr* value = ret->getRetValue() ? valueOf(ret->getRetValue()) : nullptr;
+        if (const auto* dr = dyn_cast_or_null<DeclRefExpr>(value ? strip(value) : nullptr))
+          if (const auto* var = dyn_cast<VarDecl>(dr->getDecl()); var && env.count(var) && env[var]) value = env[var];
+        std::string text = value ? r_.spell(strip(value)) : "";
+        out.push_back({WaitExit{r_.loc(ret), WaitExit::Kind::Return, text, calls, when}, value, value == returned_});
+        return;
+      }
+      if (isLoop(s)) continue;  // not entered: its body is not part of the failure's path
+      if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->getOpcode() == BO_Assign)
+        if (const auto* dr = dyn_cast<DeclRefExpr>(strip(b->getLHS())))
+          if (const auto* var = dyn_cast<VarDecl>(dr->getDecl())) {
+            if (splitOnConditional(var, b->getRHS(), todo, env, calls, when, out)) return;
+            env[var] = valueOf(b->getRHS());
+            addCalls(b->getRHS(), calls);
+            continue;
+          }
+      addCalls(s, calls);
+    }
+    out.push_back({WaitExit{last, WaitExit::Kind::FallThrough, "", calls, when}, nullptr});
+  }
+
+  // `level = n == 1 ? FAILED : DROPPED` with `n == 1` unknown: one path each.
+  bool splitOnConditional(const VarDecl* var, const clang::Expr* rhs, const std::vector<const clang::Stmt*>& todo,
+                          const Env& env, const std::vector<std::string>& calls, const std::vector<PathLiteral>& when,
+                          std::vector<Path>& out) {
+    const auto* co = dyn_cast<ConditionalOperator>(strip(rhs));
+    if (!co || eval(co->getCond(), env)) return false;
+    std::string atom = squash(r_.spell(strip(co->getCond())));
+    for (bool taken : {true, false}) {
+      Env branch = env;
+      branch[var] = taken ? co->getTrueExpr() : co->getFalseExpr();
+      auto w = when;
+      w.push_back({atom, taken});
+      walk(todo, branch, calls, w, out, false);
+    }
+    return true;
+  }
+
+  // Does `s` call the waiting function again?
+  bool retries(const clang::Stmt* s) {
+    if (!callee_) return false;
+    std::vector<const CallExpr*> found;
+    collectCalls(s, found);
+    for (const CallExpr* c : found)
+      if (c != call_ && c->getDirectCallee() && c->getDirectCallee()->getCanonicalDecl() == callee_) return true;
+    return false;
+  }
+
+  void addCalls(const clang::Stmt* s, std::vector<std::string>& names) {
+    std::vector<const CallExpr*> found;
+    collectCalls(s, found);
+    for (const CallExpr* c : found) {
+      if (c == call_) continue;
+      names.push_back(calleeName(c));
+      std::string macro = r_.macroAt(c->getBeginLoc());
+      if (!macro.empty()) names.push_back(macro);
+    }
+  }
+
+  static bool anyGlob(const std::vector<std::string>& words, const std::string& text) {
+    for (const auto& w : words)
+      if (text.find(w) != std::string::npos) return true;
+    return false;
+  }
+  const std::vector<std::string> errorReturns_{"ERR", "FAIL", "Err", "Fail", "-1", "false"};
+  const Reader& r_;
+  const CallSites& sites_;
+  const CallExpr* call_ = nullptr;
+  const clang::Expr* returned_ = nullptr;
+  const FunctionDecl* callee_ = nullptr;
+  std::vector<PathLiteral> guards_;  // the conditions the call site runs under
+  size_t paths_ = 0;
+};
+
 class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
  public:
-  WaitCollector(const Reader& r, std::vector<SpinWait>& out) : r_(r), out_(out) {}
+  WaitCollector(const Reader& r, std::vector<SpinWait>& out, const FunctionDecl* fn, const CallSites* sites)
+      : r_(r), out_(out), fn_(fn), sites_(sites) {}
 
   bool VisitWhileStmt(WhileStmt* s) { return loop(s, s->getCond(), s->getBody()); }
-  bool VisitDoStmt(DoStmt* s) { return loop(s, s->getCond(), s->getBody()); }
+  bool VisitDoStmt(DoStmt* s) { return onceOnly(s) ? true : loop(s, s->getCond(), s->getBody()); }
   bool VisitForStmt(ForStmt* s) { return loop(s, s->getCond(), s->getBody()); }
 
   // `while (!ready && elapsed < timeout) {}` followed by `if (...) { fail }`.
@@ -756,7 +1176,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       const clang::Expr* cond = nullptr;
       if (const auto* w = dyn_cast_or_null<WhileStmt>(prev))
         cond = w->getCond();
-      else if (const auto* d = dyn_cast_or_null<DoStmt>(prev))
+      else if (const auto* d = dyn_cast_or_null<DoStmt>(prev); d && !onceOnly(d))
         cond = d->getCond();
       else if (const auto* f = dyn_cast_or_null<ForStmt>(prev))
         cond = f->getCond();
@@ -770,6 +1190,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       if (const auto* both = dyn_cast<BinaryOperator>(strip(cond)); both && both->getOpcode() == BO_LAnd)
         w.polled = r_.spell(contains(both->getRHS(), check.cmp) ? both->getLHS() : both->getRHS());
       w.exits = exits(after->getThen());
+      decideInCallers(w);
       out_.push_back(std::move(w));
     }
     return true;
@@ -786,8 +1207,9 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     bool constant = false;
     if (!cond || (!cond->isValueDependent() && cond->EvaluateAsBooleanCondition(constant, r_.ctx())))
       w.polled = pollInBody(body, timeoutIf);
-    w.sharedPoll |= sharedPollInBody(body, timeoutIf);
+    w.sharedPoll |= sharedPollInBody(body, timeoutIf) || reloadedFromShared(cond, body);
     w.exits = exits(check.expiredWhenTrue ? timeoutIf->getThen() : timeoutIf->getElse());
+    decideInCallers(w);
     out_.push_back(std::move(w));
     return true;
   }
@@ -804,7 +1226,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
 
   // The first `if` of the loop body (not of a nested loop) that compares elapsed time with a timeout.
   void findTimeoutIf(const clang::Stmt* s, const IfStmt*& found, TimeoutCheck& check) {
-    if (!s || found || isa<WhileStmt>(s) || isa<ForStmt>(s) || isa<DoStmt>(s) || isa<LambdaExpr>(s)) return;
+    if (!s || found || isLoop(s) || isa<LambdaExpr>(s)) return;
     if (const auto* is = dyn_cast<IfStmt>(s)) {
       TimeoutCheck c = findTimeoutCheck(r_, is->getCond());
       if (c.cmp) {
@@ -814,6 +1236,34 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       }
     }
     for (const clang::Stmt* c : s->children()) findTimeoutIf(c, found, check);
+  }
+
+  // `while (level == UNSET) { ...; level = x.load(); }`: the condition reads a local that the
+  // body reloads from shared state.
+  bool reloadedFromShared(const clang::Expr* cond, const clang::Stmt* body) {
+    std::set<const VarDecl*> locals;
+    std::vector<const clang::Stmt*> todo{cond};
+    while (!todo.empty()) {
+      const clang::Stmt* s = todo.back();
+      todo.pop_back();
+      if (!s) continue;
+      if (const auto* dr = dyn_cast<DeclRefExpr>(s))
+        if (const auto* v = dyn_cast<VarDecl>(dr->getDecl()); v && v->isLocalVarDecl()) locals.insert(v);
+      for (const clang::Stmt* c : s->children()) todo.push_back(c);
+    }
+    if (locals.empty()) return false;
+    bool reloaded = false;
+    todo = {body};
+    while (!todo.empty() && !reloaded) {
+      const clang::Stmt* s = todo.back();
+      todo.pop_back();
+      if (!s) continue;
+      if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp())
+        if (const auto* dr = dyn_cast<DeclRefExpr>(strip(b->getLHS())))
+          reloaded |= locals.count(dyn_cast<VarDecl>(dr->getDecl())) && readsShared(b->getRHS());
+      for (const clang::Stmt* c : s->children()) todo.push_back(c);
+    }
+    return reloaded;
   }
 
   // In `while (true)` loops the poll is an `if (...) break;` of the body.
@@ -831,7 +1281,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
   }
   template <class F>
   void forEachExitIf(const clang::Stmt* s, const IfStmt* skip, F&& f) {
-    if (!s || isa<WhileStmt>(s) || isa<ForStmt>(s) || isa<DoStmt>(s) || isa<LambdaExpr>(s)) return;
+    if (!s || isLoop(s) || isa<LambdaExpr>(s)) return;
     if (const auto* is = dyn_cast<IfStmt>(s); is && is != skip) {
       const clang::Stmt* then = is->getThen();
       bool leaves = isa<BreakStmt>(then) || isa<ReturnStmt>(then);
@@ -845,8 +1295,25 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
   // Every path out of the timeout branch: its calls, how it leaves, under which conditions.
   std::vector<WaitExit> exits(const clang::Stmt* branch) {
     std::vector<WaitExit> out;
+    returns_.clear();
     walkExits({branch}, {}, {}, out);
     return out;
+  }
+
+  // A timeout that returns a value from a function the file calls: what it means is what the
+  // callers do with that value (`return false` -> `level = FAILED` -> `DEV_ERROR`).
+  void decideInCallers(SpinWait& w) {
+    if (!sites_ || !fn_) return;
+    CallerOutcomes callers(r_, *sites_);
+    for (size_t i = 0; i < w.exits.size(); ++i) {
+      auto ret = returns_.find(i);
+      if (ret == returns_.end() || !ret->second->getRetValue()) continue;
+      std::vector<TimeoutValue> values = w.values;
+      for (auto& v : values) v.when.insert(v.when.end(), w.exits[i].when.begin(), w.exits[i].when.end());
+      size_t before = w.callers.size();
+      callers.follow(fn_, ret->second->getRetValue(), values, 0, w.callers);
+      if (w.callers.size() > before) w.exits[i].decidedByCaller = true;
+    }
   }
   void walkExits(std::vector<const clang::Stmt*> todo, std::vector<std::string> calls,
                  const std::vector<PathLiteral>& when, std::vector<WaitExit>& out) {
@@ -885,6 +1352,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
         addCalls(ret->getRetValue(), calls);
         WaitExit e{r_.loc(ret), WaitExit::Kind::Return, ret->getRetValue() ? r_.spell(ret->getRetValue()) : "", calls,
                    when};
+        returns_[out.size()] = ret;
         out.push_back(std::move(e));
         return;
       }
@@ -908,12 +1376,15 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
 
   const Reader& r_;
   std::vector<SpinWait>& out_;
+  const FunctionDecl* fn_;
+  const CallSites* sites_;
+  std::map<size_t, const ReturnStmt*> returns_;  // exit index -> its return, for the last exits()
 };
 
 }  // namespace
 
 Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::string& arch, bool& hasFacts,
-                            const GapOf& gapOf) {
+                            const GapOf& gapOf, const CallSites* callSites) {
   Reader r(ctx);
   Kernel k;
   k.name = fn.getQualifiedNameAsString();
@@ -928,7 +1399,7 @@ Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::
   ControlBuilder builder(r, gapOf, m.cut);
   builder.enter(&fn);
   m.body = builder.build(fn.getBody());
-  WaitCollector(r, m.waits).TraverseStmt(fn.getBody());
+  WaitCollector(r, m.waits, &fn, callSites).TraverseStmt(fn.getBody());
   hasFacts = !m.writes.empty() || !m.waits.empty() || hasCall(m.body);
   auto facts = std::make_shared<CppFacts>();
   facts->machine = std::move(m);

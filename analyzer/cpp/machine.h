@@ -3,16 +3,26 @@
 // function, carrying MachineFacts: field writes, the function's calls as a branch/loop tree, and
 // its spin waits with every value their timeout can take.
 #include <functional>
+#include <map>
+#include <vector>
 #include <string>
 
 #include "analyzer/model/model.h"
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class FunctionDecl;
 }  // namespace clang
 
 namespace ptov::cpp {
+
+// Every call of a function of the file, by callee (canonical declaration).
+struct CallSite {
+  const clang::CallExpr* call;
+  const clang::FunctionDecl* caller;
+};
+using CallSites = std::map<const clang::FunctionDecl*, std::vector<CallSite>>;
 
 // Why a function was not read whole by Clang ("" when it was): see Coverage in cpp_frontend.cpp.
 using GapOf = std::function<std::string(const clang::FunctionDecl*)>;
@@ -21,6 +31,6 @@ using GapOf = std::function<std::string(const clang::FunctionDecl*)>;
 // the timing rules read (a field write, a call or a spin wait). Functions of its call tree that
 // `gapOf` says were cut are listed in MachineFacts::cut.
 Kernel modelMachineFunction(clang::ASTContext& ctx, const clang::FunctionDecl& fn, const std::string& arch,
-                            bool& hasFacts, const GapOf& gapOf);
+                            bool& hasFacts, const GapOf& gapOf, const CallSites* callSites = nullptr);
 
 }  // namespace ptov::cpp

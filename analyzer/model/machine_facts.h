@@ -56,6 +56,7 @@ struct TimeoutValue {
   std::vector<std::string> through;  // calls the value was resolved through (outermost first)
   std::vector<std::string> names;    // constant and macro names met on the way (for units: ..._100MS)
   std::vector<PathLiteral> when;
+  int64_t factor = 1;  // a named duration multiplied by this (`TIMEOUT_A5_50US * 5`)
 };
 
 // One way out of a spin wait's timeout branch.
@@ -65,6 +66,20 @@ struct WaitExit {
   std::string returned;            // Return: the returned value's spelling
   std::vector<std::string> calls;  // calls on the way (callee and macro names)
   std::vector<PathLiteral> when;
+  bool retried = false;          // the path goes on to wait again (the next arbitration level): a degradation
+  bool decidedByCaller = false;  // the function returns here and its callers decide (SpinWait::callers)
+};
+
+// A spin wait seen from one call site of the function it is in, when that function returns on
+// timeout and the caller decides what the failure means: `if (!WaitCtrlRoundReady(...))`, then
+// `level = n == 1 ? FAILED : DROPPED`, then `if (level == FAILED) DEV_ERROR(...)`.
+struct WaitContext {
+  SourceLoc call;      // the call site
+  std::string caller;  // the calling function
+  // The wait's timeout values, their conditions written in the caller's terms (parameters
+  // replaced by the call's arguments).
+  std::vector<TimeoutValue> values;
+  std::vector<WaitExit> exits;  // what the caller does on the paths where the call failed
 };
 
 // A loop polling shared state with a timeout: `while (!flag) { if (now - start > t) {...} }`.
@@ -76,6 +91,7 @@ struct SpinWait {
   std::string timeoutText;  // the timeout operand's spelling
   std::vector<TimeoutValue> values;
   std::vector<WaitExit> exits;
+  std::vector<WaitContext> callers;  // for the exits decided by a caller
 };
 
 struct MachineFacts {
