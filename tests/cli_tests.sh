@@ -637,6 +637,27 @@ PY
     # Generated kernels are not control code: the timing rules do not look at them.
     run 0 check corpus/barrier-participants/good --rules 'timing-*'
     expect_output "0 error\(s\), 0 warning\(s\), 0 note\(s\)"
+    # A PR review reports only findings on the lines the PR changes (--diff / --changed-lines),
+    # and GitCode gets one line comment per finding.
+    if command -v git >/dev/null; then
+      repo="$tmp/repo"
+      mkdir -p "$repo" && cp corpus/timing-shared-field-write/bad/ctrl_rewrites_shared_dev_args.cpp "$repo/ctrl.cpp"
+      git -C "$repo" init -q && git -C "$repo" -c user.name=t -c user.email=t@t add ctrl.cpp &&
+        git -C "$repo" -c user.name=t -c user.email=t@t commit -qm base
+      sed -i 's|^    shared.scheCpuNum = roundSche;.*|    shared.scheCpuNum = roundSche + 1;|' "$repo/ctrl.cpp"
+      git -C "$repo" -c user.name=t -c user.email=t@t commit -qam change
+      run 1 check "$repo/ctrl.cpp" --diff HEAD~1..HEAD --format gitcode
+      expect_output '"path": "ctrl.cpp"'
+      expect_output '"position": 27'
+      if grep -q '"position": 25' <<<"$out"; then fail "--diff kept a finding on an unchanged line"; fi
+      expect_output "2 finding\(s\) on unchanged lines left out"
+      git -C "$repo" diff HEAD~1..HEAD >"$tmp/pr.diff"
+      run 1 check "$repo/ctrl.cpp" --changed-lines "$tmp/pr.diff" --source-root "$repo"
+      expect_output "ctrl.cpp:27:[0-9]+: error: Blocker"
+      run 0 check "$repo/ctrl.cpp" --diff HEAD..HEAD
+      run 2 check "$repo/ctrl.cpp" --diff 'HEAD;rm'
+      expect_output "a revision range is BASE..HEAD"
+    fi
     rm -rf "$tmp"
     ;;
   *)

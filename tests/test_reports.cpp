@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "analyzer/utf8.h"
@@ -9,6 +10,7 @@
 #include "cli/report/formats.h"
 #include "cli/report/json_text.h"
 #include "cli/report/sarif_limits.h"
+#include "cli/changed_lines.h"
 #include "cli/witness_dot.h"
 
 using namespace ptov;
@@ -137,4 +139,70 @@ TEST_CASE("witness DOT: one graph per finding, labels escaped for Graphviz") {
   w.lanes.clear();
   f.witness = std::make_shared<const Witness>(w);
   CHECK(witnessDot(f).empty());
+}
+
+TEST_CASE("reports: GitCode comments carry body, path, position and need_to_resolve, nothing else") {
+  CheckResult r;
+  FileResult file;
+  file.path = "/repo/framework/src/machine/device/dynamic/aicore_manager.h";
+  Finding blocker = finding(2228, "no full fence between the STOP and `ResetParallelDevTask`");
+  blocker.loc.file = file.path;
+  blocker.ruleId = "timing-stop-order";
+  blocker.grade = "Blocker";
+  blocker.fix = "put __sync_synchronize() between the STOP writes and the clear";
+  blocker.notes.push_back({SourceLoc{"/repo/framework/src/machine/device/dynamic/aicore_hal.h", 470, 9}, "reached through `ResetShakeBuf`"});
+  Finding minor = finding(47, "per-slot state");
+  minor.loc.file = file.path;
+  minor.grade = "Minor";
+  Finding outside = finding(3, "a finding in a file outside the repository");
+  outside.loc.file = "/elsewhere/x.h";
+  file.findings = {blocker, minor, outside};
+  r.files.push_back(file);
+  std::ostringstream out;
+  ReportOptions o;
+  o.sourceRoot = "/repo";
+  writeGitcode(r, out, o);
+  nlohmann::json comments = nlohmann::json::parse(out.str());
+  REQUIRE(comments.size() == 2);  // GitCode places a comment only on a file of the repository
+  for (const auto& c : comments) {
+    std::set<std::string> keys;
+    for (const auto& [k, v] : c.items()) keys.insert(k);
+    CHECK(keys == std::set<std::string>{"body", "path", "position", "need_to_resolve"});
+  }
+  CHECK(comments[0]["path"] == "framework/src/machine/device/dynamic/aicore_manager.h");
+  CHECK(comments[0]["position"] == 2228);
+  CHECK(comments[0]["need_to_resolve"] == true);
+  std::string body = comments[0]["body"];
+  CHECK(body.rfind("**Blocker** `timing-stop-order`", 0) == 0);
+  CHECK(body.find("**Problem:** no full fence") != std::string::npos);
+  CHECK(body.find("framework/src/machine/device/dynamic/aicore_hal.h:470: reached through") != std::string::npos);
+  CHECK(body.find("**Fix:** put __sync_synchronize()") != std::string::npos);
+  CHECK(comments[1]["need_to_resolve"] == false);
+}
+
+TEST_CASE("changed lines: a unified diff's added lines, per file of the new side") {
+  std::istringstream diff(
+      "diff --git a/framework/a.h b/framework/a.h\n"
+      "--- a/framework/a.h\n"
+      "+++ b/framework/a.h\n"
+      "@@ -10,2 +10,3 @@ void f()\n"
+      "@@ -40 +41 @@\n"
+      "@@ -60,4 +62,0 @@\n"
+      "diff --git a/gone.h b/gone.h\n"
+      "--- a/gone.h\n"
+      "+++ /dev/null\n"
+      "@@ -1,3 +0,0 @@\n");
+  ChangedLines lines;
+  std::string error;
+  REQUIRE(parseUnifiedDiff(diff, lines, error));
+  CHECK(lines.contains("framework/a.h", 10));
+  CHECK(lines.contains("framework/a.h", 12));
+  CHECK_FALSE(lines.contains("framework/a.h", 13));
+  CHECK(lines.contains("framework/a.h", 41));
+  CHECK_FALSE(lines.contains("framework/a.h", 62));  // a deletion adds no line
+  CHECK(lines.ranges.count("gone.h") == 0);
+  std::istringstream notADiff("hello\n");
+  ChangedLines none;
+  CHECK_FALSE(parseUnifiedDiff(notADiff, none, error));
+  CHECK(error.find("not a unified diff") != std::string::npos);
 }
