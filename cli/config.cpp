@@ -58,7 +58,7 @@ std::vector<std::string> names(const YAML::Node& n, const std::string& what) {
 
 // One row of the reader-set table; a row with the struct and field of a default row replaces it.
 void parseSharedField(const YAML::Node& n, TimingConfig& t) {
-  if (!n.IsMap()) fail(n, "a shared field is a mapping {struct, field, readers, per-round, per-slot, allowed-in, fix}");
+  if (!n.IsMap()) fail(n, "a shared field is a mapping {struct, field, readers, owners, per-round, per-slot, allowed-in, fix}");
   SharedField f;
   bool haveField = false;
   for (const auto& kv : n) {
@@ -71,11 +71,16 @@ void parseSharedField(const YAML::Node& n, TimingConfig& t) {
       for (size_t i = 0; i < f.readers.size(); ++i)
         if (f.readers[i] != "ctrl" && f.readers[i] != "sche" && f.readers[i] != "aicore")
           fail(kv.second[i], "a reader is ctrl, sche or aicore, not '" + f.readers[i] + "'");
+    } else if (k == "owners") {
+      f.owners = names(kv.second, what);
+      for (size_t i = 0; i < f.owners.size(); ++i)
+        if (f.owners[i] != "ctrl" && f.owners[i] != "sche" && f.owners[i] != "aicore")
+          fail(kv.second[i], "an owner is ctrl, sche or aicore, not '" + f.owners[i] + "'");
     } else if (k == "per-round") f.perRound = boolean(kv.second, what);
     else if (k == "per-slot") f.perSlot = boolean(kv.second, what);
     else if (k == "allowed-in") f.allowedIn = names(kv.second, what);
     else if (k == "fix") f.fix = scalar(kv.second, what);
-    else fail(kv.first, "unknown key '" + k + "' (struct, field, readers, per-round, per-slot, allowed-in, fix)");
+    else fail(kv.first, "unknown key '" + k + "' (struct, field, readers, owners, per-round, per-slot, allowed-in, fix)");
   }
   if (!haveField) fail(n, "a shared field needs field:");
   if (f.structName.empty()) f.structName = "*";
@@ -95,6 +100,16 @@ void parseTiming(const YAML::Node& v, TimingConfig& t) {
     if (k == "shared-fields") {
       if (!n.IsSequence()) fail(n, "timing.shared-fields must be a list");
       for (const auto& row : n) parseSharedField(row, t);
+    } else if (k == "roles") {
+      // role -> the entry points whose code runs as that role (globs of qualified names)
+      if (!n.IsMap()) fail(n, "timing.roles must map a role (ctrl, sche, aicore) to entry-point names");
+      t.roleEntries.clear();  // like the lists: the configured table replaces the default
+      for (const auto& r : n) {
+        std::string role = r.first.Scalar();
+        if (role != "ctrl" && role != "sche" && role != "aicore")
+          fail(r.first, "a role is ctrl, sche or aicore, not '" + role + "'");
+        t.roleEntries[role] = names(r.second, "timing.roles." + role);
+      }
     } else if (k == "per-round-objects") {
       t.perRoundObjects = names(n, "timing." + k);
     } else if (k == "stop-order") {
@@ -103,13 +118,15 @@ void parseTiming(const YAML::Node& v, TimingConfig& t) {
           {"stop-calls", &t.stopCalls},           {"fences", &t.fenceCalls},
           {"clear-calls", &t.clearCalls},         {"goodbye-calls", &t.goodbyeCalls},
           {"sche-wait-calls", &t.scheWaitCalls},  {"aicore-wait-calls", &t.aicoreWaitCalls},
-          {"reclaim-calls", &t.reclaimCalls}};
+          {"reclaim-calls", &t.reclaimCalls},     {"goodbye-values", &t.goodbyeValues},
+          {"sche-wait-polls", &t.scheWaitPolls},  {"aicore-wait-polls", &t.aicoreWaitPolls}};
       for (const auto& s : n) {
         std::string key = s.first.Scalar();
         if (key == "stop-marker") t.stopMarker = scalar(s.second, "timing.stop-order.stop-marker");
         else if (lists.count(key)) *lists[key] = names(s.second, "timing.stop-order." + key);
         else fail(s.first, "unknown key 'timing.stop-order." + key + "' (stop-calls, stop-marker, fences, clear-calls, "
-                           "goodbye-calls, sche-wait-calls, aicore-wait-calls, reclaim-calls)");
+                           "goodbye-calls, goodbye-values, sche-wait-calls, aicore-wait-calls, sche-wait-polls, "
+                           "aicore-wait-polls, reclaim-calls)");
       }
     } else if (k == "hard-wait") {
       if (!n.IsMap()) fail(n, "timing.hard-wait must be a mapping");
@@ -139,7 +156,7 @@ void parseTiming(const YAML::Node& v, TimingConfig& t) {
         }
       }
     } else {
-      fail(kv.first, "unknown key 'timing." + k + "' (shared-fields, per-round-objects, stop-order, hard-wait)");
+      fail(kv.first, "unknown key 'timing." + k + "' (roles, shared-fields, per-round-objects, stop-order, hard-wait)");
     }
   }
 }
@@ -296,10 +313,14 @@ std::string dumpConfig(const Config& c) {
   e << YAML::EndMap;
   const TimingConfig& t = c.timing;
   e << YAML::Key << "timing" << YAML::Value << YAML::BeginMap;
+  e << YAML::Key << "roles" << YAML::Value << YAML::BeginMap;
+  for (const auto& [role, globs] : t.roleEntries) e << YAML::Key << role << YAML::Value << YAML::Flow << globs;
+  e << YAML::EndMap;
   e << YAML::Key << "shared-fields" << YAML::Value << YAML::BeginSeq;
   for (const auto& f : t.sharedFields) {
     e << YAML::BeginMap << YAML::Key << "struct" << YAML::Value << f.structName << YAML::Key << "field" << YAML::Value
-      << f.field << YAML::Key << "readers" << YAML::Value << YAML::Flow << f.readers << YAML::Key << "per-round"
+      << f.field << YAML::Key << "readers" << YAML::Value << YAML::Flow << f.readers << YAML::Key << "owners"
+      << YAML::Value << YAML::Flow << f.owners << YAML::Key << "per-round"
       << YAML::Value << f.perRound << YAML::Key << "per-slot" << YAML::Value << f.perSlot << YAML::Key << "allowed-in"
       << YAML::Value << YAML::Flow << f.allowedIn << YAML::Key << "fix" << YAML::Value << f.fix << YAML::EndMap;
   }
@@ -311,6 +332,9 @@ std::string dumpConfig(const Config& c) {
   e << YAML::Key << "fences" << YAML::Value << YAML::Flow << t.fenceCalls;
   e << YAML::Key << "clear-calls" << YAML::Value << YAML::Flow << t.clearCalls;
   e << YAML::Key << "goodbye-calls" << YAML::Value << YAML::Flow << t.goodbyeCalls;
+  e << YAML::Key << "goodbye-values" << YAML::Value << YAML::Flow << t.goodbyeValues;
+  e << YAML::Key << "sche-wait-polls" << YAML::Value << YAML::Flow << t.scheWaitPolls;
+  e << YAML::Key << "aicore-wait-polls" << YAML::Value << YAML::Flow << t.aicoreWaitPolls;
   e << YAML::Key << "sche-wait-calls" << YAML::Value << YAML::Flow << t.scheWaitCalls;
   e << YAML::Key << "aicore-wait-calls" << YAML::Value << YAML::Flow << t.aicoreWaitCalls;
   e << YAML::Key << "reclaim-calls" << YAML::Value << YAML::Flow << t.reclaimCalls << YAML::EndMap;
