@@ -66,3 +66,25 @@ if [ -d "$real" ]; then
 else
   echo "real fused kernel: skipped (../shared/corpus-real is not beside the project)"
 fi
+# cann/pypto's device tree (issue 19's target: <= 2x clang++ -fsyntax-only): one check of the
+# directory against clang on each of its sources, with the flags of the compile_commands.json
+# written from its CMake files and the same vendor stand-ins (prelude/vendor). One run each: the
+# tree takes tens of seconds.
+pypto="$src/../shared/corpus-real/machine/pypto_883e7dfb"
+if [ -d "$pypto" ]; then
+  db="$gen/pypto-db"
+  bash "$src/scripts/pypto_compile_commands.sh" "$pypto" "$db"
+  dev="$(cd "$pypto" && pwd)/framework/src/machine/device"
+  syntax_only_tree() {
+    python3 - "$db/compile_commands.json" "$clangxx" "$prelude/vendor" <<'PY'
+import json, subprocess, sys
+db, clang, vendor = sys.argv[1:4]
+for e in json.load(open(db)):
+    args = [clang, "-fsyntax-only", "-w"] + [a for a in e["arguments"][1:] if a not in ("-c",) and a != e["file"]]
+    subprocess.run(args + ["-idirafter", vendor, e["file"]], cwd=e["directory"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+PY
+  }
+  n=1 compare "pypto device tree (-j1)" syntax_only_tree -- "$build/ptoverify-cpp" check -j 1 -p "$db" "$dev"
+else
+  echo "cann/pypto device tree: skipped (../shared/corpus-real is not beside the project)"
+fi

@@ -181,6 +181,7 @@ class TimingHardWaitTimeout : public Rule {
         const WaitContext* caller;
         Judgement judgement;
         std::vector<std::vector<PathLiteral>> paths;
+        std::vector<const WaitContext*> callers;  // every caller that decides it, in order
       };
       std::vector<Hit> hits;
       for (const Context& c : contexts)
@@ -193,8 +194,13 @@ class TimingHardWaitTimeout : public Rule {
             Hit* same = nullptr;
             for (auto& h : hits)
               if (h.value->loc.line == v.loc.line && h.value->loc.col == v.loc.col && h.value->text == v.text) same = &h;
-            if (!same) same = &hits.emplace_back(Hit{&v, &e, c.caller, j, {}});
+            if (!same) same = &hits.emplace_back(Hit{&v, &e, c.caller, j, {}, {}});
             same->paths.push_back(joined(v.when, e.when));
+            if (c.caller) {
+              bool known = false;
+              for (const auto* k : same->callers) known |= k->caller == c.caller->caller;
+              if (!known) same->callers.push_back(c.caller);
+            }
           }
         }
       for (const Hit& h : hits) {
@@ -204,7 +210,11 @@ class TimingHardWaitTimeout : public Rule {
         std::vector<PathLiteral> when = common(h.paths);
         std::string path = when.empty() ? "" : " when " + describePath(when);
         std::string polled = w.polled.empty() ? "" : " polling `" + w.polled + "`";
-        std::string where = h.caller ? " (its caller " + h.caller->caller + " turns the timeout into an error)" : "";
+        std::vector<std::string> names;
+        for (const auto* c : h.callers) names.push_back(c->caller);
+        std::string where = names.empty()        ? ""
+                            : names.size() == 1 ? " (its caller " + names[0] + " turns the timeout into an error)"
+                                                : " (its callers " + joinWithAnd(names) + " turn the timeout into an error)";
         Finding* f;
         if (j.length == Length::Short) {
           f = &ctx.report(ReviewGrade::Blocker, v.loc,
@@ -225,7 +235,7 @@ class TimingHardWaitTimeout : public Rule {
         }
         f->notes.push_back({w.loc, "the spin wait, in " + k.name});
         f->notes.push_back({w.checkLoc, "its timeout check against `" + w.timeoutText + "`"});
-        if (h.caller) f->notes.push_back({h.caller->call, "the call whose failure " + h.caller->caller + " decides"});
+        for (const auto* c : h.callers) f->notes.push_back({c->call, "the call whose failure " + c->caller + " decides"});
         f->notes.push_back({failing->loc, "the hard failure on timeout"});
       }
     }

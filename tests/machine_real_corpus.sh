@@ -12,27 +12,9 @@ source "$SRC/tests/real_corpus_common.sh"
 
 PYPTO=$(cd "$REAL_CORPUS/machine/pypto_883e7dfb" && pwd)  # absolute: the compile commands name absolute paths
 
-# A compile_commands.json for framework/src/machine/device under ROOT, with the include
-# directories and defines of device/CMakeLists.txt (and -D__USE_CUSTOM_CTRLFLOW__ for the ctrl
-# library of device/dynamic/CMakeLists.txt).
-write_db() {
-  local root=$1 out=$2 first=1 f dir extra
-  local fw=$root/framework
-  mkdir -p "$out"
-  {
-    echo "["
-    while IFS= read -r f; do
-      dir=$(dirname "$f")
-      extra=""
-      case "$f" in */dynamic/context/*|*/dynamic/device_ctrl.cpp) extra='"-D__USE_CUSTOM_CTRLFLOW__", ' ;; esac
-      [ $first -eq 1 ] || echo ","
-      first=0
-      printf '{"directory": "%s", "file": "%s", "arguments": ["c++", "-std=gnu++17", "-D__DEVICE__", %s"-I%s/include", "-I%s/src", "-I%s/src/include", "-I%s/src/interface", "-I%s/src/interface/machine/device", "-I%s/src/cost_model", "-c", "%s"]}' \
-        "$dir" "$f" "$extra" "$fw" "$fw" "$fw" "$fw" "$fw" "$fw" "$f"
-    done < <(find "$fw/src/machine/device" -name '*.cpp' -not -path '*/stub/*' | sort)
-    echo "]"
-  } >"$out/compile_commands.json"
-}
+# The device tree's compile_commands.json, written from its CMake files (as a user without a
+# build would: scripts/pypto_compile_commands.sh).
+write_db() { bash "$SRC/scripts/pypto_compile_commands.sh" "$1" "$2"; }
 
 # findings RULE OUTPUT: the rule's error and warning lines. (Matched with `grep ... >/dev/null`,
 # not -q: under pipefail an early exit of grep -q fails the pipe.)

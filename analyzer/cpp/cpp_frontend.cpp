@@ -389,17 +389,14 @@ class Consumer : public ASTConsumer {
       if (fd->isTemplateInstantiation() || !done.insert(canonical(fd)).second) continue;
       if (!isRoot(sm, fd)) continue;
       coverage.count(fd);
-      bool hasFacts = false;
-      Kernel k = modelMachineFunction(ctx, *fd, out_.arch, hasFacts,
-                                      [&](const FunctionDecl* f) { return coverage.gapOf(f); }, &sites);
-      if (!hasFacts) continue;
-      auto withFile = std::make_shared<CppFacts>(file);
-      withFile->machine = k.cpp->machine;
+      MachineFacts known;
       const auto& reaching = entries[canonical(fd)];
-      withFile->machine->entries.assign(reaching.begin(), reaching.end());
-      withFile->machine->fileEntries = externC;
-      k.cpp = withFile;
-      out_.kernels.push_back(std::move(k));
+      known.entries.assign(reaching.begin(), reaching.end());
+      known.fileEntries = externC;
+      bool hasFacts = false;
+      Kernel k = modelMachineFunction(ctx, *fd, out_.arch, file, std::move(known), hasFacts,
+                                      [&](const FunctionDecl* f) { return coverage.gapOf(f); }, &sites);
+      if (hasFacts) out_.kernels.push_back(std::move(k));
     }
     if (!out_.control) return;
     out_.coverage = coverage.totals();
@@ -659,6 +656,8 @@ std::vector<std::string> compileFlags(const std::string& dir, const std::string&
       diags.push_back({InputDiagnostic::Level::Error, SourceLoc{dir + "/compile_commands.json", 1, 1}, error});
       return out;
     }
+    // A header given as an input is not listed: it takes the flags of the closest listed source.
+    db = tooling::inferMissingCompileCommands(std::move(db));
   }
   std::error_code ec;
   std::string abs = fs::absolute(path, ec).string();

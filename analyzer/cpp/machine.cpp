@@ -902,6 +902,12 @@ class CallerOutcomes {
         for (auto& v : renamed)
           for (auto& l : v.when) l.atom = replaceWord(l.atom, param, with);
       }
+      // Values the callers above can never pass (the chip dispatch `if (arch == DAV_3510)` around
+      // every call of an A5-only helper) are dropped.
+      std::vector<PathLiteral> above = guardsAbove(caller, 0);
+      renamed.erase(std::remove_if(renamed.begin(), renamed.end(),
+                                   [&](const TimeoutValue& v) { return !compatible(v.when, above); }),
+                    renamed.end());
       std::vector<Path> paths;
       walkFrom(caller, site.call, returned, paths);
       WaitContext context{r_.loc(site.call), caller->getQualifiedNameAsString(), renamed, {}};
@@ -946,6 +952,37 @@ class CallerOutcomes {
     paths_ = 0;
     todo.push_back(leaf);
     walk(todo, Env{}, {}, guards_, out, true);
+  }
+
+  // The conditions that hold at every call of `fn`: the `if`s around each call site, and those
+  // above its caller, kept where every call site has them.
+  std::vector<PathLiteral> guardsAbove(const FunctionDecl* fn, int depth) {
+    auto it = sites_.find(fn->getCanonicalDecl());
+    if (it == sites_.end() || it->second.empty() || depth >= kMaxCallerDepth) return {};
+    std::optional<std::vector<PathLiteral>> common;
+    for (const CallSite& site : it->second) {
+      if (!site.caller->getBody() || site.caller->getCanonicalDecl() == fn->getCanonicalDecl()) return {};
+      std::vector<const clang::Stmt*> ignored;
+      const clang::Stmt* leaf = nullptr;
+      guards_.clear();
+      continuation(site.caller->getBody(), site.call, ignored, leaf);
+      std::vector<PathLiteral> here = guards_;
+      auto up = guardsAbove(site.caller, depth + 1);
+      here.insert(here.end(), up.begin(), up.end());
+      if (!common) {
+        common = here;
+        continue;
+      }
+      std::vector<PathLiteral> both;
+      for (const auto& l : *common)
+        for (const auto& h : here)
+          if (l.atom == h.atom && l.positive == h.positive) {
+            both.push_back(l);
+            break;
+          }
+      common = both;
+    }
+    return common.value_or(std::vector<PathLiteral>{});
   }
 
   // Pushes, outermost first, the statements following the one that holds `call` in each
@@ -1383,8 +1420,8 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
 
 }  // namespace
 
-Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::string& arch, bool& hasFacts,
-                            const GapOf& gapOf, const CallSites* callSites) {
+Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::string& arch, const CppFacts& file,
+                            MachineFacts m, bool& hasFacts, const GapOf& gapOf, const CallSites* callSites) {
   Reader r(ctx);
   Kernel k;
   k.name = fn.getQualifiedNameAsString();
@@ -1394,14 +1431,18 @@ Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::
   k.loc = locOf(ctx, fn.getLocation());
   k.file = k.loc.file;
   k.body = ptov::Stmt::seq();
-  MachineFacts m;
   WriteCollector(r, m.writes).TraverseStmt(fn.getBody());
   ControlBuilder builder(r, gapOf, m.cut);
   builder.enter(&fn);
   m.body = builder.build(fn.getBody());
   WaitCollector(r, m.waits, &fn, callSites).TraverseStmt(fn.getBody());
   hasFacts = !m.writes.empty() || !m.waits.empty() || hasCall(m.body);
+  if (!hasFacts) return k;
+  // The file's constants are for judging timeouts: a function without a spin wait does not
+  // carry a copy (a real tree's headers define thousands).
   auto facts = std::make_shared<CppFacts>();
+  facts->staticAsserts = file.staticAsserts;
+  if (!m.waits.empty()) facts->constants = file.constants;
   facts->machine = std::move(m);
   k.cpp = facts;
   return k;

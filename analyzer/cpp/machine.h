@@ -7,6 +7,7 @@
 #include <vector>
 #include <string>
 
+#include "analyzer/model/cpp_facts.h"
 #include "analyzer/model/model.h"
 
 namespace clang {
@@ -27,10 +28,13 @@ using CallSites = std::map<const clang::FunctionDecl*, std::vector<CallSite>>;
 // Why a function was not read whole by Clang ("" when it was): see Coverage in cpp_frontend.cpp.
 using GapOf = std::function<std::string(const clang::FunctionDecl*)>;
 
-// The function's facts; the kernel has an empty op body. `hasFacts` says whether it has anything
-// the timing rules read (a field write, a call or a spin wait). Functions of its call tree that
-// `gapOf` says were cut are listed in MachineFacts::cut.
+// The function's facts, added to `m` (which brings what the caller knows: the entry points that
+// reach it); the kernel has an empty op body. `hasFacts` says whether it has anything
+// the timing rules read (a field write, a call or a spin wait); only then is `cpp` set, with the
+// file's constants (`file`) where it has a spin wait. Functions of its call tree that `gapOf`
+// says were cut are listed in MachineFacts::cut.
 Kernel modelMachineFunction(clang::ASTContext& ctx, const clang::FunctionDecl& fn, const std::string& arch,
-                            bool& hasFacts, const GapOf& gapOf, const CallSites* callSites = nullptr);
+                            const CppFacts& file, MachineFacts m, bool& hasFacts, const GapOf& gapOf,
+                            const CallSites* callSites = nullptr);
 
 }  // namespace ptov::cpp
