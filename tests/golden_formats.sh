@@ -14,7 +14,7 @@ inputs=(corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto
         corpus/timing-stop-order/bad/fence_moved_into_optional_if.cpp
         tests/inputs/syntax_errors.pto)
 fail=0
-for fmt in text json sarif rdjson rdjsonl junit github markdown; do
+for fmt in text json sarif rdjson rdjsonl junit github gitcode markdown; do
   got="$("$tool" check "${inputs[@]}" --format "$fmt" --color never | sed "s|$PWD|@SRCROOT@|g")"
   golden="tests/golden/report.$fmt"
   if [ "$update" = "--update" ]; then
