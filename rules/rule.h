@@ -77,6 +77,8 @@ class RuleContext {
   ProofContext& proofs() { return proofs_; }
   // The configured value of one of the rule's options, if set.
   std::optional<int64_t> option(const std::string& name) const;
+  // How many findings the rules have reported on this kernel so far.
+  size_t reported() const { return sink_.size(); }
   // Seed 003's tables, as configured.
   const TimingConfig& timing() const { return settings_ ? settings_->timing : defaultTimingConfig(); }
 

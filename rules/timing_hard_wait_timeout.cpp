@@ -163,6 +163,7 @@ class TimingHardWaitTimeout : public Rule {
     const TimingConfig& t = ctx.timing();
     const std::string window = ptov::window(t);
     const std::string safeCall = firstName(t.safeTimeoutCalls, "GetOsThrottleSafeWaitTimeout");
+    size_t before = ctx.reported();
     for (const SpinWait& w : k.cpp->machine->waits) {
       if (!w.sharedPoll || anyNameMatches(t.ignorePolls, w.polled)) continue;
       // The wait's own exits, then each caller that decides what a returned timeout means.
@@ -239,6 +240,8 @@ class TimingHardWaitTimeout : public Rule {
         f->notes.push_back({failing->loc, "the hard failure on timeout"});
       }
     }
+    if (!k.cpp->machine->waits.empty())
+      reportCutFacts(k, ctx, before, "every hard-failure spin wait covers the OS throttle window");
   }
 };
 

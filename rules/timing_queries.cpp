@@ -1,5 +1,8 @@
 #include "rules/timing_queries.h"
 
+#include "analyzer/model/cpp_facts.h"
+#include "rules/rule.h"
+
 
 namespace ptov {
 
@@ -69,6 +72,12 @@ StopSteps stopStepsOf(const ControlNode& body, const TimingConfig& t) {
   StopSteps out;
   collectSteps(body, t, false, out);
   return out;
+}
+
+void reportCutFacts(const Kernel& k, RuleContext& ctx, size_t findingsBefore, const std::string& what) {
+  if (!k.cpp || !k.cpp->machine || k.cpp->machine->cut.empty() || ctx.reported() > findingsBefore) return;
+  ctx.reportVerdict(Verdict::unknown("Clang did not read all of " + k.cpp->machine->cut.front()), k.loc,
+                    what + " in '" + k.name + "'");
 }
 
 std::string joinWithAnd(const std::vector<std::string>& items) {

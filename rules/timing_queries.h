@@ -32,6 +32,12 @@ struct StopSteps {
   bool qualifies() const { return own && (stops() || reclaimsAfterWait()); }
 };
 StopSteps stopStepsOf(const ControlNode& body, const TimingConfig& t);
+// When Clang did not read part of the function's call tree (MachineFacts::cut) and the rule
+// found nothing there, it answers unknown: what was dropped may hold what it looks for.
+class RuleContext;
+struct Kernel;
+void reportCutFacts(const Kernel& k, RuleContext& ctx, size_t findingsBefore, const std::string& what);
+
 // "a", "a and b", "a, b and c".
 std::string joinWithAnd(const std::vector<std::string>& items);
 // The first name of a list, for fix texts ("" when empty).

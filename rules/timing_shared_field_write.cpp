@@ -43,6 +43,7 @@ class TimingSharedFieldWrite : public Rule {
     // model's override, code behind a host-only branch).
     if (!roleKnown && !rolesOf(m.fileEntries, "", t).empty()) return;
     if (!roleKnown) writers = {"ctrl"};
+    size_t before = ctx.reported();
     for (const FieldWrite& w : m.writes) {
       bool perRoundObject = false;
       for (const auto& view : w.views) perRoundObject |= anyNameMatches(t.perRoundObjects, view.first);
@@ -84,6 +85,9 @@ class TimingSharedFieldWrite : public Rule {
         break;
       }
     }
+    // The writes are the function's own: unknown only when its own body was cut.
+    if (!m.cut.empty() && m.cut.front().rfind("'" + k.name + "'", 0) == 0)
+      reportCutFacts(k, ctx, before, "no shared field other roles read is rewritten in place");
   }
 };
 

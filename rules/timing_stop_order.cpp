@@ -223,7 +223,13 @@ class TimingStopOrder : public Rule {
     const TimingConfig& t = ctx.timing();
     const ControlNode& body = k.cpp->machine->body;
     StopSteps steps = stopStepsOf(body, t);
-    if (!steps.qualifies()) return;
+    size_t before = ctx.reported();
+    // Some step, but not a whole sequence, with part of the call tree unread: the rest may be there.
+    if (!steps.qualifies()) {
+      if (!steps.found.empty())
+        reportCutFacts(k, ctx, before, "stopping cores follows STOP, fence, clear, fence, GOODBYE");
+      return;
+    }
     Walker w(t, steps.found.count(Step::Clear) > 0);
     Walker::Exits fn;
     States start;
@@ -281,6 +287,7 @@ class TimingStopOrder : public Rule {
         for (const auto& c : w.conditionalFences)
           f->notes.push_back({c, "this fence is inside a branch and does not run on that path"});
     }
+    reportCutFacts(k, ctx, before, "stopping cores follows STOP, fence, clear, fence, GOODBYE");
   }
 };
 

@@ -637,6 +637,15 @@ PY
     # Generated kernels are not control code: the timing rules do not look at them.
     run 0 check corpus/barrier-participants/good --rules 'timing-*'
     expect_output "0 error\(s\), 0 warning\(s\), 0 note\(s\)"
+    # What Clang did not read is counted, and a rule that needed it answers unknown, never a pass.
+    printf '%s\n' '#include <cstdint>' 'constexpr uint32_t AICORE_TASK_STOP = 0x7FFFFFF0u;' \
+      'struct Hal { void SetReadyQueue(uint32_t, uint32_t, uint32_t); void ResetParallelDevTask(uint32_t, uint32_t); void ResetShakeBuf(uint32_t, uint32_t); };' \
+      'void Clear(Hal& h) { h.ResetParallelDevTask(0, 8, 9); }' \
+      'void Stop(Hal& h) { h.SetReadyQueue(0, 8, AICORE_TASK_STOP + 1); __sync_synchronize(); Clear(h); __sync_synchronize(); h.ResetShakeBuf(0, 8); }' >"$tmp/stop_cut.cpp"
+    run 2 check "$tmp/stop_cut.cpp"
+    expect_output "control code modelled: 1 function\(s\) fully, 1 partly, 0 not at all \('Clear': 4: too many arguments"
+    expect_output "stop_cut.cpp:5:6: unknown: could not prove: stopping cores follows STOP, fence, clear, fence, GOODBYE in 'Stop' \(Clang did not read all of 'Clear'"
+    expect_output "control code: 1 function\(s\) modelled fully, 1 partly, 0 not at all$"
     # A PR review reports only findings on the lines the PR changes (--diff / --changed-lines),
     # and GitCode gets one line comment per finding.
     if command -v git >/dev/null; then
