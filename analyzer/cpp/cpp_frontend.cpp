@@ -55,8 +55,6 @@ namespace {
 // The stack of the thread each file is parsed on (see `parse` in load).
 constexpr unsigned kParseStackBytes = 512u << 20;
 
-// Clang's diagnostics -> input diagnostics. Errors that only mean "this name is unknown" are
-// warnings: the rest of the file is still modelled, and the message says what was not.
 // What Clang said it could not read: where each error is (so the functions it falls in are
 // known to be modelled partly) and the names no header declared (for the opaque re-parse).
 struct ParseGaps {
