@@ -255,31 +255,51 @@ void dropRepeatedMachineFunctions(std::vector<LoadedFile*>& files) {
   using Place = std::tuple<std::string, int, int>;
   auto placeOf = [](const Kernel& k) { return Place{normalisedPath(k.loc.file), k.loc.line, k.loc.col}; };
   auto isMachine = [](const Kernel& k) { return k.kind == "machine" && k.cpp && k.cpp->machine; };
+  // The copy kept is the one whose file saw most of the callers deciding its spin waits (an
+  // includer without the callers of a wait's function cannot follow its failure); the first
+  // such copy in input order.
+  auto callerContexts = [](const Kernel& k) {
+    size_t n = 0;
+    for (const auto& w : k.cpp->machine->waits) n += w.callers.size();
+    return n;
+  };
   std::map<Place, std::set<std::string>> entries;  // every includer's entries, per function
   std::map<Place, std::set<std::string>> fileEntries;
   std::map<Place, int> copies;
+  std::map<Place, std::pair<const LoadedFile*, size_t>> best;  // file and index of the copy kept
   for (auto* f : files)
-    for (const auto& k : f->kernels)
-      if (isMachine(k)) {
-        Place p = placeOf(k);
-        ++copies[p];
-        entries[p].insert(k.cpp->machine->entries.begin(), k.cpp->machine->entries.end());
-        fileEntries[p].insert(k.cpp->machine->fileEntries.begin(), k.cpp->machine->fileEntries.end());
-      }
-  std::set<Place> kept;
+    for (size_t i = 0; i < f->kernels.size(); ++i) {
+      const Kernel& k = f->kernels[i];
+      if (!isMachine(k)) continue;
+      Place p = placeOf(k);
+      ++copies[p];
+      entries[p].insert(k.cpp->machine->entries.begin(), k.cpp->machine->entries.end());
+      fileEntries[p].insert(k.cpp->machine->fileEntries.begin(), k.cpp->machine->fileEntries.end());
+      auto it = best.find(p);
+      if (it == best.end() || callerContexts(k) > callerContexts(it->second.first->kernels[it->second.second]))
+        best[p] = {f, i};
+    }
   for (auto* f : files) {
     auto& ks = f->kernels;
-    ks.erase(std::remove_if(ks.begin(), ks.end(), [&](const Kernel& k) { return isMachine(k) && !kept.insert(placeOf(k)).second; }),
-             ks.end());
-    for (auto& k : ks) {
-      if (!isMachine(k) || copies[placeOf(k)] < 2) continue;
-      auto facts = std::make_shared<CppFacts>(*k.cpp);
-      const auto& all = entries[placeOf(k)];
-      facts->machine->entries.assign(all.begin(), all.end());
-      const auto& files = fileEntries[placeOf(k)];
-      facts->machine->fileEntries.assign(files.begin(), files.end());
-      k.cpp = facts;
+    // Only files with control code are rebuilt: other kernels may be pointed at (mix peers).
+    if (std::none_of(ks.begin(), ks.end(), isMachine)) continue;
+    std::vector<Kernel> kept;
+    for (size_t i = 0; i < ks.size(); ++i) {
+      if (!isMachine(ks[i])) {
+        kept.push_back(std::move(ks[i]));
+        continue;
+      }
+      Place p = placeOf(ks[i]);
+      if (best[p] != std::make_pair(static_cast<const LoadedFile*>(f), i)) continue;
+      if (copies[p] > 1) {
+        auto facts = std::make_shared<CppFacts>(*ks[i].cpp);
+        facts->machine->entries.assign(entries[p].begin(), entries[p].end());
+        facts->machine->fileEntries.assign(fileEntries[p].begin(), fileEntries[p].end());
+        ks[i].cpp = facts;
+      }
+      kept.push_back(std::move(ks[i]));
     }
+    ks = std::move(kept);
   }
 }
 }  // namespace
