@@ -879,8 +879,6 @@ std::string replaceWord(const std::string& text, const std::string& name, const 
 
 class CallerOutcomes {
  public:
-  // `errorReturns`: the returned values that pass a failure on (TimingConfig::errorReturns's
-  // defaults: the front end does not read configuration).
   CallerOutcomes(const Reader& r, const CallSites& sites) : r_(r), sites_(sites) {}
 
   // The contexts in which `fn` returning `returned` (on a wait's timeout) is decided.
@@ -914,7 +912,7 @@ class CallerOutcomes {
       for (auto& p : paths) {
         // The caller passes the failure on (returns the failed value, or an error code): its own
         // callers decide, if it has any. A success it returns ends the failure's path.
-        if (p.exit.kind == WaitExit::Kind::Return && p.value && (p.forwards || anyGlob(errorReturns_, p.exit.returned)) &&
+        if (p.exit.kind == WaitExit::Kind::Return && p.value && (p.forwards || containsAny(errorReturns_, p.exit.returned)) &&
             sites_.count(caller->getCanonicalDecl()) && depth + 1 < kMaxCallerDepth) {
           std::vector<TimeoutValue> onPath;  // the values this path can have, with its conditions
           for (const auto& v : renamed)
@@ -1182,11 +1180,13 @@ class CallerOutcomes {
     }
   }
 
-  static bool anyGlob(const std::vector<std::string>& words, const std::string& text) {
+  static bool containsAny(const std::vector<std::string>& words, const std::string& text) {
     for (const auto& w : words)
       if (text.find(w) != std::string::npos) return true;
     return false;
   }
+  // Returned values that pass a failure on to the callers: the words of TimingConfig's
+  // error-returns defaults, and `false` (the front end does not read configuration).
   const std::vector<std::string> errorReturns_{"ERR", "FAIL", "Err", "Fail", "-1", "false"};
   const Reader& r_;
   const CallSites& sites_;
