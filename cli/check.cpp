@@ -276,13 +276,14 @@ CheckResult runCheck(const CheckRequest& req) {
   auto start = std::chrono::steady_clock::now();
   bool showProgress = req.progress && isatty(STDERR_FILENO);
   unsigned threads = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(work.size())));
-  auto parallel = [&](const std::function<void(size_t)>& task) {
+  // task(0) .. task(count - 1) on up to `threads` threads.
+  auto parallel = [&](size_t count, const std::function<void(size_t)>& task) {
     std::atomic<size_t> next{0};
     auto worker = [&] {
-      for (size_t i = next++; i < work.size(); i = next++) task(i);
+      for (size_t i = next++; i < count; i = next++) task(i);
     };
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+    for (unsigned t = 1; t < std::min<size_t>(threads, count); ++t) pool.emplace_back(worker);
     worker();
     for (auto& t : pool) t.join();
   };
@@ -291,30 +292,15 @@ CheckResult runCheck(const CheckRequest& req) {
   std::vector<size_t> order, headers;
   for (size_t i = 0; i < work.size(); ++i) (isCppHeaderPath(work[i].first) ? headers : order).push_back(i);
   auto loadSome = [&](const std::vector<size_t>& which) {
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-      for (size_t j = next++; j < which.size(); j = next++) loaded[which[j]] = loadInput(work[which[j]].first, work[which[j]].second);
-    };
-    unsigned n = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(which.size())));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < n; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
+    parallel(which.size(), [&](size_t j) { loaded[which[j]] = loadInput(work[which[j]].first, work[which[j]].second); });
   };
   loadSome(order);
-  std::map<std::string, std::string> includer;
-  for (size_t i : order)
-    for (const auto& inc : loaded[i].file.includedFiles) includer.emplace(inc, work[i].first);
+  std::set<std::string> includer;  // what the sources include
+  for (size_t i : order) includer.insert(loaded[i].file.includedFiles.begin(), loaded[i].file.includedFiles.end());
   std::vector<size_t> alone;
   for (size_t i : headers) {
-    auto it = includer.find(normalisedPath(work[i].first));
-    if (it == includer.end()) {
-      alone.push_back(i);
-      continue;
-    }
-    loaded[i].file.path = work[i].first;
-    loaded[i].file.diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{work[i].first, 1, 1},
-                                          "included by " + it->second + ", another input: its code is checked there, once"});
+    if (!includer.count(normalisedPath(work[i].first))) alone.push_back(i);
+    loaded[i].file.path = work[i].first;  // an included one gets its note in linkInputs
   }
   loadSome(alone);
   std::vector<LoadedFile*> files;
@@ -328,7 +314,7 @@ CheckResult runCheck(const CheckRequest& req) {
     }
   }
   size_t rejectedBefore = globalSolverStats().cacheRejected;
-  parallel([&](size_t i) {
+  parallel(work.size(), [&](size_t i) {
     if (!linkOnly[i]) {
       result.files[i] = checkInput(loaded[i], work[i].second);
       result.files[i].inputIndex = inputIndex[i];

@@ -855,6 +855,31 @@ bool readsShared(const clang::Stmt* s) {
   return false;
 }
 
+// An `if` condition as a path literal: `!!x` and `!x` read as `x` true or false, spelled
+// without spaces; `positive` says whether the branch taken is the one where it holds.
+PathLiteral conditionLiteral(const Reader& r, const clang::Expr* cond, bool positive = true) {
+  const clang::Expr* c = strip(cond);
+  while (const auto* u = dyn_cast_or_null<UnaryOperator>(c)) {
+    if (u->getOpcode() != UO_LNot) break;
+    positive = !positive;
+    c = strip(u->getSubExpr());
+  }
+  return {squash(r.spell(c)), positive};
+}
+
+// The callee and macro names of the calls in `s` (but `skip`), for judging hard failures.
+void addCallNames(const Reader& r, const clang::Stmt* s, std::vector<std::string>& names,
+                  const CallExpr* skip = nullptr) {
+  std::vector<const CallExpr*> found;
+  collectCalls(s, found);
+  for (const CallExpr* c : found) {
+    if (c == skip) continue;
+    names.push_back(calleeName(c));
+    std::string macro = r.macroAt(c->getBeginLoc());
+    if (!macro.empty()) names.push_back(macro);
+  }
+}
+
 // ---- what a caller does when the waiting function fails ----
 
 constexpr int kMaxCallerDepth = 3;       // callers followed through `return` of the failure
@@ -1002,16 +1027,8 @@ class CallerOutcomes {
       // The call runs only under this `if`: its condition holds on every path from it.
       bool inThen = contains(is->getThen(), call);
       bool taken = false;
-      if (!(is->getCond()->EvaluateAsBooleanCondition(taken, r_.ctx()))) {
-        const clang::Expr* c = strip(is->getCond());
-        bool positive = inThen;
-        while (const auto* u = dyn_cast_or_null<UnaryOperator>(c)) {
-          if (u->getOpcode() != UO_LNot) break;
-          positive = !positive;
-          c = strip(u->getSubExpr());
-        }
-        guards_.push_back({squash(r_.spell(c)), positive});
-      }
+      if (!(is->getCond()->EvaluateAsBooleanCondition(taken, r_.ctx())))
+        guards_.push_back(conditionLiteral(r_, is->getCond(), inThen));
       return continuation(inThen ? is->getThen() : is->getElse(), call, todo, leaf);
     }
     if (const auto* w = dyn_cast<WhileStmt>(s); w && !contains(w->getCond(), call)) return continuation(w->getBody(), call, todo, leaf);
@@ -1101,20 +1118,13 @@ class CallerOutcomes {
           todo.push_back(*c ? is->getThen() : is->getElse());
           continue;
         }
-        const clang::Expr* c = strip(is->getCond());
-        bool positive = true;
-        while (const auto* u = dyn_cast_or_null<UnaryOperator>(c)) {
-          if (u->getOpcode() != UO_LNot) break;
-          positive = !positive;
-          c = strip(u->getSubExpr());
-        }
-        std::string atom = squash(r_.spell(c));
+        PathLiteral lit = conditionLiteral(r_, is->getCond());
         auto thenTodo = todo, elseTodo = todo;
         thenTodo.push_back(is->getThen());
         elseTodo.push_back(is->getElse());
         auto whenThen = when, whenElse = when;
-        whenThen.push_back({atom, positive});
-        whenElse.push_back({atom, !positive});
+        whenThen.push_back(lit);
+        whenElse.push_back({lit.atom, !lit.positive});
         walk(thenTodo, env, calls, whenThen, out, false);
         walk(elseTodo, env, calls, whenElse, out, false);
         return;
@@ -1169,16 +1179,7 @@ class CallerOutcomes {
     return false;
   }
 
-  void addCalls(const clang::Stmt* s, std::vector<std::string>& names) {
-    std::vector<const CallExpr*> found;
-    collectCalls(s, found);
-    for (const CallExpr* c : found) {
-      if (c == call_) continue;
-      names.push_back(calleeName(c));
-      std::string macro = r_.macroAt(c->getBeginLoc());
-      if (!macro.empty()) names.push_back(macro);
-    }
-  }
+  void addCalls(const clang::Stmt* s, std::vector<std::string>& names) { addCallNames(r_, s, names, call_); }
 
   static bool containsAny(const std::vector<std::string>& words, const std::string& text) {
     for (const auto& w : words)
@@ -1367,20 +1368,13 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       }
       if (const auto* is = dyn_cast<IfStmt>(s)) {
         addCalls(is->getCond(), calls);
-        const clang::Expr* c = strip(is->getCond());
-        bool positive = true;
-        while (const auto* u = dyn_cast_or_null<UnaryOperator>(c)) {
-          if (u->getOpcode() != UO_LNot) break;
-          positive = !positive;
-          c = strip(u->getSubExpr());
-        }
-        std::string atom = squash(r_.spell(c));
+        PathLiteral lit = conditionLiteral(r_, is->getCond());
         auto thenTodo = todo, elseTodo = todo;
         thenTodo.push_back(is->getThen());
         elseTodo.push_back(is->getElse());
         auto whenThen = when, whenElse = when;
-        whenThen.push_back({atom, positive});
-        whenElse.push_back({atom, !positive});
+        whenThen.push_back(lit);
+        whenElse.push_back({lit.atom, !lit.positive});
         walkExits(thenTodo, calls, whenThen, out);
         walkExits(elseTodo, calls, whenElse, out);
         return;
@@ -1401,15 +1395,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     }
     out.push_back(WaitExit{last, WaitExit::Kind::FallThrough, "", calls, when});
   }
-  void addCalls(const clang::Stmt* s, std::vector<std::string>& names) {
-    std::vector<const CallExpr*> found;
-    collectCalls(s, found);
-    for (const CallExpr* c : found) {
-      names.push_back(calleeName(c));
-      std::string macro = r_.macroAt(c->getBeginLoc());
-      if (!macro.empty()) names.push_back(macro);
-    }
-  }
+  void addCalls(const clang::Stmt* s, std::vector<std::string>& names) { addCallNames(r_, s, names); }
 
   const Reader& r_;
   std::vector<SpinWait>& out_;
