@@ -1,6 +1,9 @@
 #include "solver/sample_points.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <optional>
 #include <unordered_map>
 
 namespace ptov {
@@ -24,6 +27,9 @@ constexpr size_t kMaxNodes = 20000;
 // of what a small Z3 query costs); a formula that no point satisfies pays this on top of Z3.
 constexpr int kPoints = 512;
 constexpr size_t kNodeEvaluations = 100000;
+// The search in order of cost (smallestSatisfyingPoint) is given about twice that.
+constexpr size_t kMaxSearchPoints = 20000;
+constexpr size_t kSearchNodeEvaluations = 200000;
 
 enum class Pred { Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -64,19 +70,42 @@ class Program {
   // point must hit them exactly, which random values rarely do.
   const std::vector<std::vector<int64_t>>& comparedWith() const { return comparedWith_; }
 
-  // Do all roots hold (are non-zero) at `point` (one value per symbol)? False also when a
-  // division by zero or a value out of range makes the point unreadable.
+  enum class Truth { Holds, Fails, Unreadable };
+
+  // Do all roots hold (are non-zero) at `point` (one value per symbol)? Unreadable when a
+  // division by zero or a value out of range leaves a root without a certain value.
   // Each root is checked as soon as its nodes are evaluated: most points fail an early one.
-  bool holds(const std::vector<int64_t>& point, std::vector<Wide>& v) const {
+  Truth truthAt(const std::vector<int64_t>& point, std::vector<Wide>& v) const {
     v.resize(nodes_.size());
     size_t done = 0;
     for (const Root& root : roots_) {
       for (; done < root.end; ++done) {
         auto r = eval(nodes_[done], v, point);
-        if (!r) return false;
+        if (!r) return Truth::Unreadable;
         v[done] = *r;
       }
-      if (v[root.node] == 0) return false;
+      if (v[root.node] == 0) return Truth::Fails;
+    }
+    return Truth::Holds;
+  }
+  bool holds(const std::vector<int64_t>& point, std::vector<Wide>& v) const {
+    return truthAt(point, v) == Truth::Holds;
+  }
+
+  // A node that is not asserted, only read once a point is found (a witness value); -1 when
+  // the evaluator cannot read it. Call after every `add`.
+  int addValue(const ExprPtr& e) {
+    if (!add(e)) return -1;
+    roots_.pop_back();
+    return index_.at(e.get());
+  }
+  // Every node at `point`, the value nodes too; false when one of those is unreadable.
+  bool evaluateAll(const std::vector<int64_t>& point, std::vector<Wide>& v) const {
+    v.resize(nodes_.size());
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      auto r = eval(nodes_[i], v, point);
+      if (!r) return false;
+      v[i] = *r;
     }
     return true;
   }
@@ -262,6 +291,197 @@ bool satisfiedAtSamplePoint(const std::vector<ExprPtr>& assertions,
     if (valid && program.holds(point, values)) return true;
   }
   return false;
+}
+
+namespace {
+
+// The witness measure Solver minimises: |x| counted twice, a negative value one more, so the
+// values in order of cost are 0, 1, -1, 2, -2, ...
+uint64_t witnessCost(int64_t x) { return x == 0 ? 0 : x > 0 ? 2 * static_cast<uint64_t>(x) : 2 * static_cast<uint64_t>(-(x + 1)) + 3; }
+
+// One symbol's values within [lo, hi], in order of cost (lo <= hi).
+struct ValuesByCost {
+  int64_t lo, hi;
+  // The k-th value, or nullopt past the last one.
+  std::optional<int64_t> at(uint64_t k) const {
+    if (lo >= 0) return k <= static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) ? std::optional<int64_t>(lo + static_cast<int64_t>(k)) : std::nullopt;
+    if (hi <= 0) return k <= static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) ? std::optional<int64_t>(hi - static_cast<int64_t>(k)) : std::nullopt;
+    // 0, 1, -1, 2, -2, ... until one side ends, then the other side alone.
+    uint64_t pos = static_cast<uint64_t>(hi), neg = static_cast<uint64_t>(-(lo + 1)) + 1;
+    uint64_t both = 2 * std::min(pos, neg);
+    if (k == 0) return 0;
+    if (k <= both) return k % 2 ? static_cast<int64_t>((k + 1) / 2) : -static_cast<int64_t>(k / 2);
+    uint64_t rest = k - both;
+    if (pos > neg) return rest <= pos - neg ? std::optional<int64_t>(static_cast<int64_t>(neg + rest)) : std::nullopt;
+    return rest <= neg - pos ? std::optional<int64_t>(-static_cast<int64_t>(pos + rest)) : std::nullopt;
+  }
+  bool finite;  // the symbol's own range is bounded (lo and hi here may be narrower)
+};
+
+class CostOrderSearch {
+ public:
+  // The symbols in `values` are searched; a lane count the query does not name is one more slot
+  // of the point, set to the least value `lanes` allows above every block index (so the witness
+  // measure, like Z3's, does not count it).
+  struct Lanes {
+    std::vector<int> indices;  // symbols that are block indices
+    int count = -1;            // the block_num slot, -1 when there is none
+    bool derived = false;
+    ValuesByCost range{1, INT64_MAX, false};
+  };
+  CostOrderSearch(const Program& program, std::vector<ValuesByCost> values, Lanes lanes, size_t maxPoints)
+      : program_(program), values_(std::move(values)), lanes_(std::move(lanes)), maxPoints_(maxPoints),
+        point_(values_.size() + (lanes_.derived ? 1 : 0)) {}
+
+  enum class End { Found, Exhausted, OutOfBudget };
+
+  End run() {
+    uint64_t lowest = 0, highest = 0;
+    bool finite = true;
+    for (const auto& v : values_) {
+      lowest += witnessCost(*v.at(0));
+      finite = finite && v.finite;
+      if (finite) highest += std::max(witnessCost(v.lo), witnessCost(v.hi));
+    }
+    for (uint64_t level = lowest; !finite || level <= highest; ++level) {
+      if (atLevel(0, level)) return End::Found;
+      if (outOfBudget()) return End::OutOfBudget;
+    }
+    return unreadable_ ? End::OutOfBudget : End::Exhausted;
+  }
+  const std::vector<int64_t>& point() const { return point_; }
+
+ private:
+  // Assigns symbols [i, n) so that their costs sum to exactly `left`; true once a point holds.
+  bool atLevel(size_t i, uint64_t left) {
+    if (outOfBudget()) return false;
+    ++steps_;
+    if (i + 1 == values_.size()) {  // the last symbol: the one value of cost `left`, if any
+      auto v = valueOfCost(left);
+      if (!v || *v < values_[i].lo || *v > values_[i].hi) return false;
+      point_[i] = *v;
+      return test();
+    }
+    if (i == values_.size()) return left == 0 && test();  // no symbols at all
+    uint64_t restLowest = 0;
+    for (size_t j = i + 1; j < values_.size(); ++j) restLowest += witnessCost(*values_[j].at(0));
+    for (uint64_t k = 0;; ++k) {
+      auto v = values_[i].at(k);
+      if (!v || witnessCost(*v) + restLowest > left) return false;
+      point_[i] = *v;
+      if (atLevel(i + 1, left - witnessCost(*v))) return true;
+      if (outOfBudget()) return false;
+    }
+  }
+  static std::optional<int64_t> valueOfCost(uint64_t cost) {
+    if (cost == 0) return 0;
+    if (cost == 1 || cost > (uint64_t(1) << 42)) return std::nullopt;
+    return cost % 2 == 0 ? static_cast<int64_t>(cost / 2) : -static_cast<int64_t>((cost - 1) / 2);
+  }
+  // Assignments tried count as well as points read: most partial ones lead to no point.
+  bool outOfBudget() const { return points_ >= maxPoints_ || steps_ >= 8 * maxPoints_; }
+  bool test() {
+    ++points_;
+    // Every lane index lies below the lane count.
+    if (lanes_.derived) {
+      int64_t least = lanes_.range.lo;
+      for (int s : lanes_.indices) least = std::max(least, point_[s] + 1);
+      if (least > lanes_.range.hi) return false;
+      point_[lanes_.count] = least;
+    }
+    if (lanes_.count >= 0)
+      for (int s : lanes_.indices)
+        if (point_[s] >= point_[lanes_.count]) return false;
+    auto truth = program_.truthAt(point_, scratch_);
+    if (truth == Program::Truth::Unreadable) unreadable_ = true;
+    return truth == Program::Truth::Holds;
+  }
+
+  const Program& program_;
+  std::vector<ValuesByCost> values_;
+  Lanes lanes_;
+  size_t maxPoints_;
+  std::vector<int64_t> point_;
+  std::vector<Wide> scratch_;
+  size_t points_ = 0;
+  size_t steps_ = 0;
+  bool unreadable_ = false;
+};
+
+}  // namespace
+
+PointSearch smallestSatisfyingPoint(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate,
+                                    const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges,
+                                    bool onlyIfFinite) {
+  PointSearch out;
+  Program program;
+  for (const auto& a : assertions)
+    if (!program.add(a)) return out;
+  std::vector<int> valueNodes;
+  for (const auto& e : evaluate) {
+    int node = program.addValue(e);
+    if (node < 0) return out;
+    valueNodes.push_back(node);
+  }
+  std::vector<std::string> names = program.symbols();
+  auto range = [&](const std::string& name) {
+    auto r = paramRanges.find(withoutPercent(name));
+    return r == paramRanges.end() ? std::pair<int64_t, int64_t>{INT64_MIN, INT64_MAX} : r->second;
+  };
+  // Block indices need the lane count, named or not (Solver adds it the same way).
+  CostOrderSearch::Lanes lanes;
+  for (size_t s = 0; s < names.size(); ++s)
+    if (names[s] == "block_num") lanes.count = static_cast<int>(s);
+  bool anyLane = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.find("block_idx") != std::string::npos; });
+  if (anyLane && lanes.count < 0) {
+    auto [lo, hi] = range("block_num");
+    lanes.count = static_cast<int>(names.size());
+    lanes.derived = true;
+    lanes.range = {std::max<int64_t>(lo, 1), hi, false};
+    if (lanes.range.lo > lanes.range.hi) {
+      out.outcome = PointSearch::Outcome::Unsatisfiable;
+      return out;
+    }
+  }
+  std::vector<ValuesByCost> values;
+  for (size_t s = 0; s < names.size(); ++s) {
+    auto [lo, hi] = range(names[s]);
+    if (names[s] == "block_num") lo = std::max<int64_t>(lo, 1);
+    if (names[s].find("block_idx") != std::string::npos) {
+      lanes.indices.push_back(static_cast<int>(s));
+      lo = std::max<int64_t>(lo, 0);
+      auto lanesRange = range("block_num");
+      if (lanesRange.second < INT64_MAX) hi = std::min(hi, lanesRange.second - 1);
+    }
+    if (lo > hi) {
+      out.outcome = PointSearch::Outcome::Unsatisfiable;  // an empty range: nothing holds
+      return out;
+    }
+    bool finite = lo > INT64_MIN && hi < INT64_MAX;
+    // Values this far out are not tried (the evaluator would drop most points anyway); a
+    // range that lies wholly beyond is left to Z3.
+    constexpr int64_t kFar = int64_t(1) << 40;
+    lo = std::max(lo, -kFar);
+    hi = std::min(hi, kFar);
+    if (lo > hi) return out;
+    values.push_back({lo, hi, finite && hi - lo < kFar});
+  }
+  if (onlyIfFinite && !std::all_of(values.begin(), values.end(), [](const ValuesByCost& v) { return v.finite; }))
+    return out;
+  size_t maxPoints = std::min<size_t>(kMaxSearchPoints, 1 + kSearchNodeEvaluations / std::max<size_t>(1, program.size()));
+  if (lanes.derived) names.push_back("block_num");
+  CostOrderSearch search(program, std::move(values), lanes, maxPoints);
+  switch (search.run()) {
+    case CostOrderSearch::End::OutOfBudget: return out;
+    case CostOrderSearch::End::Exhausted: out.outcome = PointSearch::Outcome::Unsatisfiable; return out;
+    case CostOrderSearch::End::Found: break;
+  }
+  std::vector<Wide> v;
+  if (!program.evaluateAll(search.point(), v)) return out;  // a witness value without a certain value: Z3 decides
+  for (int node : valueNodes) out.values.push_back(static_cast<int64_t>(v[node]));
+  for (size_t s = 0; s < names.size(); ++s) out.symbols[names[s]] = search.point()[s];
+  out.outcome = PointSearch::Outcome::Satisfiable;
+  return out;
 }
 
 }  // namespace ptov

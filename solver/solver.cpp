@@ -227,19 +227,35 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   };
   if (budgetSpent()) return answer;
   auto start = std::chrono::steady_clock::now();
-  // A yes/no question is often answered by a concrete point, at no Z3 cost.
-  if (model == Model::None && evaluate.empty()) {
-    bool satisfied = satisfiedAtSamplePoint(assertions, options_.paramRanges);
-    start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
-    if (satisfied) {
-      answer.kind = SatAnswer::Kind::Sat;
-      ++stats_.samplePointAnswers;
-      std::lock_guard<std::mutex> lock(sharedStateMutex());
-      answerCache().emplace(std::move(key), answer);
-      return answer;
+  // Concrete points answer most questions at no Z3 cost: a yes/no question is often satisfied
+  // by a few random points; a witness is the cheapest point found in order of cost (the measure
+  // Z3's optimiser would minimise); a question over a finite space, one without symbols above
+  // all, is decided by reading every point (sample_points.h).
+  auto answeredByPoints = [&](SatAnswer::Kind kind) {
+    answer.kind = kind;
+    ++stats_.samplePointAnswers;
+    if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, answer);
+    std::lock_guard<std::mutex> lock(sharedStateMutex());
+    ++globalSolverStats().samplePointAnswers;
+    answerCache().emplace(std::move(key), answer);
+    return answer;
+  };
+  bool points = options_.concretePoints;
+  if (points && model == Model::None && evaluate.empty() && satisfiedAtSamplePoint(assertions, options_.paramRanges))
+    return answeredByPoints(SatAnswer::Kind::Sat);
+  if (budgetSpent()) return answer;
+  PointSearch search;
+  if (points) search = smallestSatisfyingPoint(assertions, evaluate, options_.paramRanges, model == Model::None);
+  if (search.outcome == PointSearch::Outcome::Unsatisfiable) return answeredByPoints(SatAnswer::Kind::Unsat);
+  if (search.outcome == PointSearch::Outcome::Satisfiable) {
+    if (model == Model::Minimal) {
+      answer.values.assign(search.values.begin(), search.values.end());
+      answer.symbols = std::move(search.symbols);
     }
-    if (budgetSpent()) return answer;
+    return answeredByPoints(SatAnswer::Kind::Sat);
   }
+  start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
+  if (budgetSpent()) return answer;
   try {
     if (!impl_) impl_ = std::make_unique<Impl>();
     z3::context& c = impl_->ctx;

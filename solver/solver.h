@@ -24,6 +24,9 @@ struct SolverOptions {
   std::map<std::string, std::pair<int64_t, int64_t>> paramRanges;
   // Directory for answers kept across runs ("" = in this process only; solver/disk_cache.h).
   std::string cacheDir;
+  // Answer from concrete points where they decide (sample_points.h); off, every query goes
+  // to Z3 (tests compare the two).
+  bool concretePoints = true;
 };
 
 struct SatAnswer {
@@ -37,8 +40,8 @@ struct SatAnswer {
 struct SolverStats {
   size_t queries = 0;
   size_t cacheHits = 0;
-  size_t samplePointAnswers = 0;
-  size_t cacheRejected = 0;  // --cache-dir entries not trusted (edited, foreign, malformed)  // answered by a concrete point, without Z3 (sample_points.h)
+  size_t samplePointAnswers = 0;  // answered by concrete points, without Z3 (sample_points.h)
+  size_t cacheRejected = 0;       // --cache-dir entries not trusted (edited, foreign, malformed)
   std::vector<double> queryMs;  // wall time of each query that ran Z3
 };
 
