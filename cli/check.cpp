@@ -276,11 +276,14 @@ CheckResult runCheck(const CheckRequest& req) {
   auto start = std::chrono::steady_clock::now();
   bool showProgress = req.progress && isatty(STDERR_FILENO);
   unsigned threads = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(work.size())));
-  // task(0) .. task(count - 1) on up to `threads` threads.
+  // task(0) .. task(count - 1) on up to `threads` threads, each on a large stack for the
+  // rules (one hand-over per thread, not per kernel).
   auto parallel = [&](size_t count, const std::function<void(size_t)>& task) {
     std::atomic<size_t> next{0};
     auto worker = [&] {
-      for (size_t i = next++; i < count; i = next++) task(i);
+      onLargeStack([&] {
+        for (size_t i = next++; i < count; i = next++) task(i);
+      });
     };
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < std::min<size_t>(threads, count); ++t) pool.emplace_back(worker);

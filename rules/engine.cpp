@@ -265,9 +265,17 @@ class LargeStackThread {
 };
 }  // namespace
 
-static void onLargeStack(const std::function<void()>& body) {
+// Set while a thread runs on a large stack, so work nested in it runs where it is.
+static thread_local bool onLargeStackNow = false;
+
+void onLargeStack(const std::function<void()>& body) {
+  if (onLargeStackNow) return body();
   thread_local LargeStackThread worker;
-  worker.run(body);
+  worker.run([&] {
+    onLargeStackNow = true;
+    body();
+    onLargeStackNow = false;
+  });
 }
 
 static std::vector<Finding> runRulesHere(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver,

@@ -1,5 +1,6 @@
 #pragma once
 // The rule interface. A rule reads only the kernel model and reports findings.
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -126,6 +127,11 @@ bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* set
 // facts it needs are missing, e.g. "no launch linked". Audit says "not checked: <why>" then.
 // `blockNumRange`: --param-range gives block_num, which stands in for a launch's lane count.
 std::string ruleNotChecked(const std::string& id, const Kernel& k, bool blockNumRange = false);
+
+// Runs `body` on a thread with a 512 MB stack and waits for it (runRules does, for the proofs'
+// recursion); nested calls run in place. A caller that runs many kernels wraps its whole loop,
+// so each kernel does not pay a hand-over between threads.
+void onLargeStack(const std::function<void()>& body);
 
 // Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
 // `solver` (a default one when null).
