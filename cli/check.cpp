@@ -226,13 +226,18 @@ CheckResult runCheck(const CheckRequest& req) {
   result.strict = req.strict;
   std::map<std::string, std::optional<Config>> configs;  // path -> parsed (nullopt: broken)
   bool failOnSet = req.fromCli.count("fail-on") > 0;
-  std::vector<std::pair<std::string, CheckRequest>> work;
+  // Files share one request per configuration (a request holds the timing tables and more:
+  // copying it per file was a tenth of a run over small .pto files).
+  std::vector<std::pair<std::string, std::shared_ptr<const CheckRequest>>> work;
   std::vector<size_t> inputIndex;
   std::vector<std::string> inputs = collectInputs(req.paths, result.problems);
   // A shard is a set of link groups (cli/link_groups.h), so it links what one full run links.
   std::vector<std::string> leaders = req.shards > 1 ? linkGroupLeaders(inputs) : inputs;
   auto inputFiles = std::make_shared<std::set<std::string>>();
   for (const auto& in : inputs) inputFiles->insert(normalisedPath(in));
+  auto plainReq = std::make_shared<CheckRequest>(req);
+  plainReq->inputFiles = inputFiles;
+  std::map<std::string, std::shared_ptr<const CheckRequest>> requestFor;  // config path -> request
   std::vector<bool> linkOnly;  // another shard's .pto / .mlir: loaded for linking, not checked
   for (size_t index = 0; index < inputs.size(); ++index) {
     const std::string& path = inputs[index];
@@ -241,8 +246,7 @@ CheckResult runCheck(const CheckRequest& req) {
     linkOnly.push_back(!mine);
     inputIndex.push_back(index);
     std::string cfgPath = configPathFor(path, req);
-    CheckRequest fileReq = req;
-    fileReq.inputFiles = inputFiles;
+    std::shared_ptr<const CheckRequest> fileReq = plainReq;
     if (!cfgPath.empty()) {
       auto it = configs.find(cfgPath);
       if (it == configs.end()) {
@@ -256,7 +260,13 @@ CheckResult runCheck(const CheckRequest& req) {
         }
       }
       if (it->second) {
-        fileReq = withConfig(req, *it->second);
+        auto& shared = requestFor[cfgPath];
+        if (!shared) {
+          auto withFile = std::make_shared<CheckRequest>(withConfig(req, *it->second));
+          withFile->inputFiles = inputFiles;
+          shared = withFile;
+        }
+        fileReq = shared;
         // The run has one --fail-on: the command line's, else the first configuration's.
         if (!failOnSet && it->second->failOn) {
           result.failOn = *it->second->failOn;
@@ -295,7 +305,7 @@ CheckResult runCheck(const CheckRequest& req) {
   std::vector<size_t> order, headers;
   for (size_t i = 0; i < work.size(); ++i) (isCppHeaderPath(work[i].first) ? headers : order).push_back(i);
   auto loadSome = [&](const std::vector<size_t>& which) {
-    parallel(which.size(), [&](size_t j) { loaded[which[j]] = loadInput(work[which[j]].first, work[which[j]].second); });
+    parallel(which.size(), [&](size_t j) { loaded[which[j]] = loadInput(work[which[j]].first, *work[which[j]].second); });
   };
   loadSome(order);
   std::set<std::string> includer;  // what the sources include
@@ -319,7 +329,7 @@ CheckResult runCheck(const CheckRequest& req) {
   size_t rejectedBefore = globalSolverStats().cacheRejected;
   parallel(work.size(), [&](size_t i) {
     if (!linkOnly[i]) {
-      result.files[i] = checkInput(loaded[i], work[i].second);
+      result.files[i] = checkInput(loaded[i], *work[i].second);
       result.files[i].inputIndex = inputIndex[i];
     }
     size_t finished = ++done;

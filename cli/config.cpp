@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
 
 namespace ptov {
 
@@ -270,16 +271,33 @@ bool loadConfig(const std::string& path, Config& out, std::string& error) {
   return false;
 }
 
+// The answer for a directory is kept for the process: a run over a tree asks for every file, and
+// each question looked at every directory up to the root.
 std::string findConfig(const std::string& input) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> configOfDir;
   std::error_code ec;
   fs::path p = fs::absolute(input, ec);
   if (!fs::is_directory(p, ec)) p = p.parent_path();
+  std::vector<std::string> asked;  // the directories walked, answered by what is found above them
+  std::string found;
+  std::lock_guard<std::mutex> lock(mutex);
   for (; !p.empty(); p = p.parent_path()) {
+    auto known = configOfDir.find(p.string());
+    if (known != configOfDir.end()) {
+      found = known->second;
+      break;
+    }
+    asked.push_back(p.string());
     fs::path candidate = p / ".ptoverify.yaml";
-    if (fs::exists(candidate, ec)) return candidate.string();
+    if (fs::exists(candidate, ec)) {
+      found = candidate.string();
+      break;
+    }
     if (p == p.root_path()) break;
   }
-  return "";
+  for (const auto& dir : asked) configOfDir[dir] = found;
+  return found;
 }
 
 std::string dumpConfig(const Config& c) {
