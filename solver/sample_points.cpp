@@ -64,6 +64,15 @@ class Program {
   }
 
   size_t size() const { return nodes_.size(); }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  // The asserted nodes (a conjunction), and where each one's evaluation ends.
+  std::vector<int> rootNodes() const {
+    std::vector<int> out;
+    for (const Root& r : roots_) out.push_back(r.node);
+    return out;
+  }
+  // The last node the assertions need (value nodes come after it).
+  size_t assertedEnd() const { return roots_.empty() ? 0 : roots_.back().end; }
 
   const std::vector<std::string>& symbols() const { return symbols_; }
   // The constants a symbol is compared with directly (`args[16] == 2`, a variant switch): a
@@ -318,6 +327,181 @@ struct ValuesByCost {
   bool finite;  // the symbol's own range is bounded (lo and hi here may be narrower)
 };
 
+// A question over one unbounded integer symbol x, decided exactly without Z3 (docs/solver.md,
+// "One symbol"). Write x = s*P*j + r with s = +1 or -1, r in [0, P), j >= 0, where P is the
+// product of every constant divisor. On each such line every sub-term of a formula built from
+// +, -, constant *, div and mod by constants, min, max, select and comparisons is exactly
+// a*j + b from some j on, with integers a and b (P makes every division exact in j), and every
+// comparison keeps one truth value from some j on. So the formula's truth is settled beyond
+// j = F, and reading every point with |x| <= P*(F+1) decides it. Anything else (products of
+// two symbolic terms, symbolic divisors, a divisor of zero, values too large) leaves it open.
+class OneSymbolDecision {
+ public:
+  explicit OneSymbolDecision(const Program& program) : program_(program) {}
+
+  // The points to read, |x| <= bound: nullopt when the formula is outside what this handles.
+  std::optional<int64_t> pointBound(std::vector<bool>& eventuallyTrue) {
+    Wide period = 1;
+    for (const Node& n : program_.nodes())
+      if (n.kind == Expr::Kind::Div || n.kind == Expr::Kind::Rem) {
+        const Node& d = program_.nodes()[n.args[1]];
+        if (d.kind != Expr::Kind::Const || d.value == 0) return std::nullopt;  // left to Z3
+        period *= d.value < 0 ? -Wide(d.value) : Wide(d.value);
+        if (period > kMaxPeriod) return std::nullopt;
+      }
+    Wide settled = 0;
+    for (int sign : {1, -1})
+      for (Wide r = 0; r < period; ++r) {
+        auto end = settledFrom(sign * period, r);
+        if (!end) return std::nullopt;
+        settled = std::max(settled, end->first);
+        eventuallyTrue.push_back(end->second);
+      }
+    Wide bound = period * (settled + 1);
+    if (bound > kMaxBound) return std::nullopt;
+    return static_cast<int64_t>(bound);
+  }
+
+ private:
+  static constexpr Wide kMaxPeriod = 4096;
+  static constexpr Wide kMaxBound = 10000;
+  static constexpr Wide kMaxValue = Wide(1) << 60;
+
+  struct Line {
+    Wide a = 0, b = 0;  // the term is a*j + b for every j >= from
+    Wide from = 0;
+  };
+
+  // Where the truth of the conjunction settles on x = step*j + r, and to what.
+  std::optional<std::pair<Wide, bool>> settledFrom(Wide step, Wide r) {
+    const auto& nodes = program_.nodes();
+    std::vector<Line> line(nodes.size());
+    for (size_t i = 0; i < program_.assertedEnd(); ++i) {
+      auto l = lineOf(nodes[i], line, step, r);
+      if (!l) return std::nullopt;
+      line[i] = *l;
+    }
+    Wide from = 0;
+    bool all = true;
+    for (int root : program_.rootNodes()) {
+      auto t = truthOf(line[root]);
+      from = std::max(from, t.from);
+      all = all && t.b != 0;
+    }
+    return std::make_pair(from, all);
+  }
+
+  static bool tooLarge(const Line& l) {
+    auto big = [](Wide v) { return v > kMaxValue || v < -kMaxValue; };
+    return big(l.a) || big(l.b) || big(l.from);
+  }
+  static Wide floorDiv(Wide a, Wide b) {  // b > 0
+    Wide q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+  }
+  // The smallest j >= 0 from which a*j + b > 0 holds (a > 0).
+  static Wide positiveFrom(Wide a, Wide b) { return std::max<Wide>(0, floorDiv(-b, a) + 1); }
+  // An integer term read as a truth value: non-zero from some j on, or constant.
+  static Line truthOf(const Line& l) {
+    if (l.a == 0) return {0, l.b != 0 ? 1 : 0, l.from};
+    Wide a = l.a < 0 ? -l.a : l.a, b = l.a < 0 ? -l.b : l.b;  // |a*j + b| has the sign of a from here
+    return {0, 1, std::max(l.from, positiveFrom(a, b))};
+  }
+  // Euclidean quotient and remainder, as Z3 reads div and mod.
+  static std::pair<Wide, Wide> euclid(Wide a, Wide d) {
+    Wide m = a % d;
+    if (m < 0) m += d < 0 ? -d : d;
+    return {(a - m) / d, m};
+  }
+
+  std::optional<Line> lineOf(const Node& n, const std::vector<Line>& line, Wide step, Wide r) const {
+    using K = Expr::Kind;
+    auto arg = [&](int i) { return line[n.args[i]]; };
+    Line out;
+    switch (n.kind) {
+      case K::Const: out = {0, n.value, 0}; break;
+      case K::Param:
+      case K::LoopVar:
+      case K::BlockIdx:
+      case K::BlockNum:
+      case K::Unknown: out = {step, r, 0}; break;
+      case K::Add: out = {arg(0).a + arg(1).a, arg(0).b + arg(1).b, std::max(arg(0).from, arg(1).from)}; break;
+      case K::Sub: out = {arg(0).a - arg(1).a, arg(0).b - arg(1).b, std::max(arg(0).from, arg(1).from)}; break;
+      case K::Mul: {
+        Line x = arg(0), y = arg(1);
+        if (x.a != 0 && y.a != 0) return std::nullopt;  // a product of two symbolic terms
+        if (x.a != 0) std::swap(x, y);                    // x is the constant factor
+        out = {x.b * y.a, x.b * y.b, std::max(x.from, y.from)};
+        break;
+      }
+      case K::Div:
+      case K::Rem: {
+        Line u = arg(0), d = arg(1);
+        if (d.a != 0 || d.b == 0 || u.a % d.b != 0) return std::nullopt;
+        auto [q, m] = euclid(u.b, d.b);
+        out = n.kind == K::Div ? Line{u.a / d.b, q, std::max(u.from, d.from)} : Line{0, m, std::max(u.from, d.from)};
+        break;
+      }
+      case K::Min:
+      case K::Max: {
+        Line x = arg(0), y = arg(1);
+        Wide from = std::max(x.from, y.from);
+        if (x.a == y.a) {
+          out = {x.a, n.kind == K::Min ? std::min(x.b, y.b) : std::max(x.b, y.b), from};
+          break;
+        }
+        // The smaller slope wins a min (the larger a max) once the other is no smaller.
+        bool xWins = (x.a < y.a) == (n.kind == K::Min);
+        const Line& win = xWins ? x : y;
+        const Line& lose = xWins ? y : x;
+        Wide gap = lose.a > win.a ? lose.a - win.a : win.a - lose.a;
+        Wide lead = lose.a > win.a ? lose.b - win.b : win.b - lose.b;  // the loser is behind from here
+        out = {win.a, win.b, std::max({from, positiveFrom(gap, lead + 1) })};
+        break;
+      }
+      case K::Select: {
+        Line c = truthOf(arg(0));
+        Line chosen = c.b != 0 ? arg(1) : arg(2);
+        out = {chosen.a, chosen.b, std::max(c.from, chosen.from)};
+        break;
+      }
+      case K::Not: {
+        Line t = truthOf(arg(0));
+        out = {0, t.b == 0 ? 1 : 0, t.from};
+        break;
+      }
+      case K::And:
+      case K::Or: {
+        Line x = truthOf(arg(0)), y = truthOf(arg(1));
+        bool v = n.kind == K::And ? (x.b != 0 && y.b != 0) : (x.b != 0 || y.b != 0);
+        out = {0, v ? 1 : 0, std::max(x.from, y.from)};
+        break;
+      }
+      case K::Cmp: {
+        Line w{arg(0).a - arg(1).a, arg(0).b - arg(1).b, std::max(arg(0).from, arg(1).from)};
+        // sign(w) from some j on: the sign of its slope, else of its constant.
+        int sign = w.a > 0 ? 1 : w.a < 0 ? -1 : (w.b > 0) - (w.b < 0);
+        Wide from = w.a > 0 ? positiveFrom(w.a, w.b) : w.a < 0 ? positiveFrom(-w.a, -w.b) : 0;
+        bool v = false;
+        switch (n.pred) {
+          case Pred::Eq: v = sign == 0; break;
+          case Pred::Ne: v = sign != 0; break;
+          case Pred::Lt: v = sign < 0; break;
+          case Pred::Le: v = sign <= 0; break;
+          case Pred::Gt: v = sign > 0; break;
+          case Pred::Ge: v = sign >= 0; break;
+        }
+        out = {0, v ? 1 : 0, std::max(w.from, from)};
+        break;
+      }
+    }
+    if (tooLarge(out)) return std::nullopt;
+    return out;
+  }
+
+  const Program& program_;
+};
+
 class CostOrderSearch {
  public:
   // The symbols in `values` are searched; a lane count the query does not name is one more slot
@@ -410,6 +594,37 @@ class CostOrderSearch {
 
 }  // namespace
 
+// The one symbol's points with |x| <= the bound OneSymbolDecision gives, in order of cost: the
+// first that holds is the cheapest witness; none, with the formula false beyond, is a proof.
+PointSearch decideOneSymbol(const Program& program, const std::vector<int>& valueNodes, const std::string& name) {
+  PointSearch out;
+  std::vector<bool> eventuallyTrue;
+  auto bound = OneSymbolDecision(program).pointBound(eventuallyTrue);
+  if (!bound) return out;
+  ValuesByCost xs{-*bound, *bound, true};
+  std::vector<int64_t> point(1);
+  std::vector<Wide> v;
+  for (uint64_t k = 0;; ++k) {
+    auto x = xs.at(k);
+    if (!x) break;
+    point[0] = *x;
+    auto truth = program.truthAt(point, v);
+    if (truth == Program::Truth::Unreadable) return out;
+    if (truth == Program::Truth::Holds) {
+      if (!program.evaluateAll(point, v)) return out;
+      for (int node : valueNodes) out.values.push_back(static_cast<int64_t>(v[node]));
+      out.symbols[name] = *x;
+      out.outcome = PointSearch::Outcome::Satisfiable;
+      return out;
+    }
+  }
+  // Beyond the bound the formula keeps the truth it has at the bound's points, so a formula true
+  // out there was true at one of them; finding it false everywhere is the proof.
+  if (std::find(eventuallyTrue.begin(), eventuallyTrue.end(), true) == eventuallyTrue.end())
+    out.outcome = PointSearch::Outcome::Unsatisfiable;
+  return out;
+}
+
 PointSearch smallestSatisfyingPoint(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate,
                                     const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges,
                                     bool onlyIfFinite) {
@@ -465,6 +680,13 @@ PointSearch smallestSatisfyingPoint(const std::vector<ExprPtr>& assertions, cons
     hi = std::min(hi, kFar);
     if (lo > hi) return out;
     values.push_back({lo, hi, finite && hi - lo < kFar});
+  }
+  // One symbol with no range and no launch facts: decided exactly where its formula allows.
+  bool oneFreeSymbol = names.size() == 1 && lanes.count < 0 && lanes.indices.empty() &&
+                       range(names[0]) == std::pair<int64_t, int64_t>{INT64_MIN, INT64_MAX};
+  if (oneFreeSymbol) {
+    PointSearch decided = decideOneSymbol(program, valueNodes, names[0]);
+    if (decided.outcome != PointSearch::Outcome::Undecided) return decided;
   }
   if (onlyIfFinite && !std::all_of(values.begin(), values.end(), [](const ValuesByCost& v) { return v.finite; }))
     return out;
