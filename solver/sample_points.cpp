@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <numeric>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -30,6 +31,8 @@ constexpr size_t kNodeEvaluations = 100000;
 // The search in order of cost (smallestSatisfyingPoint) is given about twice that.
 constexpr size_t kMaxSearchPoints = 20000;
 constexpr size_t kSearchNodeEvaluations = 200000;
+// The one-symbol decision reads only the unsettled stretches, within about a million.
+constexpr size_t kDecisionNodeEvaluations = 1000000;
 
 enum class Pred { Eq, Ne, Lt, Le, Gt, Ge };
 
@@ -73,6 +76,30 @@ class Program {
   }
   // The last node the assertions need (value nodes come after it).
   size_t assertedEnd() const { return roots_.empty() ? 0 : roots_.back().end; }
+
+  // Do the assertions use symbols only as operands of comparisons with a constant or another
+  // symbol? Then only the order of the symbols among themselves and the constants matters, and
+  // `constants` receives every constant they are compared with.
+  bool comparesSymbolsOnly(std::vector<int64_t>& constants) const {
+    auto isSymbol = [&](int i) { return nodes_[i].symbol >= 0; };
+    for (const Root& r : roots_)
+      if (isSymbol(r.node)) return false;  // a bare symbol asserted: read as `x != 0`, arithmetic
+    for (size_t i = 0; i < assertedEnd(); ++i) {
+      const Node& n = nodes_[i];
+      if (n.kind != Expr::Kind::Cmp) {
+        for (int a : n.args)
+          if (a >= 0 && isSymbol(a)) return false;
+        continue;
+      }
+      for (int side = 0; side < 2; ++side) {
+        if (!isSymbol(n.args[side])) continue;
+        const Node& other = nodes_[n.args[1 - side]];
+        if (other.kind == Expr::Kind::Const) constants.push_back(other.value);
+        else if (other.symbol < 0) return false;
+      }
+    }
+    return true;
+  }
 
   const std::vector<std::string>& symbols() const { return symbols_; }
   // The constants a symbol is compared with directly (`args[16] == 2`, a variant switch): a
@@ -339,27 +366,55 @@ class OneSymbolDecision {
  public:
   explicit OneSymbolDecision(const Program& program) : program_(program) {}
 
-  // The points to read, |x| <= bound: nullopt when the formula is outside what this handles.
-  std::optional<int64_t> pointBound(std::vector<bool>& eventuallyTrue) {
+  // Where the truth settles on each line: nullopt when the formula is outside what this handles.
+  struct Settled {
     Wide period = 1;
-    for (const Node& n : program_.nodes())
+    // Per line, index (s == 1 ? 0 : period) + r: from which j on the truth is `truth`.
+    std::vector<Wide> from;
+    std::vector<bool> truth;
+    Wide bound = 0;  // every point with |x| < bound is on an unsettled stretch or next to one
+    // Is the point x on its line's settled stretch, and if so, what is the formula there?
+    std::optional<bool> at(Wide x) const {
+      Wide r = x % period;
+      if (r < 0) r += period;
+      bool up = x >= 0;
+      Wide j = up ? x / period : (r - x) / period;
+      size_t line = static_cast<size_t>((up ? 0 : period) + r);
+      if (j < from[line]) return std::nullopt;
+      return truth[line];
+    }
+  };
+  std::optional<Settled> settle() {
+    Settled out;
+    // The period a term needs: the product of the divisors on its way down to x, and the least
+    // common multiple over its operands (ten copies of `(x - 2) / 2` need 2, not 2^10).
+    const auto& nodes = program_.nodes();
+    std::vector<Wide> period(nodes.size(), 1);
+    for (size_t i = 0; i < program_.assertedEnd(); ++i) {
+      const Node& n = nodes[i];
+      int operands = n.kind == Expr::Kind::Select ? 3 : n.kind == Expr::Kind::Not ? 1 : n.args[1] >= 0 ? 2 : n.args[0] >= 0 ? 1 : 0;
+      for (int a = 0; a < operands; ++a) period[i] = std::lcm(period[i], period[n.args[a]]);
       if (n.kind == Expr::Kind::Div || n.kind == Expr::Kind::Rem) {
-        const Node& d = program_.nodes()[n.args[1]];
+        const Node& d = nodes[n.args[1]];
         if (d.kind != Expr::Kind::Const || d.value == 0) return std::nullopt;  // left to Z3
-        period *= d.value < 0 ? -Wide(d.value) : Wide(d.value);
-        if (period > kMaxPeriod) return std::nullopt;
+        period[i] = period[n.args[0]] * (d.value < 0 ? -Wide(d.value) : Wide(d.value));
       }
+      if (period[i] > kMaxPeriod) return std::nullopt;
+    }
+    for (int root : program_.rootNodes()) out.period = std::lcm(out.period, period[root]);
+    if (out.period > kMaxPeriod) return std::nullopt;
     Wide settled = 0;
     for (int sign : {1, -1})
-      for (Wide r = 0; r < period; ++r) {
-        auto end = settledFrom(sign * period, r);
+      for (Wide r = 0; r < out.period; ++r) {
+        auto end = settledFrom(sign * out.period, r);
         if (!end) return std::nullopt;
         settled = std::max(settled, end->first);
-        eventuallyTrue.push_back(end->second);
+        out.from.push_back(end->first);
+        out.truth.push_back(end->second);
       }
-    Wide bound = period * (settled + 1);
-    if (bound > kMaxBound) return std::nullopt;
-    return static_cast<int64_t>(bound);
+    out.bound = out.period * (settled + 1);
+    if (out.bound > kMaxBound) return std::nullopt;
+    return out;
   }
 
  private:
@@ -594,20 +649,24 @@ class CostOrderSearch {
 
 }  // namespace
 
-// The one symbol's points with |x| <= the bound OneSymbolDecision gives, in order of cost: the
-// first that holds is the cheapest witness; none, with the formula false beyond, is a proof.
+// The one symbol's points in order of cost, up to the bound OneSymbolDecision gives: the first
+// that holds is the cheapest witness; none, with the formula false on every settled stretch, is a
+// proof. A point on a settled stretch is not evaluated (its truth is the stretch's).
 PointSearch decideOneSymbol(const Program& program, const std::vector<int>& valueNodes, const std::string& name) {
   PointSearch out;
-  std::vector<bool> eventuallyTrue;
-  auto bound = OneSymbolDecision(program).pointBound(eventuallyTrue);
-  if (!bound) return out;
-  ValuesByCost xs{-*bound, *bound, true};
+  auto settled = OneSymbolDecision(program).settle();
+  if (!settled) return out;
+  ValuesByCost xs{-static_cast<int64_t>(settled->bound), static_cast<int64_t>(settled->bound), true};
   std::vector<int64_t> point(1);
   std::vector<Wide> v;
+  size_t evaluations = 0;
   for (uint64_t k = 0;; ++k) {
     auto x = xs.at(k);
     if (!x) break;
     point[0] = *x;
+    auto known = settled->at(*x);
+    if (known == false) continue;
+    if ((evaluations += program.size()) > kDecisionNodeEvaluations) return out;  // left to Z3
     auto truth = program.truthAt(point, v);
     if (truth == Program::Truth::Unreadable) return out;
     if (truth == Program::Truth::Holds) {
@@ -617,10 +676,11 @@ PointSearch decideOneSymbol(const Program& program, const std::vector<int>& valu
       out.outcome = PointSearch::Outcome::Satisfiable;
       return out;
     }
+    if (known == true) return out;  // the analysis and the evaluator disagree: claim nothing
   }
-  // Beyond the bound the formula keeps the truth it has at the bound's points, so a formula true
-  // out there was true at one of them; finding it false everywhere is the proof.
-  if (std::find(eventuallyTrue.begin(), eventuallyTrue.end(), true) == eventuallyTrue.end())
+  // Every line's settled stretch starts within the bound, so a formula true on one was read true
+  // at its first point; finding none is the proof.
+  if (std::find(settled->truth.begin(), settled->truth.end(), true) == settled->truth.end())
     out.outcome = PointSearch::Outcome::Unsatisfiable;
   return out;
 }
@@ -680,6 +740,28 @@ PointSearch smallestSatisfyingPoint(const std::vector<ExprPtr>& assertions, cons
     hi = std::min(hi, kFar);
     if (lo > hi) return out;
     values.push_back({lo, hi, finite && hi - lo < kFar});
+  }
+  // Symbols met only in comparisons with constants and with each other: any order of them among
+  // the constants is met with values within n of the constants (n symbols), so that box is the
+  // whole space to read (docs/solver.md, "Order only").
+  std::vector<int64_t> constants{0, 1};  // the launch facts' bounds
+  if (program.comparesSymbolsOnly(constants)) {
+    auto addBounds = [&](std::pair<int64_t, int64_t> r) {
+      if (r.first != INT64_MIN) constants.push_back(r.first);
+      if (r.second != INT64_MAX) constants.push_back(r.second);
+    };
+    for (const auto& name : names) addBounds(range(name));
+    if (lanes.derived) addBounds(range("block_num"));
+    int64_t n = static_cast<int64_t>(names.size()) + (lanes.derived ? 1 : 0);
+    int64_t least = *std::min_element(constants.begin(), constants.end());
+    int64_t most = *std::max_element(constants.begin(), constants.end());
+    if (least > -(int64_t(1) << 40) && most < (int64_t(1) << 40))
+      for (auto& v : values) {
+        v.lo = std::max(v.lo, least - n);
+        v.hi = std::min(v.hi, most + n);
+        v.finite = true;
+        if (v.lo > v.hi) return out;  // not expected: the range's own bounds are in the box
+      }
   }
   // One symbol with no range and no launch facts: decided exactly where its formula allows.
   bool oneFreeSymbol = names.size() == 1 && lanes.count < 0 && lanes.indices.empty() &&
