@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <functional>
 #include <numeric>
 #include <cstdint>
 #include <optional>
@@ -77,28 +78,46 @@ class Program {
   // The last node the assertions need (value nodes come after it).
   size_t assertedEnd() const { return roots_.empty() ? 0 : roots_.back().end; }
 
-  // Do the assertions use symbols only as operands of comparisons with a constant or another
-  // symbol? Then only the order of the symbols among themselves and the constants matters, and
-  // `constants` receives every constant they are compared with.
-  bool comparesSymbolsOnly(std::vector<int64_t>& constants) const {
-    auto isSymbol = [&](int i) { return nodes_[i].symbol >= 0; };
+  // The symbols the assertions use only as operands of comparisons with a constant or with
+  // another such symbol: for them only their order among themselves and the constants matters.
+  // `constants` receives the constants they are compared with. A symbol in arithmetic, asserted
+  // bare (read as `x != 0`), or compared with another kind of term is not one.
+  std::vector<bool> orderOnlySymbols(std::vector<int64_t>& constants) const {
+    std::vector<bool> only(symbols_.size(), true);
+    auto symbolOf = [&](int i) { return nodes_[i].symbol; };
     for (const Root& r : roots_)
-      if (isSymbol(r.node)) return false;  // a bare symbol asserted: read as `x != 0`, arithmetic
+      if (symbolOf(r.node) >= 0) only[symbolOf(r.node)] = false;
     for (size_t i = 0; i < assertedEnd(); ++i) {
       const Node& n = nodes_[i];
-      if (n.kind != Expr::Kind::Cmp) {
-        for (int a : n.args)
-          if (a >= 0 && isSymbol(a)) return false;
-        continue;
-      }
-      for (int side = 0; side < 2; ++side) {
-        if (!isSymbol(n.args[side])) continue;
-        const Node& other = nodes_[n.args[1 - side]];
-        if (other.kind == Expr::Kind::Const) constants.push_back(other.value);
-        else if (other.symbol < 0) return false;
+      if (n.kind == Expr::Kind::Cmp) continue;
+      for (int a : n.args)
+        if (a >= 0 && symbolOf(a) >= 0) only[symbolOf(a)] = false;
+    }
+    // Compared with a term that is neither a constant nor an order-only symbol: until stable.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 0; i < assertedEnd(); ++i) {
+        const Node& n = nodes_[i];
+        if (n.kind != Expr::Kind::Cmp) continue;
+        for (int side = 0; side < 2; ++side) {
+          int s = symbolOf(n.args[side]);
+          if (s < 0 || !only[s]) continue;
+          const Node& other = nodes_[n.args[1 - side]];
+          bool fine = other.kind == Expr::Kind::Const || (other.symbol >= 0 && only[other.symbol]);
+          if (!fine) only[s] = false, changed = true;
+        }
       }
     }
-    return true;
+    for (size_t i = 0; i < assertedEnd(); ++i) {
+      const Node& n = nodes_[i];
+      if (n.kind != Expr::Kind::Cmp) continue;
+      for (int side = 0; side < 2; ++side) {
+        int s = symbolOf(n.args[side]);
+        if (s >= 0 && only[s] && nodes_[n.args[1 - side]].kind == Expr::Kind::Const)
+          constants.push_back(nodes_[n.args[1 - side]].value);
+      }
+    }
+    return only;
   }
 
   const std::vector<std::string>& symbols() const { return symbols_; }
@@ -364,7 +383,9 @@ struct ValuesByCost {
 // two symbolic terms, symbolic divisors, a divisor of zero, values too large) leaves it open.
 class OneSymbolDecision {
  public:
-  explicit OneSymbolDecision(const Program& program) : program_(program) {}
+  // `free` is the symbol decided over; every other symbol has its value in `fixed`.
+  OneSymbolDecision(const Program& program, int free, const std::vector<int64_t>& fixed)
+      : program_(program), free_(free), fixed_(fixed) {}
 
   // Where the truth settles on each line: nullopt when the formula is outside what this handles.
   struct Settled {
@@ -479,7 +500,7 @@ class OneSymbolDecision {
       case K::LoopVar:
       case K::BlockIdx:
       case K::BlockNum:
-      case K::Unknown: out = {step, r, 0}; break;
+      case K::Unknown: out = n.symbol == free_ ? Line{step, r, 0} : Line{0, fixed_[n.symbol], 0}; break;
       case K::Add: out = {arg(0).a + arg(1).a, arg(0).b + arg(1).b, std::max(arg(0).from, arg(1).from)}; break;
       case K::Sub: out = {arg(0).a - arg(1).a, arg(0).b - arg(1).b, std::max(arg(0).from, arg(1).from)}; break;
       case K::Mul: {
@@ -555,6 +576,8 @@ class OneSymbolDecision {
   }
 
   const Program& program_;
+  int free_;
+  const std::vector<int64_t>& fixed_;
 };
 
 class CostOrderSearch {
@@ -568,9 +591,13 @@ class CostOrderSearch {
     bool derived = false;
     ValuesByCost range{1, INT64_MAX, false};
   };
-  CostOrderSearch(const Program& program, std::vector<ValuesByCost> values, Lanes lanes, size_t maxPoints)
+  // How a point is read: by default the program at the point; a caller may decide more there
+  // (and complete the point), or stop the search (its budget is spent).
+  using Reader = std::function<Program::Truth(std::vector<int64_t>& point, bool& stop)>;
+  CostOrderSearch(const Program& program, std::vector<ValuesByCost> values, Lanes lanes, size_t maxPoints,
+                  Reader reader = nullptr)
       : program_(program), values_(std::move(values)), lanes_(std::move(lanes)), maxPoints_(maxPoints),
-        point_(values_.size() + (lanes_.derived ? 1 : 0)) {}
+        reader_(std::move(reader)), point_(values_.size() + (lanes_.derived ? 1 : 0)) {}
 
   enum class End { Found, Exhausted, OutOfBudget };
 
@@ -618,7 +645,7 @@ class CostOrderSearch {
     return cost % 2 == 0 ? static_cast<int64_t>(cost / 2) : -static_cast<int64_t>((cost - 1) / 2);
   }
   // Assignments tried count as well as points read: most partial ones lead to no point.
-  bool outOfBudget() const { return points_ >= maxPoints_ || steps_ >= 8 * maxPoints_; }
+  bool outOfBudget() const { return stopped_ || points_ >= maxPoints_ || steps_ >= 8 * maxPoints_; }
   bool test() {
     ++points_;
     // Every lane index lies below the lane count.
@@ -631,7 +658,7 @@ class CostOrderSearch {
     if (lanes_.count >= 0)
       for (int s : lanes_.indices)
         if (point_[s] >= point_[lanes_.count]) return false;
-    auto truth = program_.truthAt(point_, scratch_);
+    auto truth = reader_ ? reader_(point_, stopped_) : program_.truthAt(point_, scratch_);
     if (truth == Program::Truth::Unreadable) unreadable_ = true;
     return truth == Program::Truth::Holds;
   }
@@ -640,6 +667,8 @@ class CostOrderSearch {
   std::vector<ValuesByCost> values_;
   Lanes lanes_;
   size_t maxPoints_;
+  Reader reader_;
+  bool stopped_ = false;
   std::vector<int64_t> point_;
   std::vector<Wide> scratch_;
   size_t points_ = 0;
@@ -649,39 +678,44 @@ class CostOrderSearch {
 
 }  // namespace
 
-// The one symbol's points in order of cost, up to the bound OneSymbolDecision gives: the first
-// that holds is the cheapest witness; none, with the formula false on every settled stretch, is a
-// proof. A point on a settled stretch is not evaluated (its truth is the stretch's).
-PointSearch decideOneSymbol(const Program& program, const std::vector<int>& valueNodes, const std::string& name) {
-  PointSearch out;
-  auto settled = OneSymbolDecision(program).settle();
-  if (!settled) return out;
+// The free symbol's points in order of cost (the others fixed in `point`), up to the bound
+// OneSymbolDecision gives: Holds leaves the cheapest one in `point`; Fails is a proof that no
+// value of it satisfies the formula (none read true, and the formula is false on every settled
+// stretch); Unreadable when it cannot decide, `evaluations` (node evaluations left) included.
+// A point on a settled stretch is not evaluated: its truth is the stretch's.
+Program::Truth decideOneSymbol(const Program& program, int free, std::vector<int64_t>& point, size_t& evaluations) {
+  using T = Program::Truth;
+  auto settled = OneSymbolDecision(program, free, point).settle();
+  if (!settled) return T::Unreadable;
   ValuesByCost xs{-static_cast<int64_t>(settled->bound), static_cast<int64_t>(settled->bound), true};
-  std::vector<int64_t> point(1);
   std::vector<Wide> v;
-  size_t evaluations = 0;
   for (uint64_t k = 0;; ++k) {
     auto x = xs.at(k);
     if (!x) break;
-    point[0] = *x;
     auto known = settled->at(*x);
     if (known == false) continue;
-    if ((evaluations += program.size()) > kDecisionNodeEvaluations) return out;  // left to Z3
+    if (evaluations < program.size()) return T::Unreadable;  // left to Z3
+    evaluations -= program.size();
+    point[free] = *x;
     auto truth = program.truthAt(point, v);
-    if (truth == Program::Truth::Unreadable) return out;
-    if (truth == Program::Truth::Holds) {
-      if (!program.evaluateAll(point, v)) return out;
-      for (int node : valueNodes) out.values.push_back(static_cast<int64_t>(v[node]));
-      out.symbols[name] = *x;
-      out.outcome = PointSearch::Outcome::Satisfiable;
-      return out;
-    }
-    if (known == true) return out;  // the analysis and the evaluator disagree: claim nothing
+    if (truth != T::Fails) return truth;
+    if (known == true) return T::Unreadable;  // the analysis and the evaluator disagree: claim nothing
   }
   // Every line's settled stretch starts within the bound, so a formula true on one was read true
-  // at its first point; finding none is the proof.
-  if (std::find(settled->truth.begin(), settled->truth.end(), true) == settled->truth.end())
-    out.outcome = PointSearch::Outcome::Unsatisfiable;
+  // at its first point.
+  bool trueBeyond = std::find(settled->truth.begin(), settled->truth.end(), true) != settled->truth.end();
+  return trueBeyond ? T::Unreadable : T::Fails;
+}
+
+// The witness of a point found: every symbol's value and each `evaluate` expression's.
+PointSearch witnessAt(const Program& program, const std::vector<int64_t>& point, const std::vector<int>& valueNodes,
+                      const std::vector<std::string>& names) {
+  PointSearch out;
+  std::vector<Wide> v;
+  if (!program.evaluateAll(point, v)) return out;  // a witness value without a certain value: Z3 decides
+  for (int node : valueNodes) out.values.push_back(static_cast<int64_t>(v[node]));
+  for (size_t s = 0; s < names.size(); ++s) out.symbols[names[s]] = point[s];
+  out.outcome = PointSearch::Outcome::Satisfiable;
   return out;
 }
 
@@ -741,51 +775,70 @@ PointSearch smallestSatisfyingPoint(const std::vector<ExprPtr>& assertions, cons
     if (lo > hi) return out;
     values.push_back({lo, hi, finite && hi - lo < kFar});
   }
-  // Symbols met only in comparisons with constants and with each other: any order of them among
-  // the constants is met with values within n of the constants (n symbols), so that box is the
-  // whole space to read (docs/solver.md, "Order only").
+  // Symbols met only in comparisons with constants and with each other ("order only"): any order
+  // of them among the constants is met with values within n of the constants (n such symbols),
+  // whatever the other symbols are, so that box is all of their values to read (docs/solver.md).
+  // Lane indices and the lane count are order only together or not at all (the launch facts
+  // compare them).
   std::vector<int64_t> constants{0, 1};  // the launch facts' bounds
-  if (program.comparesSymbolsOnly(constants)) {
-    auto addBounds = [&](std::pair<int64_t, int64_t> r) {
-      if (r.first != INT64_MIN) constants.push_back(r.first);
-      if (r.second != INT64_MAX) constants.push_back(r.second);
-    };
-    for (const auto& name : names) addBounds(range(name));
-    if (lanes.derived) addBounds(range("block_num"));
-    int64_t n = static_cast<int64_t>(names.size()) + (lanes.derived ? 1 : 0);
-    int64_t least = *std::min_element(constants.begin(), constants.end());
-    int64_t most = *std::max_element(constants.begin(), constants.end());
-    if (least > -(int64_t(1) << 40) && most < (int64_t(1) << 40))
-      for (auto& v : values) {
-        v.lo = std::max(v.lo, least - n);
-        v.hi = std::min(v.hi, most + n);
-        v.finite = true;
-        if (v.lo > v.hi) return out;  // not expected: the range's own bounds are in the box
-      }
+  std::vector<bool> orderOnly = program.orderOnlySymbols(constants);
+  bool lanesOrderOnly = true;
+  for (size_t s = 0; s < names.size(); ++s)
+    if (names[s].find("block_") != std::string::npos) lanesOrderOnly = lanesOrderOnly && orderOnly[s];
+  std::vector<int> arithmetic;  // the symbols that are not order only
+  for (size_t s = 0; s < names.size(); ++s) {
+    if (names[s].find("block_") != std::string::npos) orderOnly[s] = lanesOrderOnly;
+    if (!orderOnly[s]) arithmetic.push_back(static_cast<int>(s));
   }
-  // One symbol with no range and no launch facts: decided exactly where its formula allows.
-  bool oneFreeSymbol = names.size() == 1 && lanes.count < 0 && lanes.indices.empty() &&
-                       range(names[0]) == std::pair<int64_t, int64_t>{INT64_MIN, INT64_MAX};
-  if (oneFreeSymbol) {
-    PointSearch decided = decideOneSymbol(program, valueNodes, names[0]);
-    if (decided.outcome != PointSearch::Outcome::Undecided) return decided;
+  auto addBounds = [&](std::pair<int64_t, int64_t> r) {
+    if (r.first != INT64_MIN) constants.push_back(r.first);
+    if (r.second != INT64_MAX) constants.push_back(r.second);
+  };
+  int64_t boxed = lanes.derived && lanesOrderOnly ? 1 : 0;
+  for (size_t s = 0; s < names.size(); ++s)
+    if (orderOnly[s]) addBounds(range(names[s])), ++boxed;
+  if (lanes.derived && lanesOrderOnly) addBounds(range("block_num"));
+  int64_t least = *std::min_element(constants.begin(), constants.end());
+  int64_t most = *std::max_element(constants.begin(), constants.end());
+  bool boxable = least > -(int64_t(1) << 40) && most < (int64_t(1) << 40);
+  for (size_t s = 0; s < names.size() && boxable; ++s) {
+    if (!orderOnly[s]) continue;
+    values[s].lo = std::max(values[s].lo, least - boxed);
+    values[s].hi = std::min(values[s].hi, most + boxed);
+    values[s].finite = true;
+    if (values[s].lo > values[s].hi) return out;  // not expected: the range's own bounds are in the box
+  }
+  // One arithmetic symbol with no range and no launch facts: decided exactly, for each value of
+  // the order-only ones in their box (none when it is the only symbol).
+  size_t maxPoints = std::min<size_t>(kMaxSearchPoints, 1 + kSearchNodeEvaluations / std::max<size_t>(1, program.size()));
+  if (lanes.derived) names.push_back("block_num");
+  if (boxable && arithmetic.size() == 1 && names[arithmetic[0]].find("block_") == std::string::npos &&
+      range(names[arithmetic[0]]) == std::pair<int64_t, int64_t>{INT64_MIN, INT64_MAX}) {
+    int free = arithmetic[0];
+    std::vector<ValuesByCost> others = values;
+    others[free] = {0, 0, true};  // one placeholder value: the decision picks it
+    size_t evaluations = kDecisionNodeEvaluations;
+    auto decide = [&](std::vector<int64_t>& point, bool& stop) {
+      Program::Truth t = decideOneSymbol(program, free, point, evaluations);
+      if (t == Program::Truth::Unreadable) stop = true;
+      return t;
+    };
+    CostOrderSearch split(program, std::move(others), lanes, maxPoints, decide);
+    switch (split.run()) {
+      case CostOrderSearch::End::Exhausted: out.outcome = PointSearch::Outcome::Unsatisfiable; return out;
+      case CostOrderSearch::End::Found: return witnessAt(program, split.point(), valueNodes, names);
+      case CostOrderSearch::End::OutOfBudget: break;  // the search below may still find a witness
+    }
   }
   if (onlyIfFinite && !std::all_of(values.begin(), values.end(), [](const ValuesByCost& v) { return v.finite; }))
     return out;
-  size_t maxPoints = std::min<size_t>(kMaxSearchPoints, 1 + kSearchNodeEvaluations / std::max<size_t>(1, program.size()));
-  if (lanes.derived) names.push_back("block_num");
   CostOrderSearch search(program, std::move(values), lanes, maxPoints);
   switch (search.run()) {
     case CostOrderSearch::End::OutOfBudget: return out;
     case CostOrderSearch::End::Exhausted: out.outcome = PointSearch::Outcome::Unsatisfiable; return out;
     case CostOrderSearch::End::Found: break;
   }
-  std::vector<Wide> v;
-  if (!program.evaluateAll(search.point(), v)) return out;  // a witness value without a certain value: Z3 decides
-  for (int node : valueNodes) out.values.push_back(static_cast<int64_t>(v[node]));
-  for (size_t s = 0; s < names.size(); ++s) out.symbols[names[s]] = search.point()[s];
-  out.outcome = PointSearch::Outcome::Satisfiable;
-  return out;
+  return witnessAt(program, search.point(), valueNodes, names);
 }
 
 }  // namespace ptov

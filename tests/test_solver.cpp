@@ -394,6 +394,72 @@ TEST_CASE("order only: decisions agree with Z3 on random formulas") {
   CHECK(found >= 100);
 }
 
+TEST_CASE("flags and one symbol: each flag order decided over the symbol") {
+  using K = Expr::Kind;
+  using O = PointSearch::Outcome;
+  std::map<std::string, std::pair<int64_t, int64_t>> none;
+  auto x = p("%x"), v = p("%v");
+  // A variant flag selects between two trip-count guards, neither of which can hold.
+  auto guard = Expr::select(Expr::cmp("eq", v, c(0)), bin(K::Rem, x, c(2)), bin(K::Add, bin(K::Rem, x, c(2)), c(2)));
+  CHECK(smallestSatisfyingPoint({Expr::cmp("sgt", guard, c(3))}, {}, none, true).outcome == O::Unsatisfiable);
+  // With a guard the flag can meet, the witness names both.
+  auto w = smallestSatisfyingPoint({Expr::cmp("eq", guard, c(3))}, {}, none, true);
+  REQUIRE(w.outcome == O::Satisfiable);
+  CHECK(w.symbols.at("%v") != 0);
+  CHECK(w.symbols.at("%x") % 2 != 0);
+  // Two symbols in arithmetic are left to Z3.
+  CHECK(smallestSatisfyingPoint({Expr::cmp("sgt", bin(K::Add, x, v), c(3)), Expr::cmp("slt", bin(K::Add, x, v), c(2))}, {},
+                                none, true)
+            .outcome == O::Undecided);
+}
+
+TEST_CASE("flags and one symbol: decisions agree with Z3 on random formulas") {
+  using K = Expr::Kind;
+  // Terms in %x whose selects test flags (%f, %g compared with constants and each other).
+  uint64_t state = getenv("PTOV_SEED") ? strtoull(getenv("PTOV_SEED"), nullptr, 10) : 31337;
+  auto next = [&]() { return state = state * 6364136223846793005ull + 1442695040888963407ull, state >> 33; };
+  static const char* preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge"};
+  auto flagAtom = [&]() {
+    auto f = next() % 2 ? p("%f") : p("%g");
+    auto other = next() % 3 == 0 ? (next() % 2 ? p("%f") : p("%g")) : c(static_cast<int64_t>(next() % 7) - 3);
+    return Expr::cmp(preds[next() % 6], f, other);
+  };
+  std::function<ExprPtr(int)> term = [&](int depth) -> ExprPtr {
+    if (depth == 0 || next() % 4 == 0) return next() % 2 ? p("%x") : c(static_cast<int64_t>(next() % 21) - 10);
+    switch (next() % 5) {
+      case 0: return bin(K::Add, term(depth - 1), term(depth - 1));
+      case 1: return bin(K::Mul, c(static_cast<int64_t>(next() % 5) - 2), term(depth - 1));
+      case 2: return bin(K::Div, term(depth - 1), c(static_cast<int64_t>(next() % 3) + 2));
+      case 3: return bin(K::Min, term(depth - 1), term(depth - 1));
+      default: return Expr::select(flagAtom(), term(depth - 1), term(depth - 1));
+    }
+  };
+  std::map<std::string, std::pair<int64_t, int64_t>> none;
+  int proved = 0, found = 0;
+  int rounds = getenv("PTOV_ROUNDS") ? atoi(getenv("PTOV_ROUNDS")) : 200;
+  for (int n = 0; n < rounds; ++n) {
+    std::vector<ExprPtr> q{Expr::cmp(preds[next() % 6], term(3), term(3)), Expr::cmp(preds[next() % 6], term(3), term(3))};
+    if (next() % 2) q.push_back(flagAtom());
+    PointSearch ours = smallestSatisfyingPoint(q, {}, none, true);
+    if (ours.outcome == PointSearch::Outcome::Undecided) continue;
+    Solver z3(z3Only());
+    SatAnswer answer = z3.check(q, {}, Solver::Model::None);
+    if (answer.kind == SatAnswer::Kind::Unknown) continue;
+    std::string text;
+    for (const auto& e : q) text += toString(e) + " && ";
+    if (ours.outcome == PointSearch::Outcome::Unsatisfiable) {
+      ++proved;
+      CHECK_MESSAGE(answer.kind == SatAnswer::Kind::Unsat, text);
+    } else {
+      ++found;
+      CHECK_MESSAGE(answer.kind == SatAnswer::Kind::Sat, text);
+    }
+  }
+  MESSAGE("proved ", proved, ", found ", found);
+  CHECK(proved >= 20);
+  CHECK(found >= 50);
+}
+
 TEST_CASE("evalConst: no folding past 64 bits, substituted leaves fold") {
   using K = Expr::Kind;
   CHECK_FALSE(evalConst(bin(K::Add, c(INT64_MAX), c(1))).has_value());
