@@ -40,8 +40,8 @@ bool isEventOp(const Op& op) {
 
 std::string iterationText(const TraceOp& t, const std::vector<std::optional<int64_t>>& values, size_t base) {
   std::string s;
-  for (size_t i = 0; i < t.iteration.size(); ++i) {
-    s += (s.empty() ? " in iteration " : ", ") + t.iteration[i].first + " = ";
+  for (size_t i = 0; i < t.iteration->size(); ++i) {
+    s += (s.empty() ? " in iteration " : ", ") + (*t.iteration)[i].first + " = ";
     const auto& v = values[base + i];
     s += v ? std::to_string(*v) : "?";
   }
@@ -287,7 +287,7 @@ const std::vector<ExprPtr>& ProofContext::witnessEvaluations() {
   for (const auto& op : trace().ops) {
     e.push_back(op.guard);
     e.push_back(op.eventId ? op.eventId : Expr::constant(-1));
-    for (const auto& it : op.iteration) e.push_back(it.second);
+    for (const auto& it : *op.iteration) e.push_back(it.second);
   }
   for (const auto& b : trace().branches) {  // after the ops: buildWitness reads them last
     e.push_back(b.reached);
@@ -305,7 +305,7 @@ Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::opt
   size_t at = evalBase;
   for (size_t i = 0; i < t.ops.size(); ++i) {
     base[i] = at;
-    at += 2 + t.ops[i].iteration.size();
+    at += 2 + t.ops[i].iteration->size();
   }
   const size_t branchBase = at;
   size_t nextBranch = 0;
@@ -368,8 +368,8 @@ Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::opt
   w.values = shownValues(a);
   // The loop iteration of the op the witness ends at (the stuck wait, the notify).
   if (upTo < t.ops.size())
-    for (size_t k = 0; k < t.ops[upTo].iteration.size(); ++k)
-      if (auto v = a.values[base[upTo] + 2 + k]) w.values.emplace_back(t.ops[upTo].iteration[k].first, *v);
+    for (size_t k = 0; k < t.ops[upTo].iteration->size(); ++k)
+      if (auto v = a.values[base[upTo] + 2 + k]) w.values.emplace_back((*t.ops[upTo].iteration)[k].first, *v);
   return w;
 }
 

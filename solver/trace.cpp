@@ -113,7 +113,9 @@ class Unroller {
     auto savedIter = iteration_;
     auto savedContext = context_;
     env_[loop.var] = value;
-    iteration_.push_back({loop.var, value});
+    auto inner = std::make_shared<std::vector<std::pair<std::string, ExprPtr>>>(*iteration_);
+    inner->push_back({loop.var, value});
+    iteration_ = std::move(inner);
     context_ += "#" + copy;
     walk(*loop.children[0], guard);
     env_ = std::move(savedEnv);
@@ -194,7 +196,8 @@ class Unroller {
 
   Trace& t_;
   std::map<std::string, ExprPtr> env_;
-  std::vector<std::pair<std::string, ExprPtr>> iteration_;
+  std::shared_ptr<const std::vector<std::pair<std::string, ExprPtr>>> iteration_ =
+      std::make_shared<std::vector<std::pair<std::string, ExprPtr>>>();
   std::string context_;
   ExprPtr alive_ = Expr::constant(1);
 };

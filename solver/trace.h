@@ -10,6 +10,7 @@
 // (PTOAS #533), short and long loops are all real cases and the last iteration is always
 // present. docs/solver.md lists what this misses.
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,8 @@ struct TraceOp {
   // SyncAll: the participant count and the participant index in this iteration (null if none).
   ExprPtr participants, participantIndex;
   // The loop iteration this instance belongs to: (loop variable, its value here), outermost first.
-  std::vector<std::pair<std::string, ExprPtr>> iteration;
+  // Shared by every instance of the same iteration (copying it per op was a tenth of unrolling).
+  std::shared_ptr<const std::vector<std::pair<std::string, ExprPtr>>> iteration;
   std::vector<TraceAccess> accesses;  // reads, then writes
 };
 

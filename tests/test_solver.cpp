@@ -492,12 +492,12 @@ TEST_CASE("trace: exact unrolling, the kept tail of long loops, symbolic iterati
   Trace six = trace("%c6");
   CHECK(count(six, OpKind::SetFlag) == 6);
   CHECK(six.approximations.empty());
-  for (size_t k = 0; k < 6; ++k) CHECK(evalConst(six.ops[k].iteration[0].second) == static_cast<int64_t>(k));
+  for (size_t k = 0; k < 6; ++k) CHECK(evalConst((*six.ops[k].iteration)[0].second) == static_cast<int64_t>(k));
   // 100 iterations: 0, 1, then 98 and 99 (98 = 2 * floor(98 / 2)), with the parity kept.
   Trace hundred = trace("%c100");
   REQUIRE(count(hundred, OpKind::SetFlag) == 4);
-  CHECK(evalConst(hundred.ops[2].iteration[0].second) == 98);
-  CHECK(evalConst(hundred.ops[3].iteration[0].second) == 99);
+  CHECK(evalConst((*hundred.ops[2].iteration)[0].second) == 98);
+  CHECK(evalConst((*hundred.ops[3].iteration)[0].second) == 99);
   CHECK(hundred.approximations.size() == 1);
   // Symbolic: five guarded copies; zero trips is a real case (every guard false with n = 0).
   Trace sym = trace("%n");
