@@ -227,10 +227,10 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   };
   if (budgetSpent()) return answer;
   auto start = std::chrono::steady_clock::now();
-  // Concrete points answer most questions at no Z3 cost: a yes/no question is often satisfied
-  // by a few random points; a witness is the cheapest point found in order of cost (the measure
-  // Z3's optimiser would minimise); a question over a finite space, one without symbols above
-  // all, is decided by reading every point (sample_points.h).
+  // Concrete points answer most questions at no Z3 cost (sample_points.h): the formulas they
+  // decide exactly (one symbol in arithmetic, compared-only symbols, finite spaces) and the
+  // cheapest witness in order of cost (the measure Z3's optimiser would minimise) first, then
+  // random points for a yes/no question left open.
   auto answeredByPoints = [&](SatAnswer::Kind kind) {
     answer.kind = kind;
     ++stats_.samplePointAnswers;
@@ -241,9 +241,6 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     return answer;
   };
   bool points = options_.concretePoints;
-  if (points && model == Model::None && evaluate.empty() && satisfiedAtSamplePoint(assertions, options_.paramRanges))
-    return answeredByPoints(SatAnswer::Kind::Sat);
-  if (budgetSpent()) return answer;
   PointSearch search;
   if (points) search = smallestSatisfyingPoint(assertions, evaluate, options_.paramRanges, model == Model::None);
   if (search.outcome == PointSearch::Outcome::Unsatisfiable) return answeredByPoints(SatAnswer::Kind::Unsat);
@@ -254,6 +251,9 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     }
     return answeredByPoints(SatAnswer::Kind::Sat);
   }
+  if (budgetSpent()) return answer;
+  if (points && model == Model::None && evaluate.empty() && satisfiedAtSamplePoint(assertions, options_.paramRanges))
+    return answeredByPoints(SatAnswer::Kind::Sat);
   start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
   if (budgetSpent()) return answer;
   try {
