@@ -405,7 +405,8 @@ class OneSymbolDecision {
       return truth[line];
     }
   };
-  std::optional<Settled> settle() {
+  // `evaluations` (node evaluations left) pays for the analysis: two lines per residue.
+  std::optional<Settled> settle(size_t& evaluations) {
     Settled out;
     // The period a term needs: the product of the divisors on its way down to x, and the least
     // common multiple over its operands (ten copies of `(x - 2) / 2` need 2, not 2^10).
@@ -424,6 +425,9 @@ class OneSymbolDecision {
     }
     for (int root : program_.rootNodes()) out.period = std::lcm(out.period, period[root]);
     if (out.period > kMaxPeriod) return std::nullopt;
+    size_t work = 2 * static_cast<size_t>(out.period) * program_.assertedEnd();
+    if (work > evaluations) return std::nullopt;
+    evaluations -= work;
     Wide settled = 0;
     for (int sign : {1, -1})
       for (Wide r = 0; r < out.period; ++r) {
@@ -685,7 +689,7 @@ class CostOrderSearch {
 // A point on a settled stretch is not evaluated: its truth is the stretch's.
 Program::Truth decideOneSymbol(const Program& program, int free, std::vector<int64_t>& point, size_t& evaluations) {
   using T = Program::Truth;
-  auto settled = OneSymbolDecision(program, free, point).settle();
+  auto settled = OneSymbolDecision(program, free, point).settle(evaluations);
   if (!settled) return T::Unreadable;
   ValuesByCost xs{-static_cast<int64_t>(settled->bound), static_cast<int64_t>(settled->bound), true};
   std::vector<Wide> v;
