@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <functional>
 #include <numeric>
-#include <cstdint>
 #include <optional>
 #include <unordered_map>
 
@@ -352,15 +352,19 @@ namespace {
 
 // The witness measure Solver minimises: |x| counted twice, a negative value one more, so the
 // values in order of cost are 0, 1, -1, 2, -2, ...
-uint64_t witnessCost(int64_t x) { return x == 0 ? 0 : x > 0 ? 2 * static_cast<uint64_t>(x) : 2 * static_cast<uint64_t>(-(x + 1)) + 3; }
+uint64_t witnessCost(int64_t x) {
+  if (x == 0) return 0;
+  return x > 0 ? 2 * static_cast<uint64_t>(x) : 2 * static_cast<uint64_t>(-(x + 1)) + 3;
+}
 
 // One symbol's values within [lo, hi], in order of cost (lo <= hi).
 struct ValuesByCost {
   int64_t lo, hi;
   // The k-th value, or nullopt past the last one.
   std::optional<int64_t> at(uint64_t k) const {
-    if (lo >= 0) return k <= static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) ? std::optional<int64_t>(lo + static_cast<int64_t>(k)) : std::nullopt;
-    if (hi <= 0) return k <= static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) ? std::optional<int64_t>(hi - static_cast<int64_t>(k)) : std::nullopt;
+    uint64_t width = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    if (lo >= 0) return k <= width ? std::optional<int64_t>(lo + static_cast<int64_t>(k)) : std::nullopt;
+    if (hi <= 0) return k <= width ? std::optional<int64_t>(hi - static_cast<int64_t>(k)) : std::nullopt;
     // 0, 1, -1, 2, -2, ... until one side ends, then the other side alone.
     uint64_t pos = static_cast<uint64_t>(hi), neg = static_cast<uint64_t>(-(lo + 1)) + 1;
     uint64_t both = 2 * std::min(pos, neg);
@@ -375,7 +379,7 @@ struct ValuesByCost {
 
 // A question over one unbounded integer symbol x, decided exactly without Z3 (docs/solver.md,
 // "One symbol"). Write x = s*P*j + r with s = +1 or -1, r in [0, P), j >= 0, where P is the
-// product of every constant divisor. On each such line every sub-term of a formula built from
+// least common multiple of the divisor products on each term's way down to x. On each line every sub-term of a formula built from
 // +, -, constant *, div and mod by constants, min, max, select and comparisons is exactly
 // a*j + b from some j on, with integers a and b (P makes every division exact in j), and every
 // comparison keeps one truth value from some j on. So the formula's truth is settled beyond
@@ -393,7 +397,8 @@ class OneSymbolDecision {
     // Per line, index (s == 1 ? 0 : period) + r: from which j on the truth is `truth`.
     std::vector<Wide> from;
     std::vector<bool> truth;
-    Wide bound = 0;  // every point with |x| < bound is on an unsettled stretch or next to one
+    // The points with |x| < bound hold every unsettled stretch and each settled one's first point.
+    Wide bound = 0;
     // Is the point x on its line's settled stretch, and if so, what is the formula there?
     std::optional<bool> at(Wide x) const {
       Wide r = x % period;
