@@ -1,6 +1,8 @@
 // The solver layer: Expr -> Z3 terms, the answer cache, budgets, and the unrolled trace.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+
 #include "solver/sample_points.h"
 #include "solver/solver.h"
 #include "solver/trace.h"
@@ -458,6 +460,43 @@ TEST_CASE("flags and one symbol: decisions agree with Z3 on random formulas") {
   MESSAGE("proved ", proved, ", found ", found);
   CHECK(proved >= 20);
   CHECK(found >= 50);
+}
+
+TEST_CASE("solver: a witness the points cannot reach comes from Z3's optimiser, bounded by the budget") {
+  using K = Expr::Kind;
+  // x + y = 50000 and x - y = 20000: one model, far beyond the search's budget of points, with
+  // two symbols in arithmetic (no exact decision applies).
+  auto x = p("%x"), y = p("%y");
+  std::vector<ExprPtr> q{Expr::cmp("eq", bin(K::Add, x, y), c(50000)), Expr::cmp("eq", bin(K::Sub, x, y), c(20000))};
+  CHECK(smallestSatisfyingPoint(q, {x, y}, {}, false).outcome == PointSearch::Outcome::Undecided);
+  clearSolverCache();
+  Solver s;
+  auto a = s.check(q, {x, y});
+  REQUIRE(a.kind == SatAnswer::Kind::Sat);
+  CHECK(a.values == std::vector<std::optional<int64_t>>{35000, 15000});
+  CHECK(s.stats().samplePointAnswers == 0);
+  CHECK(s.stats().queryMs.size() == 1);  // Z3 ran
+  // x + y >= 50000: the optimiser picks the cheapest model; with under 100 ms of the kernel's
+  // budget left it is skipped and Z3's first model is kept (still a model).
+  std::vector<ExprPtr> atLeast{Expr::cmp("sge", bin(K::Add, x, y), c(50000)), Expr::cmp("sge", bin(K::Sub, x, y), c(20000))};
+  clearSolverCache();
+  Solver roomy;
+  auto best = roomy.check(atLeast, {x, y});
+  REQUIRE(best.kind == SatAnswer::Kind::Sat);
+  CHECK(*best.values[0] + *best.values[1] >= 50000);
+  CHECK(*best.values[0] - *best.values[1] >= 20000);
+  CHECK(std::abs(*best.values[0]) + std::abs(*best.values[1]) == 50000);  // minimal: x = 35000.., y = 15000..
+  SolverOptions tight;
+  tight.kernelBudgetMs = 60;
+  clearSolverCache();
+  Solver hurried(tight);
+  auto first = hurried.check(atLeast, {x, y});
+  if (first.kind == SatAnswer::Kind::Sat) {
+    CHECK(*first.values[0] + *first.values[1] >= 50000);
+    CHECK(*first.values[0] - *first.values[1] >= 20000);
+  } else {
+    CHECK(first.reason.find("budget") != std::string::npos);  // a slow machine spent it all
+  }
 }
 
 TEST_CASE("evalConst: no folding past 64 bits, substituted leaves fold") {
