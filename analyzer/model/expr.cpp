@@ -7,10 +7,23 @@
 namespace ptov {
 
 ExprPtr Expr::constant(int64_t v) {
-  auto e = std::make_shared<Expr>();
-  e->kind = Kind::Const;
-  e->value = v;
-  return e;
+  auto make = [](int64_t value) {
+    auto e = std::make_shared<Expr>();
+    e->kind = Kind::Const;
+    e->value = value;
+    return ExprPtr(e);
+  };
+  // Small constants are one shared node each (expressions are immutable): offsets, strides,
+  // bounds and 0/1 make up much of every trace, and building and freeing them was a few per
+  // cent of a .pto run.
+  constexpr int64_t kLeast = -64, kMost = 4096;
+  static const std::vector<ExprPtr> shared = [&] {
+    std::vector<ExprPtr> all;
+    for (int64_t c = kLeast; c <= kMost; ++c) all.push_back(make(c));
+    return all;
+  }();
+  if (v >= kLeast && v <= kMost) return shared[static_cast<size_t>(v - kLeast)];
+  return make(v);
 }
 
 namespace {
