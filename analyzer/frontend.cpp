@@ -152,10 +152,11 @@ std::vector<std::string> filesUnder(const std::string& dir, std::vector<std::str
 }  // namespace
 
 std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
-                                       std::vector<std::string>& problems) {
+                                       std::vector<std::string>& problems, bool cppToo) {
   std::vector<std::string> out;
   std::set<std::string> seen;  // a file named twice (or found twice) is checked once
   auto add = [&](const std::string& f) {
+    if (!cppToo && isCppInput(f)) return;
     if (seen.insert(normalisedPath(f)).second) out.push_back(f);
   };
   for (const auto& p : paths) {

@@ -51,8 +51,10 @@ LoadedFile loadText(const std::string& path, const std::string& text, const Fron
 // Expands files and directories (recursively, by extension) into a sorted list of inputs.
 // A path that does not exist, or a directory with no .pto/.mlir file in it, is an input error:
 // its clang-style message ("PATH: error: ...") goes to `problems`, so nothing passes silently.
+// Without a C++ front end registered it throws NeedsCppFrontend at a C++ input, unless
+// `cppToo` is false: then C++ inputs are left out (a tool that reads only .pto and .mlir).
 std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
-                                       std::vector<std::string>& problems);
+                                       std::vector<std::string>& problems, bool cppToo = true);
 
 bool isSupportedExtension(const std::string& path);
 // An absolute, normalised spelling of a path (symlinks resolved where they exist), to compare

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -38,24 +37,8 @@ int main(int argc, char** argv) {
   std::vector<LoadedFile> files;
   // C++ inputs need the C++ front end, which this benchmark does not link (the C++ front end has
   // its own bench, bench/cpp_frontend_bench.sh): only .pto and .mlir files are read.
-  size_t cppSkipped = 0;
-  std::vector<std::string> inputs;
-  for (const auto& p : paths) {
-    auto take = [&](const std::filesystem::path& f) {
-      std::string ext = f.extension().string();
-      if (ext == ".pto" || ext == ".mlir") inputs.push_back(f.string());
-      else if (isCppInput(f.string())) ++cppSkipped;
-    };
-    if (std::filesystem::is_directory(p)) {
-      for (const auto& e : std::filesystem::recursive_directory_iterator(p))
-        if (e.is_regular_file()) take(e.path());
-    } else {
-      take(p);
-    }
-  }
-  std::sort(inputs.begin(), inputs.end());
-  for (const auto& p : inputs) files.push_back(loadFile(p, {}));
-  if (cppSkipped) std::printf("(%zu C++ input(s) left out: bench/cpp_frontend_bench.sh measures them)\n", cppSkipped);
+  std::vector<std::string> problems;
+  for (const auto& p : collectInputs(paths, problems, /*cppToo=*/false)) files.push_back(loadFile(p, {}));
   // The comm rules also ask Z3 (path queries); the four proof rules are the ones this compares.
   const std::vector<std::string> structural = {"-sync-deadlock", "-sync-exit-balance", "-sync-pipe-race",
                                                "-barrier-arrival"};
@@ -106,5 +89,5 @@ int main(int argc, char** argv) {
   for (double x : kernelStructuralMs) s += x;
   for (double x : kernelAllMs) a += x;
   std::printf("all rules / without the four proof rules: %.1fx (%.1f ms vs %.1f ms in total)\n", s > 0 ? a / s : 0.0, a, s);
-  return inputs.empty() ? 2 : 0;
+  return problems.empty() ? 0 : 2;
 }

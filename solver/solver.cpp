@@ -226,7 +226,6 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     return true;
   };
   if (budgetSpent()) return answer;
-  auto start = std::chrono::steady_clock::now();
   // Concrete points answer most questions at no Z3 cost (sample_points.h): the formulas they
   // decide exactly (one symbol in arithmetic, compared-only symbols, finite spaces) and the
   // cheapest witness in order of cost (the measure Z3's optimiser would minimise) first, then
@@ -254,8 +253,8 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   if (budgetSpent()) return answer;
   if (points && model == Model::None && evaluate.empty() && satisfiedAtSamplePoint(assertions, options_.paramRanges))
     return answeredByPoints(SatAnswer::Kind::Sat);
-  start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
   if (budgetSpent()) return answer;
+  auto start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
   try {
     if (!impl_) impl_ = std::make_unique<Impl>();
     z3::context& c = impl_->ctx;

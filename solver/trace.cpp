@@ -113,7 +113,7 @@ class Unroller {
     auto savedIter = iteration_;
     auto savedContext = context_;
     env_[loop.var] = value;
-    auto inner = std::make_shared<std::vector<std::pair<std::string, ExprPtr>>>(*iteration_);
+    auto inner = std::make_shared<LoopIteration>(*iteration_);
     inner->push_back({loop.var, value});
     iteration_ = std::move(inner);
     context_ += "#" + copy;
@@ -196,8 +196,7 @@ class Unroller {
 
   Trace& t_;
   std::map<std::string, ExprPtr> env_;
-  std::shared_ptr<const std::vector<std::pair<std::string, ExprPtr>>> iteration_ =
-      std::make_shared<std::vector<std::pair<std::string, ExprPtr>>>();
+  std::shared_ptr<const LoopIteration> iteration_ = std::make_shared<LoopIteration>();
   std::string context_;
   ExprPtr alive_ = Expr::constant(1);
 };

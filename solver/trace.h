@@ -25,6 +25,8 @@ struct TraceAccess {
   std::vector<ExprPtr> offsets, sizes;
 };
 
+using LoopIteration = std::vector<std::pair<std::string, ExprPtr>>;
+
 struct TraceOp {
   const Op* op = nullptr;
   ExprPtr guard;    // the instance executes iff guard != 0
@@ -33,7 +35,7 @@ struct TraceOp {
   ExprPtr participants, participantIndex;
   // The loop iteration this instance belongs to: (loop variable, its value here), outermost first.
   // Shared by every instance of the same iteration (copying it per op was a tenth of unrolling).
-  std::shared_ptr<const std::vector<std::pair<std::string, ExprPtr>>> iteration;
+  std::shared_ptr<const LoopIteration> iteration;
   std::vector<TraceAccess> accesses;  // reads, then writes
 };
 

@@ -21,6 +21,31 @@ SolverOptions z3Only() {
   o.concretePoints = false;
   return o;
 }
+
+// Random-formula campaigns: a decision the points make on `q` (no ranges, no witness wanted) must
+// be Z3's. Counts what they proved and what they found; undecided and Z3-unknown are skipped.
+struct Agreement {
+  int proved = 0, found = 0;
+  void check(const std::vector<ExprPtr>& q) {
+    PointSearch ours = smallestSatisfyingPoint(q, {}, {}, true);
+    if (ours.outcome == PointSearch::Outcome::Undecided) return;
+    Solver z3(z3Only());
+    SatAnswer answer = z3.check(q, {}, Solver::Model::None);
+    if (answer.kind == SatAnswer::Kind::Unknown) return;
+    std::string text;
+    for (const auto& e : q) text += (text.empty() ? "" : " && ") + toString(e);
+    if (ours.outcome == PointSearch::Outcome::Unsatisfiable) {
+      ++proved;
+      CHECK_MESSAGE(answer.kind == SatAnswer::Kind::Unsat, text);
+    } else {
+      ++found;
+      CHECK_MESSAGE(answer.kind == SatAnswer::Kind::Sat, text);
+    }
+  }
+};
+// PTOV_ROUNDS (and the like) run a longer campaign locally.
+int fromEnv(const char* name, int otherwise) { return getenv(name) ? atoi(getenv(name)) : otherwise; }
+uint64_t seedFromEnv(uint64_t otherwise) { return getenv("PTOV_SEED") ? strtoull(getenv("PTOV_SEED"), nullptr, 10) : otherwise; }
 }  // namespace
 
 TEST_CASE("solver: Expr arithmetic, selects and comparisons reach Z3 with their meaning") {
@@ -274,7 +299,7 @@ TEST_CASE("one symbol: decisions agree with Z3 on random formulas") {
   // Linear terms in one symbol with constant divisors, min, max and selects: every decision the
   // points make must be Z3's. PTOV_SEED, PTOV_ROUNDS and PTOV_DEPTH run a longer campaign
   // (2,000 rounds at depth 4 for three seeds, 3,000 at depth 5: no disagreement).
-  uint64_t state = getenv("PTOV_SEED") ? strtoull(getenv("PTOV_SEED"), nullptr, 10) : 4242;
+  uint64_t state = seedFromEnv(4242);
   auto next = [&]() { return state = state * 6364136223846793005ull + 1442695040888963407ull, state >> 33; };
   static const char* preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge"};
   std::function<ExprPtr(int)> term = [&](int depth) -> ExprPtr {
@@ -291,29 +316,13 @@ TEST_CASE("one symbol: decisions agree with Z3 on random formulas") {
         return Expr::select(Expr::cmp(preds[next() % 6], term(depth - 1), term(depth - 1)), term(depth - 1), term(depth - 1));
     }
   };
-  std::map<std::string, std::pair<int64_t, int64_t>> none;
-  int proved = 0, found = 0;
-  int rounds = getenv("PTOV_ROUNDS") ? atoi(getenv("PTOV_ROUNDS")) : 300;
-  int depth = getenv("PTOV_DEPTH") ? atoi(getenv("PTOV_DEPTH")) : 3;
-  for (int n = 0; n < rounds; ++n) {
-    std::vector<ExprPtr> q{Expr::cmp(preds[next() % 6], term(depth), term(depth)), Expr::cmp(preds[next() % 6], term(depth), term(depth))};
-    PointSearch ours = smallestSatisfyingPoint(q, {}, none, true);
-    if (ours.outcome == PointSearch::Outcome::Undecided) continue;
-    Solver z3(z3Only());
-    SatAnswer a = z3.check(q, {}, Solver::Model::None);
-    if (a.kind == SatAnswer::Kind::Unknown) continue;
-    std::string formula = toString(q[0]) + " && " + toString(q[1]);
-    if (ours.outcome == PointSearch::Outcome::Unsatisfiable) {
-      ++proved;
-      CHECK_MESSAGE(a.kind == SatAnswer::Kind::Unsat, formula);
-    } else {
-      ++found;
-      CHECK_MESSAGE(a.kind == SatAnswer::Kind::Sat, formula);
-    }
-  }
-  MESSAGE("proved ", proved, ", found ", found);
-  CHECK(proved >= 30);
-  CHECK(found >= 30);
+  Agreement agree;
+  int rounds = fromEnv("PTOV_ROUNDS", 300), depth = fromEnv("PTOV_DEPTH", 3);
+  for (int n = 0; n < rounds; ++n)
+    agree.check({Expr::cmp(preds[next() % 6], term(depth), term(depth)), Expr::cmp(preds[next() % 6], term(depth), term(depth))});
+  MESSAGE("proved ", agree.proved, ", found ", agree.found);
+  CHECK(agree.proved >= 30);
+  CHECK(agree.found >= 30);
 }
 
 TEST_CASE("order only: symbols only compared are decided over a small box") {
@@ -346,7 +355,7 @@ TEST_CASE("order only: decisions agree with Z3 on random formulas") {
   // Comparisons among two lanes, the lane count, two parameters and constants, combined with
   // connectives, selects and sums of 0/1 (the shape of the barrier-arrival counts). PTOV_SEED and
   // PTOV_ROUNDS run a longer campaign (3,000 rounds for three seeds: no disagreement).
-  uint64_t state = getenv("PTOV_SEED") ? strtoull(getenv("PTOV_SEED"), nullptr, 10) : 777;
+  uint64_t state = seedFromEnv(777);
   auto next = [&]() { return state = state * 6364136223846793005ull + 1442695040888963407ull, state >> 33; };
   static const char* preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge"};
   auto leaf = [&]() -> ExprPtr {
@@ -372,28 +381,11 @@ TEST_CASE("order only: decisions agree with Z3 on random formulas") {
       default: return bin(K::Or, formula(depth - 1), formula(depth - 1));
     }
   };
-  std::map<std::string, std::pair<int64_t, int64_t>> none;
-  int proved = 0, found = 0;
-  int rounds = getenv("PTOV_ROUNDS") ? atoi(getenv("PTOV_ROUNDS")) : 300;
-  for (int n = 0; n < rounds; ++n) {
-    std::vector<ExprPtr> q{formula(2), formula(2)};
-    PointSearch ours = smallestSatisfyingPoint(q, {}, none, true);
-    if (ours.outcome == PointSearch::Outcome::Undecided) continue;
-    Solver z3(z3Only());
-    SatAnswer answer = z3.check(q, {}, Solver::Model::None);
-    if (answer.kind == SatAnswer::Kind::Unknown) continue;
-    std::string text = toString(q[0]) + " && " + toString(q[1]);
-    if (ours.outcome == PointSearch::Outcome::Unsatisfiable) {
-      ++proved;
-      CHECK_MESSAGE(answer.kind == SatAnswer::Kind::Unsat, text);
-    } else {
-      ++found;
-      CHECK_MESSAGE(answer.kind == SatAnswer::Kind::Sat, text);
-    }
-  }
-  MESSAGE("proved ", proved, ", found ", found);
-  CHECK(proved >= 10);
-  CHECK(found >= 100);
+  Agreement agree;
+  for (int n = 0, rounds = fromEnv("PTOV_ROUNDS", 300); n < rounds; ++n) agree.check({formula(2), formula(2)});
+  MESSAGE("proved ", agree.proved, ", found ", agree.found);
+  CHECK(agree.proved >= 10);
+  CHECK(agree.found >= 100);
 }
 
 TEST_CASE("flags and one symbol: each flag order decided over the symbol") {
@@ -418,7 +410,7 @@ TEST_CASE("flags and one symbol: each flag order decided over the symbol") {
 TEST_CASE("flags and one symbol: decisions agree with Z3 on random formulas") {
   using K = Expr::Kind;
   // Terms in %x whose selects test flags (%f, %g compared with constants and each other).
-  uint64_t state = getenv("PTOV_SEED") ? strtoull(getenv("PTOV_SEED"), nullptr, 10) : 31337;
+  uint64_t state = seedFromEnv(31337);
   auto next = [&]() { return state = state * 6364136223846793005ull + 1442695040888963407ull, state >> 33; };
   static const char* preds[] = {"eq", "ne", "slt", "sle", "sgt", "sge"};
   auto flagAtom = [&]() {
@@ -436,30 +428,15 @@ TEST_CASE("flags and one symbol: decisions agree with Z3 on random formulas") {
       default: return Expr::select(flagAtom(), term(depth - 1), term(depth - 1));
     }
   };
-  std::map<std::string, std::pair<int64_t, int64_t>> none;
-  int proved = 0, found = 0;
-  int rounds = getenv("PTOV_ROUNDS") ? atoi(getenv("PTOV_ROUNDS")) : 200;
-  for (int n = 0; n < rounds; ++n) {
+  Agreement agree;
+  for (int n = 0, rounds = fromEnv("PTOV_ROUNDS", 200); n < rounds; ++n) {
     std::vector<ExprPtr> q{Expr::cmp(preds[next() % 6], term(3), term(3)), Expr::cmp(preds[next() % 6], term(3), term(3))};
     if (next() % 2) q.push_back(flagAtom());
-    PointSearch ours = smallestSatisfyingPoint(q, {}, none, true);
-    if (ours.outcome == PointSearch::Outcome::Undecided) continue;
-    Solver z3(z3Only());
-    SatAnswer answer = z3.check(q, {}, Solver::Model::None);
-    if (answer.kind == SatAnswer::Kind::Unknown) continue;
-    std::string text;
-    for (const auto& e : q) text += toString(e) + " && ";
-    if (ours.outcome == PointSearch::Outcome::Unsatisfiable) {
-      ++proved;
-      CHECK_MESSAGE(answer.kind == SatAnswer::Kind::Unsat, text);
-    } else {
-      ++found;
-      CHECK_MESSAGE(answer.kind == SatAnswer::Kind::Sat, text);
-    }
+    agree.check(q);
   }
-  MESSAGE("proved ", proved, ", found ", found);
-  CHECK(proved >= 20);
-  CHECK(found >= 50);
+  MESSAGE("proved ", agree.proved, ", found ", agree.found);
+  CHECK(agree.proved >= 20);
+  CHECK(agree.found >= 50);
 }
 
 TEST_CASE("solver: a witness the points cannot reach comes from Z3's optimiser, bounded by the budget") {
