@@ -606,15 +606,17 @@ class CostOrderSearch {
   CostOrderSearch(const Program& program, std::vector<ValuesByCost> values, Lanes lanes, size_t maxPoints,
                   Reader reader = nullptr)
       : program_(program), values_(std::move(values)), lanes_(std::move(lanes)), maxPoints_(maxPoints),
-        reader_(std::move(reader)), point_(values_.size() + (lanes_.derived ? 1 : 0)) {}
+        reader_(std::move(reader)), point_(values_.size() + (lanes_.derived ? 1 : 0)),
+        lowestFrom_(values_.size() + 1, 0) {
+    for (size_t i = values_.size(); i-- > 0;) lowestFrom_[i] = lowestFrom_[i + 1] + witnessCost(*values_[i].at(0));
+  }
 
   enum class End { Found, Exhausted, OutOfBudget };
 
   End run() {
-    uint64_t lowest = 0, highest = 0;
+    uint64_t lowest = lowestFrom_[0], highest = 0;
     bool finite = true;
     for (const auto& v : values_) {
-      lowest += witnessCost(*v.at(0));
       finite = finite && v.finite;
       if (finite) highest += std::max(witnessCost(v.lo), witnessCost(v.hi));
     }
@@ -638,8 +640,7 @@ class CostOrderSearch {
       return test();
     }
     if (i == values_.size()) return left == 0 && test();  // no symbols at all
-    uint64_t restLowest = 0;
-    for (size_t j = i + 1; j < values_.size(); ++j) restLowest += witnessCost(*values_[j].at(0));
+    uint64_t restLowest = lowestFrom_[i + 1];
     for (uint64_t k = 0;; ++k) {
       auto v = values_[i].at(k);
       if (!v || witnessCost(*v) + restLowest > left) return false;
@@ -679,6 +680,7 @@ class CostOrderSearch {
   Reader reader_;
   bool stopped_ = false;
   std::vector<int64_t> point_;
+  std::vector<uint64_t> lowestFrom_;  // [i]: the least cost of symbols i .. n-1 together
   std::vector<Wide> scratch_;
   size_t points_ = 0;
   size_t steps_ = 0;
