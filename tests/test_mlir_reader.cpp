@@ -13,7 +13,7 @@ const Op& onlyFunc(const ParsedFile& f) {
 }  // namespace
 
 TEST_CASE("lexer: nested types, attributes, strings, value ids and split markers") {
-  std::vector<LexError> errs;
+  std::deque<LexError> errs;
   auto toks = tokenize("%a#1 = \"x.y\"() : !pto.tile_buf<loc=vec, dtype=f32, x=<1>>\n// -----\n#map = dense<\"0x01\">",
                        errs);
   CHECK(errs.empty());

@@ -1,6 +1,8 @@
 #pragma once
 // Generic, dialect-agnostic op tree produced by the MLIR-text reader.
+#include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,8 +55,15 @@ struct Split {
   std::vector<Op> ops;
 };
 
+// The text a file's tokens view, with the lexer's messages (the Error tokens view those).
+struct SourceText {
+  std::string text;
+  std::deque<LexError> lexErrors;
+};
+
 struct ParsedFile {
   std::string path;
+  std::shared_ptr<const SourceText> source;  // what every Op::tokens entry views
   std::vector<Split> splits;
   std::vector<InputDiagnostic> diagnostics;
   bool hasErrors() const;

@@ -25,7 +25,7 @@ bool takesAngleBody(std::string_view id) {
 
 class Lexer {
  public:
-  Lexer(std::string_view text, std::vector<LexError>& errors) : src_(text), errors_(errors) {}
+  Lexer(std::string_view text, std::deque<LexError>& errors) : src_(text), errors_(errors) {}
 
   std::vector<Token> run() {
     std::vector<Token> out;
@@ -41,15 +41,16 @@ class Lexer {
       if (!lexOne(t)) {
         // Report it as a token at the error position, then skip the rest of the line.
         t.kind = Tok::Error;
-        t.text = errors_.empty() ? "lexical error" : errors_.back().message;
-        t.line = errors_.empty() ? t.line : errors_.back().line;
-        t.col = errors_.empty() ? t.col : errors_.back().col;
+        if (errors_.empty()) error("lexical error");
+        t.text = errors_.back().message;
+        t.line = errors_.back().line;
+        t.col = errors_.back().col;
         lineHasToken_ = true;
         out.push_back(std::move(t));
         while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
         continue;
       }
-      if (t.text.empty()) t.text = std::string(src_.substr(start, pos_ - start));
+      t.text = src_.substr(start, pos_ - start);
       lineHasToken_ = true;
       out.push_back(std::move(t));
     }
@@ -87,7 +88,7 @@ class Lexer {
         if (!lineHasToken_ && isSplitMarker(comment)) {
           Token t;
           t.kind = Tok::Split;
-          t.text = "// -----";
+          t.text = comment;
           t.line = line_;
           t.col = static_cast<int>(start - lineStart_) + 1;
           t.firstOnLine = true;
@@ -284,7 +285,7 @@ class Lexer {
   }
 
   std::string_view src_;
-  std::vector<LexError>& errors_;
+  std::deque<LexError>& errors_;
   size_t pos_ = 0;
   size_t lineStart_ = 0;
   int line_ = 1;
@@ -293,7 +294,7 @@ class Lexer {
 
 }  // namespace
 
-std::vector<Token> tokenize(std::string_view text, std::vector<LexError>& errors) {
+std::vector<Token> tokenize(std::string_view text, std::deque<LexError>& errors) {
   return Lexer(text, errors).run();
 }
 

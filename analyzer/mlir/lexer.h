@@ -1,5 +1,6 @@
 #pragma once
 // Dialect-agnostic tokenizer for MLIR text (.pto, HIVM .mlir).
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,9 +23,11 @@ enum class Tok {
   End,
 };
 
+// A token's text is a view into the tokenized source (an Error token's, into its LexError's
+// message), so tokens are cheap to copy and the source must outlive them.
 struct Token {
   Tok kind = Tok::End;
-  std::string text;
+  std::string_view text;
   int line = 0;
   int col = 0;
   bool firstOnLine = false;  // nothing but whitespace/comments before it on its line
@@ -38,7 +41,8 @@ struct LexError {
 
 // Tokenizes `text`. A lexical error (unterminated string, unbalanced <...> in a type, stray
 // character) becomes a Tok::Error token carrying the message, so the parser can recover at the
-// function level; the lexer resynchronizes at the next line. `errors` receives the same list.
-std::vector<Token> tokenize(std::string_view text, std::vector<LexError>& errors);
+// function level; the lexer resynchronizes at the next line. `errors` receives the same list
+// (a deque, so the Error tokens' views into the messages stay valid as it grows).
+std::vector<Token> tokenize(std::string_view text, std::deque<LexError>& errors);
 
 }  // namespace ptov::mlir

@@ -31,7 +31,7 @@ bool ParsedFile::hasErrors() const {
 namespace {
 
 struct ParseError : std::runtime_error {
-  ParseError(const Token& at, const std::string& msg) : std::runtime_error(msg), tok(at) {}
+  ParseError(const Token& at, std::string_view msg) : std::runtime_error(std::string(msg)), tok(at) {}
   Token tok;
 };
 
@@ -43,7 +43,7 @@ bool isClose(const Token& t) {
 }
 bool isPunct(const Token& t, const char* p) { return t.kind == Tok::Punct && t.text == p; }
 // i1, i32, si8, ui64, f16, f32, bf16, index, none (builtin scalar types spelled as bare words).
-bool isBuiltinScalarType(const std::string& w) {
+bool isBuiltinScalarType(std::string_view w) {
   if (w == "index" || w == "bf16" || w == "none" || w == "tf32") return true;
   size_t digits = w.rfind("si", 0) == 0 || w.rfind("ui", 0) == 0 ? 2 : (w[0] == 'i' || w[0] == 'f') ? 1 : 0;
   if (digits == 0 || w.size() == digits) return false;
@@ -52,7 +52,7 @@ bool isBuiltinScalarType(const std::string& w) {
   return true;
 }
 
-char closerFor(const std::string& open) {
+char closerFor(std::string_view open) {
   return open == "(" ? ')' : open == "[" ? ']' : open == "<" ? '>' : '}';
 }
 
@@ -185,7 +185,7 @@ class Parser {
     } else if (nameTok.kind == Tok::BareId) {
       op.name = nameTok.text;
     } else {
-      throw ParseError(nameTok, "expected an operation name, found '" + nameTok.text + "'");
+      throw ParseError(nameTok, "expected an operation name, found '" + std::string(nameTok.text) + "'");
     }
     if (first.kind != Tok::ValueId) op.loc = loc(nameTok);
     ++i_;
@@ -202,11 +202,12 @@ class Parser {
       if (isPunct(cur(), ":") && at(1).kind == Tok::Integer) {
         // A result pack larger than any real op is bad input, not a reason to allocate gigabytes.
         auto n = parseInt(at(1).text);
-        if (!n || *n < 1 || *n > kMaxResultPack) throw ParseError(at(1), "result count '" + at(1).text + "' is out of range");
-        for (int64_t r = 0; r < *n; ++r) op.results.push_back(v.text + "#" + std::to_string(r));
+        if (!n || *n < 1 || *n > kMaxResultPack)
+          throw ParseError(at(1), "result count '" + std::string(at(1).text) + "' is out of range");
+        for (int64_t r = 0; r < *n; ++r) op.results.push_back(std::string(v.text) + "#" + std::to_string(r));
         i_ += 2;
       } else {
-        op.results.push_back(v.text);
+        op.results.emplace_back(v.text);
       }
       if (isPunct(cur(), ",")) {
         ++i_;
@@ -242,7 +243,7 @@ class Parser {
       if (t.kind == Tok::Error) throw ParseError(t, t.text);
       if (t.kind == Tok::End || t.kind == Tok::Split) {
         if (!stack.empty())
-          throw ParseError(stack.back().tok, "unclosed '" + stack.back().tok.text + "'");
+          throw ParseError(stack.back().tok, "unclosed '" + std::string(stack.back().tok.text) + "'");
         return;
       }
       if (stack.empty()) {
@@ -269,17 +270,17 @@ class Parser {
           continue;
         }
       } else if (t.firstOnLine && (t.kind == Tok::BareId && t.text == "func.func")) {
-        throw ParseError(stack.back().tok, "unclosed '" + stack.back().tok.text + "'");
+        throw ParseError(stack.back().tok, "unclosed '" + std::string(stack.back().tok.text) + "'");
       }
       if (isOpen(t)) {
         stack.push_back({t});
       } else if (isClose(t)) {
         if (stack.empty())
-          throw ParseError(t, "unexpected '" + t.text + "'");
+          throw ParseError(t, "unexpected '" + std::string(t.text) + "'");
         if (t.text[0] != closerFor(stack.back().tok.text))
           throw ParseError(t, "expected '" + std::string(1, closerFor(stack.back().tok.text)) +
-                                  "' to close '" + stack.back().tok.text + "' at line " +
-                                  std::to_string(stack.back().tok.line) + ", found '" + t.text + "'");
+                                  "' to close '" + std::string(stack.back().tok.text) + "' at line " +
+                                  std::to_string(stack.back().tok.line) + ", found '" + std::string(t.text) + "'");
         stack.pop_back();
       }
       op.tokens.push_back(t);
@@ -321,7 +322,7 @@ class Parser {
       }
       if (isOpen(t)) ++depth;
       if (isClose(t)) --depth;
-      if (depth < 0) throw ParseError(t, "unbalanced '" + t.text + "' in attribute dictionary");
+      if (depth < 0) throw ParseError(t, "unbalanced '" + std::string(t.text) + "' in attribute dictionary");
       if (!inValue) {
         key = t.kind == Tok::String ? t.text.substr(1, t.text.size() - 2) : t.text;
       } else {
@@ -422,19 +423,19 @@ class Parser {
     const auto& tk = op.tokens;
     for (size_t k = 0; k < tk.size(); ++k) {
       const Token& t = tk[k];
-      if (t.kind == Tok::ValueId) op.operands.push_back(t.text);
-      if (t.kind == Tok::Type || (t.kind == Tok::BareId && isBuiltinScalarType(t.text))) op.types.push_back(t.text);
-      if (t.kind == Tok::BlockId) op.successors.push_back(t.text);
+      if (t.kind == Tok::ValueId) op.operands.emplace_back(t.text);
+      if (t.kind == Tok::Type || (t.kind == Tok::BareId && isBuiltinScalarType(t.text))) op.types.emplace_back(t.text);
+      if (t.kind == Tok::BlockId) op.successors.emplace_back(t.text);
       if (t.kind == Tok::SymbolRef && op.symbol.empty()) op.symbol = t.text.substr(1);
       if (t.kind == Tok::BareId && k + 2 < tk.size() && isPunct(tk[k + 1], "=")) {
-        op.keywords[t.text] = groupText(tk, k + 2);
+        op.keywords[std::string(t.text)] = groupText(tk, k + 2);
       }
     }
     if (op.name == "func.func") deriveFunctionArgs(op);
   }
 
   static std::string groupText(const std::vector<Token>& tk, size_t k) {
-    if (!isOpen(tk[k])) return tk[k].text;
+    if (!isOpen(tk[k])) return std::string(tk[k].text);
     std::string text;
     int depth = 0;
     for (size_t j = k; j < tk.size(); ++j) {
@@ -493,8 +494,10 @@ class Parser {
 ParsedFile parseText(std::string_view text, const std::string& path) {
   ParsedFile file;
   file.path = path;
-  std::vector<LexError> lexErrors;
-  std::vector<Token> toks = tokenize(text, lexErrors);
+  auto source = std::make_shared<SourceText>();
+  source->text = std::string(text);
+  std::vector<Token> toks = tokenize(source->text, source->lexErrors);
+  file.source = source;
   Parser p(std::move(toks), path, file.diagnostics);
   file.splits = p.run();
   return file;

@@ -27,19 +27,19 @@ std::string normalizeArch(const std::string& arch) {
 namespace {
 
 // The text inside the outermost <...> of an attribute such as #pto.pipe<PIPE_ALL>.
-std::string angleBody(const std::string& text) {
+std::string angleBody(std::string_view text) {
   auto open = text.find('<');
   auto close = text.rfind('>');
-  if (open == std::string::npos || close == std::string::npos || close <= open) return "";
-  std::string body = text.substr(open + 1, close - open - 1);
+  if (open == std::string_view::npos || close == std::string_view::npos || close <= open) return "";
+  std::string_view body = text.substr(open + 1, close - open - 1);
   // #pto<atomic_type atomic_add> -> "atomic_add": keep the last word.
   auto sp = body.rfind(' ');
-  return sp == std::string::npos ? body : body.substr(sp + 1);
+  return std::string(sp == std::string_view::npos ? body : body.substr(sp + 1));
 }
 
-std::string unquote(const std::string& s) {
-  if (s.size() >= 2 && s.front() == '"') return s.substr(1, s.size() - 2);
-  return s;
+std::string unquote(std::string_view s) {
+  if (s.size() >= 2 && s.front() == '"') return std::string(s.substr(1, s.size() - 2));
+  return std::string(s);
 }
 
 // What the lifter knows about an SSA value.
@@ -295,9 +295,10 @@ class FunctionLifter {
   }
 
   // An integer literal of `op`; one that does not fit in 64 bits is an input error.
-  std::optional<int64_t> integer(const mlir::Op& op, const std::string& text) const {
+  std::optional<int64_t> integer(const mlir::Op& op, std::string_view text) const {
     auto n = parseInt(text);
-    if (!n) diags_.push_back({InputDiagnostic::Level::Error, op.loc, "integer '" + text + "' does not fit in 64 bits"});
+    if (!n)
+      diags_.push_back({InputDiagnostic::Level::Error, op.loc, "integer '" + std::string(text) + "' does not fit in 64 bits"});
     return n;
   }
 
@@ -305,7 +306,7 @@ class FunctionLifter {
   static std::vector<std::string> typeTokens(const mlir::Op& op) {
     std::vector<std::string> out;
     for (const auto& t : op.tokens)
-      if (t.kind == Tok::Type) out.push_back(t.text);
+      if (t.kind == Tok::Type) out.emplace_back(t.text);
     return out;
   }
 
@@ -342,7 +343,7 @@ class FunctionLifter {
       for (size_t j = k + 1; j < tk.size(); ++j) {
         if (tk[j].kind == Tok::Punct && (tk[j].text == "(" || tk[j].text == "<" || tk[j].text == "[")) ++depth;
         if (tk[j].kind == Tok::Punct && (tk[j].text == ")" || tk[j].text == ">" || tk[j].text == "]")) --depth;
-        if (depth == 1 && tk[j].kind == Tok::ValueId) out.push_back(tk[j].text);
+        if (depth == 1 && tk[j].kind == Tok::ValueId) out.emplace_back(tk[j].text);
         if (depth == 0) break;
       }
       break;
