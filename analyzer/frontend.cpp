@@ -1,6 +1,11 @@
 #include "analyzer/frontend.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -56,22 +61,46 @@ bool isSupportedExtension(const std::string& path) {
   return ext == ".pto" || ext == ".mlir" || isCppInput(path);
 }
 
+std::optional<std::string> readRegularFile(const std::string& path, std::string& error) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it would block the whole run).
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    std::error_code ec;
+    error = fs::exists(path, ec) && !fs::is_regular_file(path, ec) ? "not a regular file" : "cannot read file";
+    return std::nullopt;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    error = "not a regular file";
+    return std::nullopt;
+  }
+  std::string text(static_cast<size_t>(st.st_size), '\0');
+  size_t got = 0;
+  while (true) {
+    if (got == text.size()) text.resize(text.size() + 4096);  // the file grew since fstat
+    ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      error = "cannot read file";
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  text.resize(got);
+  return text;
+}
+
 LoadedFile loadFile(const std::string& path, const FrontendOptions& opts) {
+  std::string error;
+  if (std::optional<std::string> text = readRegularFile(path, error)) return loadText(path, *text, opts);
   LoadedFile out;
   out.path = path;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {  // opening a FIFO would block the whole run
-    out.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1}, "not a regular file"});
-    return out;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    out.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1}, "cannot read file"});
-    return out;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return loadText(path, ss.str(), opts);
+  out.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1}, error});
+  return out;
 }
 
 namespace {

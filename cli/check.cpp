@@ -119,19 +119,14 @@ struct LoadedInput {
 
 LoadedInput loadInput(const std::string& path, const CheckRequest& req) {
   LoadedInput in;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {  // loadFile reports it; opening a FIFO would block
-    in.file = loadFile(path, frontendOptions(req));
+  std::string error;
+  std::optional<std::string> text = readRegularFile(path, error);
+  if (!text) {
+    in.file.path = path;
+    in.file.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1}, error});
     return in;
   }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    in.file = loadFile(path, frontendOptions(req));  // reports the read error
-    return in;
-  }
-  std::stringstream ss;
-  ss << f.rdbuf();
-  in.text = ss.str();
+  in.text = std::move(*text);
   in.file = loadText(path, in.text, frontendOptions(req));
   return in;
 }

@@ -70,7 +70,8 @@ class SyncEventPairing : public Rule {
       if (!noneCanOverwrite) noneCanOverwrite = ctx.proofs().anySetCanOverwrite().kind == Verdict::Kind::Proved;
       return *noneCanOverwrite ? Verdict::proved() : ctx.proofs().setCanOverwrite(op);
     };
-    const bool complete = ctx.proofs().trace().complete;
+    // Only a set the CFG cannot clear needs the trace (unrolling is most of a small kernel's work).
+    auto complete = [&] { return ctx.proofs().trace().complete; };
     std::vector<const Op*> unprovable;  // sets the CFG cannot clear, when the trace is incomplete
     auto transfer = [&](const FlowNode& n, EventState& s, bool report) {
       if (!n.op) return;
@@ -83,7 +84,7 @@ class SyncEventPairing : public Rule {
         if (op.kind == OpKind::SetFlag) {
           // The CFG says the event may already be set here; the trace proof decides on which
           // feasible path (if any), with the branch conditions and iteration values.
-          if (report && (c & kOne) && !complete) {
+          if (report && (c & kOne) && !complete()) {
             unprovable.push_back(&op);  // one finding for all of them, below
           } else if (report && (c & kOne)) {
             Finding* f = ctx.reportVerdict(mayOverwrite(op), op.loc,

@@ -39,8 +39,9 @@ class Unroller {
     if (!e) return e;
     return substitute(e, [&](const Expr& leaf) -> ExprPtr {
       if (leaf.kind == Expr::Kind::LoopVar) {
-        auto it = env_.find(leaf.name);
-        return it == env_.end() ? nullptr : it->second;
+        for (auto it = env_.rbegin(); it != env_.rend(); ++it)  // the innermost binding wins
+          if (*it->first == leaf.name) return it->second;
+        return nullptr;
       }
       // A value the front end could not express may differ in every iteration.
       if (leaf.kind == Expr::Kind::Unknown && !context_.empty()) return Expr::unknown(leaf.name + context_);
@@ -109,16 +110,15 @@ class Unroller {
   }
 
   void walkIteration(const Stmt& loop, const ExprPtr& value, const ExprPtr& guard, const std::string& copy) {
-    auto savedEnv = env_;
     auto savedIter = iteration_;
     auto savedContext = context_;
-    env_[loop.var] = value;
+    env_.emplace_back(&loop.var, value);
     auto inner = std::make_shared<LoopIteration>(*iteration_);
     inner->push_back({loop.var, value});
     iteration_ = std::move(inner);
     context_ += "#" + copy;
     walk(*loop.children[0], guard);
-    env_ = std::move(savedEnv);
+    env_.pop_back();
     iteration_ = std::move(savedIter);
     context_ = std::move(savedContext);
   }
@@ -195,7 +195,7 @@ class Unroller {
   }
 
   Trace& t_;
-  std::map<std::string, ExprPtr> env_;
+  std::vector<std::pair<const std::string*, ExprPtr>> env_;  // loop variable -> value, outermost first
   std::shared_ptr<const LoopIteration> iteration_ = std::make_shared<LoopIteration>();
   std::string context_;
   ExprPtr alive_ = Expr::constant(1);

@@ -1,6 +1,7 @@
 #include "analyzer/model/expr.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <map>
 
@@ -15,15 +16,19 @@ ExprPtr Expr::constant(int64_t v) {
   };
   // Small constants are one shared node each (expressions are immutable): offsets, strides,
   // bounds and 0/1 make up much of every trace, and building and freeing them was a few per
-  // cent of a .pto run.
+  // cent of a .pto run. Each node is made on first use (making all 4,161 up front was a
+  // tenth of a small file's run) and never freed; a thread that loses the race drops its copy.
   constexpr int64_t kLeast = -64, kMost = 4096;
-  static const std::vector<ExprPtr> shared = [&] {
-    std::vector<ExprPtr> all;
-    for (int64_t c = kLeast; c <= kMost; ++c) all.push_back(make(c));
-    return all;
-  }();
-  if (v >= kLeast && v <= kMost) return shared[static_cast<size_t>(v - kLeast)];
-  return make(v);
+  static std::atomic<const ExprPtr*> shared[kMost - kLeast + 1];
+  if (v < kLeast || v > kMost) return make(v);
+  std::atomic<const ExprPtr*>& slot = shared[v - kLeast];
+  const ExprPtr* node = slot.load(std::memory_order_acquire);
+  if (!node) {
+    auto* made = new ExprPtr(make(v));
+    if (slot.compare_exchange_strong(node, made, std::memory_order_acq_rel)) node = made;
+    else delete made;  // `node` now holds the winner's
+  }
+  return *node;
 }
 
 namespace {
@@ -186,7 +191,7 @@ bool isLeaf(Expr::Kind k) {
 
 ExprPtr substituteMemo(const ExprPtr& e, const std::function<ExprPtr(const Expr&)>& leaf,
                        std::map<const Expr*, ExprPtr>& memo) {
-  if (!e) return e;
+  if (!e || e->kind == Expr::Kind::Const) return e;
   auto it = memo.find(e.get());
   if (it != memo.end()) return it->second;
   ExprPtr out = e;
