@@ -242,20 +242,31 @@ std::string normalisedPath(const std::string& p) {
   namespace fs = std::filesystem;
   static std::mutex mutex;
   static std::map<std::string, std::string> canonicalDirs;
-  std::error_code ec;
-  fs::path path(p);
-  if (fs::is_symlink(fs::symlink_status(path, ec)))
-    return fs::weakly_canonical(fs::absolute(path, ec), ec).lexically_normal().string();
-  std::string dir = path.parent_path().string();
-  std::string resolved;
+  static std::map<std::string, std::string> normalised;  // a run asks for each input several times
   {
     std::lock_guard<std::mutex> lock(mutex);
-    auto it = canonicalDirs.find(dir);
-    if (it == canonicalDirs.end())
-      it = canonicalDirs.emplace(dir, fs::weakly_canonical(fs::absolute(dir.empty() ? "." : dir, ec), ec).string()).first;
-    resolved = it->second;
+    auto known = normalised.find(p);
+    if (known != normalised.end()) return known->second;
   }
-  return (fs::path(resolved) / path.filename()).lexically_normal().string();
+  std::error_code ec;
+  fs::path path(p);
+  std::string result;
+  if (fs::is_symlink(fs::symlink_status(path, ec))) {
+    result = fs::weakly_canonical(fs::absolute(path, ec), ec).lexically_normal().string();
+  } else {
+    std::string dir = path.parent_path().string();
+    std::string resolved;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = canonicalDirs.find(dir);
+      if (it == canonicalDirs.end())
+        it = canonicalDirs.emplace(dir, fs::weakly_canonical(fs::absolute(dir.empty() ? "." : dir, ec), ec).string()).first;
+      resolved = it->second;
+    }
+    result = (fs::path(resolved) / path.filename()).lexically_normal().string();
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  return normalised.emplace(p, result).first->second;
 }
 
 namespace {

@@ -75,9 +75,10 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
     r.notModelled.insert(r.notModelled.end(), k.gaps.begin(), k.gaps.end());
     std::set<std::string> applicable;
     std::map<std::string, std::string> notChecked;
+    const KernelTraits traits = kernelTraits(k);
     for (const auto& rule : allRules()) {
       const std::string& id = rule->info().id;
-      if (!ruleEnabled(id, req.ruleGlobs) || !ruleApplies(id, k, &req.ruleSettings)) continue;
+      if (!ruleEnabled(id, req.ruleGlobs) || !ruleApplies(id, k, traits, &req.ruleSettings)) continue;
       applicable.insert(id);
       std::string why = ruleNotChecked(id, k, req.solver.paramRanges.count("block_num") > 0);
       if (!why.empty()) notChecked[id] = why;

@@ -5,66 +5,61 @@
 
 namespace ptov {
 
-namespace {
-bool hasKind(const Kernel& k, std::initializer_list<OpKind> kinds) {
-  bool found = false;
+KernelTraits kernelTraits(const Kernel& k) {
+  KernelTraits t;
+  static_assert(static_cast<unsigned>(OpKind::Other) < 64, "KernelTraits::kinds holds one bit per OpKind");
   forEachOp(*k.body, [&](const Op& op) {
-    for (OpKind kind : kinds) found |= op.kind == kind;
+    t.kinds |= uint64_t{1} << static_cast<unsigned>(op.kind);
+    t.hivmCrossCore |= op.name.rfind("hivm.hir.", 0) == 0 && (op.kind == OpKind::CrossCoreSet ||
+                                                              op.kind == OpKind::CrossCoreWait || op.kind == OpKind::SyncAll);
+    t.softSync |= op.kind == OpKind::SyncAll && op.syncMode == "soft";
+    t.cachePolicy |= !op.cachePolicy.empty();
   });
-  return found;
+  for (const auto& p : k.params) t.cachePolicy |= p.synthetic;
+  return t;
 }
-
-bool hasHivmCrossCore(const Kernel& k) {
-  bool found = false;
-  forEachOp(*k.body, [&](const Op& op) {
-    found |= op.name.rfind("hivm.hir.", 0) == 0 &&
-             (op.kind == OpKind::CrossCoreSet || op.kind == OpKind::CrossCoreWait || op.kind == OpKind::SyncAll);
-  });
-  return found;
-}
-}  // namespace
 
 bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* settings) {
+  return ruleApplies(id, k, kernelTraits(k), settings);
+}
+
+bool ruleApplies(const std::string& id, const Kernel& k, const KernelTraits& t, const RuleSettings* settings) {
   using K = OpKind;
+  auto hasKind = [&](std::initializer_list<OpKind> kinds) {
+    for (OpKind kind : kinds)
+      if (t.has(kind)) return true;
+    return false;
+  };
   // Device-side control code (seed 003) has no ops: only the timing rules read it.
   bool machine = k.cpp && k.cpp->machine;
   if (id.rfind("timing-", 0) == 0) {
     if (!machine) return false;
     if (id == "timing-shared-field-write") return !k.cpp->machine->writes.empty();
     if (id == "timing-hard-wait-timeout") return !k.cpp->machine->waits.empty();
-    const TimingConfig& t = settings ? settings->timing : defaultTimingConfig();
-    return stopStepsOf(k.cpp->machine->body, t).qualifies();  // timing-stop-order
+    const TimingConfig& timing = settings ? settings->timing : defaultTimingConfig();
+    return stopStepsOf(k.cpp->machine->body, timing).qualifies();  // timing-stop-order
   }
   if (machine) return false;
   if (id == "sync-event-pairing" || id == "sync-deadlock" || id == "sync-exit-balance")
-    return hasKind(k, {K::SetFlag, K::WaitFlag});
-  if (id == "sync-pipe-race") return hasKind(k, {K::SetFlag, K::WaitFlag, K::PipeBarrier});
-  if (id == "barrier-arrival") return hasKind(k, {K::SyncAll});
-  if (id == "sync-reserved-event") return hasHivmCrossCore(k) || hasKind(k, {K::SetFlag, K::WaitFlag});
-  if (id == "sync-block-pairing") return hasHivmCrossCore(k);
-  if (id == "sync-ffts-base") return hasKind(k, {K::CrossCoreSet, K::CrossCoreWait}) || hasHivmCrossCore(k);
-  if (id == "comm-publish-fence") return hasKind(k, {K::Notify, K::Put, K::CacheInvalidate, K::Fence});
-  if (id == "comm-wait-invalidate" || id == "comm-wait-batching") return hasKind(k, {K::Wait, K::Test});
-  if (id == "comm-put-drain") return hasKind(k, {K::Put, K::Get, K::Collective});
-  if (id == "ub-range") return hasKind(k, {K::TileAlloc, K::TileAssign}) || (k.cpp && !k.cpp->ubScratch.empty());
-  if (id == "barrier-logical-id") return k.cpp != nullptr && (k.cpp->wrapper || hasKind(k, {K::SyncAll}));
-  if (id == "barrier-workspace") {
-    bool soft = false;
-    forEachOp(*k.body, [&](const Op& op) { soft |= op.kind == K::SyncAll && op.syncMode == "soft"; });
-    return k.cpp != nullptr && soft;
-  }
+    return hasKind({K::SetFlag, K::WaitFlag});
+  if (id == "sync-pipe-race") return hasKind({K::SetFlag, K::WaitFlag, K::PipeBarrier});
+  if (id == "barrier-arrival") return hasKind({K::SyncAll});
+  if (id == "sync-reserved-event") return t.hivmCrossCore || hasKind({K::SetFlag, K::WaitFlag});
+  if (id == "sync-block-pairing") return t.hivmCrossCore;
+  if (id == "sync-ffts-base") return hasKind({K::CrossCoreSet, K::CrossCoreWait}) || t.hivmCrossCore;
+  if (id == "comm-publish-fence") return hasKind({K::Notify, K::Put, K::CacheInvalidate, K::Fence});
+  if (id == "comm-wait-invalidate" || id == "comm-wait-batching") return hasKind({K::Wait, K::Test});
+  if (id == "comm-put-drain") return hasKind({K::Put, K::Get, K::Collective});
+  if (id == "ub-range") return hasKind({K::TileAlloc, K::TileAssign}) || (k.cpp && !k.cpp->ubScratch.empty());
+  if (id == "barrier-logical-id") return k.cpp != nullptr && (k.cpp->wrapper || hasKind({K::SyncAll}));
+  if (id == "barrier-workspace") return k.cpp != nullptr && t.softSync;
   if (id == "barrier-participants" || id == "barrier-sync-start" || id == "barrier-data-visibility")
-    return k.cpp != nullptr && hasKind(k, {K::SyncAll});
+    return k.cpp != nullptr && hasKind({K::SyncAll});
   if (id == "launch-dependencies") return k.cpp != nullptr && k.kind == "orchestration" && !k.cpp->launches.empty();
-  if (id == "launch-early-resolve") return k.cpp != nullptr && hasKind(k, {K::SyncAll});
+  if (id == "launch-early-resolve") return k.cpp != nullptr && hasKind({K::SyncAll});
   if (id == "abi-order" || id == "cache-policy-wrapper") return k.cpp != nullptr && k.cpp->wrapper;
   if (id == "xcheck-sync") return k.irPeer != nullptr;
-  if (id.rfind("cache-", 0) == 0) {
-    bool policy = false;
-    forEachOp(*k.body, [&](const Op& op) { policy |= !op.cachePolicy.empty(); });
-    for (const auto& p : k.params) policy |= p.synthetic;
-    return policy;
-  }
+  if (id.rfind("cache-", 0) == 0) return t.cachePolicy;
   return true;
 }
 

@@ -121,8 +121,20 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
 // Does any rule remain enabled under `globs`? ('-*' leaves none: a gate that checks nothing.)
 bool anyRuleEnabled(const std::vector<std::string>& globs);
 
+// What ruleApplies reads of a kernel's ops, gathered in one walk (asking each rule's question
+// with its own walk was a few per cent of a .pto run).
+struct KernelTraits {
+  uint64_t kinds = 0;          // bit (1 << OpKind) for each kind present
+  bool hivmCrossCore = false;  // a hivm.hir cross-core set/wait or barrier
+  bool softSync = false;       // a soft (software) all-core barrier
+  bool cachePolicy = false;    // an op with a cache policy, or a synthetic (policy) parameter
+  bool has(OpKind k) const { return kinds >> static_cast<unsigned>(k) & 1; }
+};
+KernelTraits kernelTraits(const Kernel& k);
+
 // Does the rule have anything to check in this kernel (the ops it reads are there)?
 bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* settings = nullptr);
+bool ruleApplies(const std::string& id, const Kernel& k, const KernelTraits& traits, const RuleSettings* settings);
 // Why a rule that applies to a kernel cannot fully decide it in this run ("" when it can): the
 // facts it needs are missing, e.g. "no launch linked". Audit says "not checked: <why>" then.
 // `blockNumRange`: --param-range gives block_num, which stands in for a launch's lane count.
