@@ -273,9 +273,9 @@ CheckResult runCheck(const CheckRequest& req) {
     work.emplace_back(path, std::move(fileReq));
   }
   // -j N: files on N threads; results land in input order, so the output does not depend on N.
-  // Every input is modelled first, then the inputs are linked (launches from orchestration code,
-  // .pto kernels beside the C++ generated from them), then the rules run.
-  std::vector<LoadedInput> loaded(work.size());
+  // With C++ among the inputs, every input is modelled first, then the inputs are linked
+  // (launches from orchestration code, .pto kernels beside the C++ generated from them), then
+  // the rules run.
   result.files.resize(work.size());
   std::atomic<size_t> done{0};
   std::mutex progressMutex;
@@ -296,44 +296,64 @@ CheckResult runCheck(const CheckRequest& req) {
     worker();
     for (auto& t : pool) t.join();
   };
-  // Sources first: a header input that one of them includes is modelled there (linkInputs), so
-  // it is not parsed on its own at all (each parse of a real tree's header costs a whole TU).
-  std::vector<size_t> order, headers;
-  for (size_t i = 0; i < work.size(); ++i) (isCppHeaderPath(work[i].first) ? headers : order).push_back(i);
-  auto loadSome = [&](const std::vector<size_t>& which) {
-    parallel(which.size(), [&](size_t j) { loaded[which[j]] = loadInput(work[which[j]].first, *work[which[j]].second); });
-  };
-  loadSome(order);
-  std::set<std::string> includer;  // what the sources include
-  for (size_t i : order) includer.insert(loaded[i].file.includedFiles.begin(), loaded[i].file.includedFiles.end());
-  std::vector<size_t> alone;
-  for (size_t i : headers) {
-    if (!includer.count(normalisedPath(work[i].first))) alone.push_back(i);
-    loaded[i].file.path = work[i].first;  // an included one gets its note in linkInputs
-  }
-  loadSome(alone);
-  std::vector<LoadedFile*> files;
-  for (auto& l : loaded) files.push_back(&l.file);
-  linkInputs(files);
-  if (req.fromCli.count("param-range")) {
-    std::string unknown = unknownParamRange(req, loaded);
-    if (!unknown.empty()) {
-      result.problems.push_back(unknown);
-      return result;
-    }
-  }
   size_t rejectedBefore = globalSolverStats().cacheRejected;
-  parallel(work.size(), [&](size_t i) {
-    if (!linkOnly[i]) {
-      result.files[i] = checkInput(loaded[i], *work[i].second);
-      result.files[i].inputIndex = inputIndex[i];
-    }
-    size_t finished = ++done;
+  auto finished = [&] {
+    size_t count = ++done;
     if (!showProgress) return;
     std::lock_guard<std::mutex> lock(progressMutex);
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (s > 2.0) std::cerr << "\rptoverify: " << finished << "/" << work.size() << " files" << std::flush;
-  });
+    if (s > 2.0) std::cerr << "\rptoverify: " << count << "/" << work.size() << " files" << std::flush;
+  };
+  // A .pto or .mlir kernel links only to C++ inputs (and to its own file's MIX halves), so a
+  // run without C++ checks each file on its own as soon as it is read, and frees it: the heap
+  // holds one file per thread instead of the whole tree (fresh pages for every model were a
+  // tenth of a run over 3,000 files). Another shard's files are then needed for nothing.
+  bool independent = !req.fromCli.count("param-range") &&
+                     std::none_of(work.begin(), work.end(), [](const auto& w) { return isCppInput(w.first); });
+  if (independent) {
+    parallel(work.size(), [&](size_t i) {
+      if (!linkOnly[i]) {
+        result.files[i] = checkAlone(loadInput(work[i].first, *work[i].second), *work[i].second);
+        result.files[i].inputIndex = inputIndex[i];
+      }
+      finished();
+    });
+  } else {
+    std::vector<LoadedInput> loaded(work.size());
+    // Sources first: a header input that one of them includes is modelled there (linkInputs), so
+    // it is not parsed on its own at all (each parse of a real tree's header costs a whole TU).
+    std::vector<size_t> order, headers;
+    for (size_t i = 0; i < work.size(); ++i) (isCppHeaderPath(work[i].first) ? headers : order).push_back(i);
+    auto loadSome = [&](const std::vector<size_t>& which) {
+      parallel(which.size(), [&](size_t j) { loaded[which[j]] = loadInput(work[which[j]].first, *work[which[j]].second); });
+    };
+    loadSome(order);
+    std::set<std::string> includer;  // what the sources include
+    for (size_t i : order) includer.insert(loaded[i].file.includedFiles.begin(), loaded[i].file.includedFiles.end());
+    std::vector<size_t> alone;
+    for (size_t i : headers) {
+      if (!includer.count(normalisedPath(work[i].first))) alone.push_back(i);
+      loaded[i].file.path = work[i].first;  // an included one gets its note in linkInputs
+    }
+    loadSome(alone);
+    std::vector<LoadedFile*> files;
+    for (auto& l : loaded) files.push_back(&l.file);
+    linkInputs(files);
+    if (req.fromCli.count("param-range")) {
+      std::string unknown = unknownParamRange(req, loaded);
+      if (!unknown.empty()) {
+        result.problems.push_back(unknown);
+        return result;
+      }
+    }
+    parallel(work.size(), [&](size_t i) {
+      if (!linkOnly[i]) {
+        result.files[i] = checkInput(loaded[i], *work[i].second);
+        result.files[i].inputIndex = inputIndex[i];
+      }
+      finished();
+    });
+  }
   if (showProgress && std::chrono::steady_clock::now() - start > std::chrono::seconds(2)) std::cerr << "\r\033[K";
   std::vector<FileResult> checked;
   for (size_t i = 0; i < work.size(); ++i)
