@@ -1,5 +1,7 @@
 #include "solver/trace.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 
 namespace ptov {
@@ -9,9 +11,44 @@ class Unroller {
  public:
   explicit Unroller(Trace& t) : t_(t) {}
 
-  void run(const Stmt& body) { walk(body, Expr::constant(1)); }
+  void run(const Stmt& body) {
+    // A kernel sure to exceed the limit is given up before its first 20,000 instances are built.
+    if (size_t least = leastInstances(body); least > kMaxTraceOps)
+      return incomplete("at least " + std::to_string(least) + " op instances after unrolling, more than the " +
+                        std::to_string(kMaxTraceOps) + " allowed");
+    walk(body, Expr::constant(1));
+  }
 
  private:
+  // The fewest instances the walk below can emit for `s`: a loop with constant bounds keeps
+  // min(trip, 5) iterations or more; one whose bounds are not constant before binding may end
+  // up with none. Saturates instead of overflowing.
+  static size_t leastInstances(const Stmt& s) {
+    auto add = [](size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; };
+    switch (s.kind) {
+      case Stmt::Kind::OpStmt: return 1;
+      case Stmt::Kind::For: {
+        auto lb = evalConst(s.lb), ub = evalConst(s.ub), step = evalConst(s.step);
+        if (!lb || !ub || !step || *step <= 0 || *ub <= *lb) return 0;
+        int64_t trip = (*ub - *lb + *step - 1) / *step;
+        size_t copies = static_cast<size_t>(std::min<int64_t>(trip, 5));
+        size_t body = leastInstances(*s.children[0]);
+        return body != 0 && copies > SIZE_MAX / body ? SIZE_MAX : body * copies;
+      }
+      case Stmt::Kind::While: {
+        size_t both = add(leastInstances(*s.children[0]), leastInstances(*s.children[1]));
+        return add(both, both);
+      }
+      case Stmt::Kind::Blocks: return 0;
+      default: {
+        size_t n = 0;
+        for (const auto& c : s.children)
+          if (c) n = add(n, leastInstances(*c));
+        return n;
+      }
+    }
+  }
+
   // Instances `s` produces when every loop inside is unrolled by the policy below.
   static size_t instances(const Stmt& s) {
     switch (s.kind) {

@@ -533,3 +533,33 @@ TEST_CASE("trace: exact unrolling, the kept tail of long loops, symbolic iterati
   for (auto v : a.values) runs += v.value_or(0) != 0;
   CHECK(runs == 3);
 }
+
+TEST_CASE("trace: a kernel sure to exceed the instance limit is given up before it is built") {
+  std::string head = "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+                     "    %c9 = arith.constant 9 : index\n";
+  std::string set = "pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n";
+  // `depth` loops of 9 trips around one set: at least 5^depth instances (9 > kExactTrip keeps 5).
+  auto nest = [&](int depth, const std::string& innerUb) {
+    std::string body = set;
+    for (int d = depth - 1; d >= 0; --d)
+      body = "scf.for %i" + std::to_string(d) + " = %c0 to " + (d == depth - 1 ? innerUb : std::string("%c9")) +
+             " step %c1 {\n" + body + "}\n";
+    auto ks = liftText(kernelText("", head + body));
+    REQUIRE(ks.size() == 1);
+    static std::vector<Kernel> keep;  // the trace points into the kernel
+    keep.push_back(std::move(ks[0]));
+    return unrollKernel(keep.back());
+  };
+  Trace deep = nest(7, "%c9");  // 5^7 = 78,125 sets and the return > 20,000
+  CHECK_FALSE(deep.complete);
+  CHECK(deep.ops.empty());
+  CHECK(deep.incompleteReason.find("at least 78126 op instances") != std::string::npos);
+  // Six levels (15,625) fit; the estimate must not refuse what the walk can build.
+  Trace fits = nest(6, "%c9");
+  CHECK(fits.complete);
+  CHECK(fits.ops.size() == 15625 + 1);  // and the return
+  // An inner bound that is only constant once the outer loop is bound counts as no instances
+  // in the estimate, so the walk decides (here: within the limit).
+  Trace bound = nest(6, "%i4");
+  CHECK(bound.complete);
+}
