@@ -21,7 +21,7 @@ class CommPublishFence : public Rule {
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    Flow flow = Flow::build(*k.body);
+    const Flow& flow = ctx.proofs().flow();
     std::map<int, unsigned> publishing = publishingWriteNodes(flow);
     if (publishing.empty()) return;
     reportDataAfterLastNotify(k, flow, publishing, ctx);

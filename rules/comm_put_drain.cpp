@@ -20,7 +20,7 @@ class CommPutDrain : public Rule {
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    Flow flow = Flow::build(*k.body);
+    const Flow& flow = ctx.proofs().flow();
     using State = BitsState<int>;
     auto transfer = [&](const FlowNode& n, State& s, bool reportNow) {
       if (!n.op) return;

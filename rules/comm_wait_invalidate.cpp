@@ -47,7 +47,7 @@ class CommWaitInvalidate : public Rule {
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    Flow flow = Flow::build(*k.body);
+    const Flow& flow = ctx.proofs().flow();
     auto transfer = [&](const FlowNode& n, AcquireState& s, bool reportNow) {
       if (n.kind == FlowNode::Kind::Exit) {
         if (reportNow) reportUninvalidatedAtExit(k, flow, s, ctx);

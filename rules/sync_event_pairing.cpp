@@ -62,7 +62,7 @@ class SyncEventPairing : public Rule {
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     checkIds(*k.body, ctx);
-    Flow flow = Flow::build(*k.body);
+    const Flow& flow = ctx.proofs().flow();
     // One whole-kernel question first: when no set can overwrite on any path, the per-set
     // questions (each as big as the kernel) need not be asked.
     std::optional<bool> noneCanOverwrite;

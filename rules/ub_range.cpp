@@ -109,7 +109,7 @@ class UbRange : public Rule {
   // Tiles that share bytes clash by value (rules/tile_values.h): a write of one while the
   // other's value is still to be read, or an op reading bytes it overwrites at another offset.
   static void reportClashes(const Kernel& k, RuleContext& ctx) {
-    Flow flow = Flow::build(*k.body);
+    const Flow& flow = ctx.proofs().flow();
     TileClashes found = tileClashes(flow, [&](const Op& op) { return checkedPlacement(op, k.arch); });
     for (const TileClash& c : found.clashes) {
       const std::string over = tileName(*c.written), under = tileName(*c.read);

@@ -135,6 +135,11 @@ bool ProofContext::budgetSpent() {
   return budgetSpent_;
 }
 
+const Flow& ProofContext::flow() {
+  if (!flow_) flow_ = Flow::build(*kernel_.body);
+  return *flow_;
+}
+
 const Trace& ProofContext::trace() {
   if (trace_) return *trace_;
   trace_ = unrollKernel(kernel_);

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "analyzer/model/flow.h"
 #include "analyzer/model/model.h"
 #include "solver/solver.h"
 #include "solver/trace.h"
@@ -40,6 +41,8 @@ class ProofContext {
 
   const Kernel& kernel() const { return kernel_; }
   const Trace& trace();
+  // The kernel's control-flow graph, built once for every rule that walks it.
+  const Flow& flow();
   Solver& solver() { return solver_; }
   // The values a witness shows from a model: the kernel's parameters and the launch symbols.
   std::vector<std::pair<std::string, int64_t>> shownValues(const SatAnswer& a) const;
@@ -151,6 +154,7 @@ class ProofContext {
   const Kernel& kernel_;
   Solver& solver_;
   std::optional<Trace> trace_;
+  std::optional<Flow> flow_;
   std::unique_ptr<Levels> levels_;
 
  public:

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <set>
+#include <unordered_set>
 #include <cctype>
 #include <sstream>
 
@@ -382,6 +383,12 @@ class FunctionLifter {
 
   bool liftValueOp(const mlir::Op& op) {
     const std::string& n = op.name;
+    // Most ops are none of the below: one lookup instead of the whole chain of comparisons.
+    static const std::unordered_set<std::string_view> kNonArith = {
+        "pto.get_block_idx", "pto.get_block_num", "hivm.hir.get_block_idx", "hivm.hir.get_block_num",
+        "pto.subview",       "pto.treshape",      "pto.bitcast",            "pto.reshape",
+        "pto.make_tensor_view", "pto.partition_view", "pto.castptr",        "pto.addptr"};
+    if (n.rfind("arith.", 0) != 0 && !kNonArith.count(n)) return false;
     const auto& ops = op.operands;
     auto bin = [&](Expr::Kind k) {
       if (ops.size() < 2) return;
