@@ -1,16 +1,29 @@
 #include "analyzer/mlir/lexer.h"
 #include "analyzer/utf8.h"
 
+#include <array>
 #include <cctype>
 
 namespace ptov::mlir {
 namespace {
 
-bool isIdStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool isIdChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
-}
-bool isSuffixIdChar(char c) { return isIdChar(c) || c == '-'; }
+// ASCII classes by table (std::isalnum is a locale-aware call per character; the lexer asks
+// for every byte of an identifier).
+enum : unsigned char { kIdStart = 1, kIdChar = 2, kSuffixIdChar = 4 };
+constexpr std::array<unsigned char, 256> kCharClass = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    bool digit = c >= '0' && c <= '9';
+    if (alpha || c == '_') t[c] |= kIdStart;
+    if (alpha || digit || c == '_' || c == '.' || c == '$') t[c] |= kIdChar | kSuffixIdChar;
+    if (c == '-') t[c] |= kSuffixIdChar;
+  }
+  return t;
+}();
+bool isIdStart(char c) { return kCharClass[static_cast<unsigned char>(c)] & kIdStart; }
+bool isIdChar(char c) { return kCharClass[static_cast<unsigned char>(c)] & kIdChar; }
+bool isSuffixIdChar(char c) { return kCharClass[static_cast<unsigned char>(c)] & kSuffixIdChar; }
 
 // Builtin names whose `<...>` body belongs to the token (types and attributes).
 bool takesAngleBody(std::string_view id) {

@@ -36,12 +36,16 @@ struct ParseError : std::runtime_error {
 };
 
 bool isOpen(const Token& t) {
-  return t.kind == Tok::Punct && (t.text == "(" || t.text == "[" || t.text == "<" || t.text == "{");
+  if (t.kind != Tok::Punct || t.text.size() != 1) return false;
+  char c = t.text[0];
+  return c == '(' || c == '[' || c == '<' || c == '{';
 }
 bool isClose(const Token& t) {
-  return t.kind == Tok::Punct && (t.text == ")" || t.text == "]" || t.text == ">" || t.text == "}");
+  if (t.kind != Tok::Punct || t.text.size() != 1) return false;
+  char c = t.text[0];
+  return c == ')' || c == ']' || c == '>' || c == '}';
 }
-bool isPunct(const Token& t, const char* p) { return t.kind == Tok::Punct && t.text == p; }
+bool isPunct(const Token& t, std::string_view p) { return t.kind == Tok::Punct && t.text == p; }
 // i1, i32, si8, ui64, f16, f32, bf16, index, none (builtin scalar types spelled as bare words).
 bool isBuiltinScalarType(std::string_view w) {
   if (w == "index" || w == "bf16" || w == "none" || w == "tf32") return true;

@@ -840,6 +840,9 @@ class FunctionLifter {
 
   bool liftHivmOp(const mlir::Op& op, Stmt& seq) {
     const std::string& n = op.name;
+    // Everything below is in these dialects (a .pto op is rejected without the comparisons).
+    auto in = [&](const char* dialect) { return n.rfind(dialect, 0) == 0; };
+    if (!in("hivm.") && !in("memref.") && !in("annotation.") && !in("bufferization.") && !in("tensor.")) return false;
     const auto& ops = op.operands;
     if (n == "annotation.mark" || n == "hivm.hir.anchor" || n == "hivm.hir.set_ctrl" ||
         n == "hivm.hir.set_mask_norm" || n == "hivm.hir.debug")
