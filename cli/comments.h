@@ -1,8 +1,8 @@
 #pragma once
 // Walks the `//` comments of an input (.pto / .mlir; C++ line comments alike), which carry
 // corpus expectations and inline suppressions.
-#include <sstream>
 #include <string>
+#include <string_view>
 
 namespace ptov {
 
@@ -10,14 +10,16 @@ namespace ptov {
 // starts at the `//`.
 template <class F>
 void forEachLineComment(const std::string& text, F&& f) {
-  std::istringstream in(text);
-  std::string line;
+  std::string_view rest(text);
   int lineNo = 0;
-  while (std::getline(in, line)) {
+  while (!rest.empty()) {  // lines as views: copying each line was a few per cent of a .pto run
+    size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
     ++lineNo;
     auto comment = line.find("//");
-    if (comment == std::string::npos) continue;
-    f(lineNo, line.substr(comment), line.find_first_not_of(" \t") == comment);
+    if (comment == std::string_view::npos) continue;
+    f(lineNo, std::string(line.substr(comment)), line.find_first_not_of(" \t") == comment);
   }
 }
 

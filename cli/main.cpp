@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "cli/audit.h"
 #include "cli/baseline.h"
@@ -128,8 +129,12 @@ int run(int argc, char** argv) {
   check->add_option("--help-uri-base", helpUriBase,
                     "URL of a ptoverify checkout (ending in /): SARIF rules get helpUri = URL + docs/rules/ID.md");
   std::string shardSpec;
-  check->add_option("-j,--jobs", req.jobs, "check N files in parallel (output order is the input order)")
-      ->check(CLI::Range(1u, 256u));
+  // Every core by default: the output does not depend on N, and a gate over a generated tree
+  // should not leave cores idle (up to 8: a C++ input's model can take a few hundred MB).
+  req.jobs = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  check->add_option("-j,--jobs", req.jobs, "check N files in parallel (output order is the input order; default: the cores, up to 8)")
+      ->check(CLI::Range(1u, 256u))
+      ->default_val(req.jobs);
   check->add_option("--shard", shardSpec, "check only part K of N (K/N) of the inputs, stably split by path");
   std::string baselinePath;
   check->add_option("--baseline", baselinePath, "report only findings that this baseline (baseline create) lacks");
