@@ -153,8 +153,9 @@ LoadedFile loadText(const std::string& path, const std::string& text, const Fron
 namespace {
 // The supported files under `dir`, sorted; a directory that cannot be read is an input error
 // (it was skipped without a word), and only regular files are taken (a FIFO would block).
-std::vector<std::string> filesUnder(const std::string& dir, std::vector<std::string>& problems) {
-  std::vector<std::string> found;
+// Each with whether it is a symlink (the listing says, without a system call).
+std::vector<std::pair<std::string, bool>> filesUnder(const std::string& dir, std::vector<std::string>& problems) {
+  std::vector<std::pair<std::string, bool>> found;
   std::vector<fs::path> pending{dir};
   while (!pending.empty()) {
     fs::path d = pending.back();
@@ -171,8 +172,9 @@ std::vector<std::string> filesUnder(const std::string& dir, std::vector<std::str
         break;
       }
       std::error_code kind;
-      if (it->is_directory(kind) && !it->is_symlink(kind)) pending.push_back(it->path());
-      else if (it->is_regular_file(kind) && isSupportedExtension(it->path().string())) found.push_back(it->path().string());
+      bool link = it->is_symlink(kind);
+      if (it->is_directory(kind) && !link) pending.push_back(it->path());
+      else if (it->is_regular_file(kind) && isSupportedExtension(it->path().string())) found.emplace_back(it->path().string(), link);
     }
   }
   std::sort(found.begin(), found.end());
@@ -184,19 +186,20 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
                                        std::vector<std::string>& problems, bool cppToo) {
   std::vector<std::string> out;
   std::set<std::string> seen;  // a file named twice (or found twice) is checked once
-  auto add = [&](const std::string& f) {
+  auto add = [&](const std::string& f, bool isSymlink) {
     if (!cppToo && isCppInput(f)) return;
-    if (seen.insert(normalisedPath(f)).second) out.push_back(f);
+    if (seen.insert(normalisedPath(f, isSymlink)).second) out.push_back(f);
   };
   for (const auto& p : paths) {
     std::error_code ec;
-    fs::file_status st = fs::status(p, ec);
+    fs::file_status link = fs::symlink_status(p, ec);  // one call for what is not a symlink
+    fs::file_status st = fs::is_symlink(link) ? fs::status(p, ec) : link;
     if (fs::is_directory(st)) {
-      std::vector<std::string> found = filesUnder(p, problems);
+      auto found = filesUnder(p, problems);
       if (found.empty()) problems.push_back(p + ": error: no .pto, .mlir or C++ file in this directory");
-      for (const auto& f : found) add(f);
+      for (const auto& [f, isSymlink] : found) add(f, isSymlink);
     } else if (fs::is_regular_file(st)) {
-      add(p);
+      add(p, fs::is_symlink(link));
     } else if (fs::exists(st)) {
       problems.push_back(p + ": error: not a regular file (a FIFO, device or socket is not read)");
     } else {
@@ -238,7 +241,7 @@ std::vector<const LaunchFacts*> launchesOf(const Kernel& k,
 // weakly_canonical resolves every component with a syscall and absolute() asks for the working
 // directory each time: over 3,000 inputs that was a fifth of a .pto run. The directory part is
 // resolved once per directory; the file itself only when it is a symlink.
-std::string normalisedPath(const std::string& p) {
+std::string normalisedPath(const std::string& p, std::optional<bool> isSymlink) {
   namespace fs = std::filesystem;
   static std::mutex mutex;
   static std::map<std::string, std::string> canonicalDirs;
@@ -251,7 +254,7 @@ std::string normalisedPath(const std::string& p) {
   std::error_code ec;
   fs::path path(p);
   std::string result;
-  if (fs::is_symlink(fs::symlink_status(path, ec))) {
+  if (isSymlink ? *isSymlink : fs::is_symlink(fs::symlink_status(path, ec))) {
     result = fs::weakly_canonical(fs::absolute(path, ec), ec).lexically_normal().string();
   } else {
     std::string dir = path.parent_path().string();

@@ -201,7 +201,7 @@ static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
 
 // --config, else the .ptoverify.yaml above `path` (when config files are read), else "".
 static std::string configPathFor(const std::string& path, const CheckRequest& req) {
-  return !req.configPath.empty() ? req.configPath : req.useConfigFiles ? findConfig(path) : "";
+  return !req.configPath.empty() ? req.configPath : req.useConfigFiles ? findConfigOfFile(path) : "";
 }
 
 CheckRequest requestFor(const std::string& path, const CheckRequest& req, std::string& error) {

@@ -300,6 +300,20 @@ std::string findConfig(const std::string& input) {
   return found;
 }
 
+std::string findConfigOfFile(const std::string& file) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> configOfWrittenDir;
+  std::string dir = fs::path(file).parent_path().string();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto known = configOfWrittenDir.find(dir);
+    if (known != configOfWrittenDir.end()) return known->second;
+  }
+  std::string found = findConfig(dir.empty() ? "." : dir);
+  std::lock_guard<std::mutex> lock(mutex);
+  return configOfWrittenDir.emplace(dir, found).first->second;
+}
+
 std::string dumpConfig(const Config& c) {
   YAML::Emitter e;
   e << YAML::BeginMap;

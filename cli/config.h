@@ -37,6 +37,9 @@ struct Config {
 bool loadConfig(const std::string& path, Config& out, std::string& error);
 // The .ptoverify.yaml governing `input` (its directory and every parent), or "" if none.
 std::string findConfig(const std::string& input);
+// The same for an input known to be a file (collectInputs' answers): one lookup per directory
+// as written, no system call for the files after the first of a directory.
+std::string findConfigOfFile(const std::string& file);
 // The effective configuration as YAML, for `ptoverify config --dump`.
 std::string dumpConfig(const Config& c);
 
