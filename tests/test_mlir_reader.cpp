@@ -90,7 +90,7 @@ TEST_CASE("reader: ops spanning lines, trailing attr dict on its own line, keywo
   CHECK(ops[2].name == "pto.comm.tnotify");
   CHECK(ops[2].attrs.at("notifyOp") == "#pto<notify_op set>");
   CHECK(ops[2].operands == std::vector<std::string>{"%v", "%c1"});
-  CHECK(ops[2].types == std::vector<std::string>{"!pto.tensor_view<1xi32>", "index"});
+  CHECK(ops[2].types == std::vector<std::string_view>{"!pto.tensor_view<1xi32>", "index"});
   CHECK(ops[3].keywords.at("addr") == "%c1");
 }
 

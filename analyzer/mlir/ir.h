@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -24,7 +25,7 @@ struct Op {
   std::vector<std::string> results;  // "%0", or "%r#0", "%r#1" for `%r:2 = ...`
   std::vector<std::string> operands;       // every %value used in the op's own text, in order
   std::vector<std::string> successors;     // ^bb names (cf.br, cf.cond_br)
-  std::vector<std::string> types;          // every type in the op's text, in order (!pto.ptr<f32>, i32, index)
+  std::vector<std::string_view> types;     // every type in the op's text, in order (!pto.ptr<f32>, i32, index); views into ParsedFile::source
   std::map<std::string, std::string> attrs;  // attribute dictionary entries, values as text
   // `key = value` pairs written in the op's custom syntax outside the attr dict
   // (addr = %a, offset = %o : i64, mode = #pto.sync_all_mode<soft>, offsets = [...]).

@@ -176,6 +176,7 @@ class Parser {
 
   Op parseOp() {
     Op op;
+    op.tokens.reserve(32);  // most ops have fewer: one allocation instead of six doublings
     const Token& first = cur();
     if (first.kind == Tok::Error) throw ParseError(first, first.text);
     op.loc = loc(first);
@@ -428,7 +429,7 @@ class Parser {
     for (size_t k = 0; k < tk.size(); ++k) {
       const Token& t = tk[k];
       if (t.kind == Tok::ValueId) op.operands.emplace_back(t.text);
-      if (t.kind == Tok::Type || (t.kind == Tok::BareId && isBuiltinScalarType(t.text))) op.types.emplace_back(t.text);
+      if (t.kind == Tok::Type || (t.kind == Tok::BareId && isBuiltinScalarType(t.text))) op.types.push_back(t.text);
       if (t.kind == Tok::BlockId) op.successors.emplace_back(t.text);
       if (t.kind == Tok::SymbolRef && op.symbol.empty()) op.symbol = t.text.substr(1);
       if (t.kind == Tok::BareId && k + 2 < tk.size() && isPunct(tk[k + 1], "=")) {
