@@ -10,15 +10,6 @@
 
 namespace ptov {
 
-std::string solverSymbolName(const Expr& e) {
-  switch (e.kind) {
-    case Expr::Kind::BlockIdx: return "block_idx";
-    case Expr::Kind::BlockNum: return "block_num";
-    case Expr::Kind::Unknown: return "?" + e.name;
-    default: return e.name;
-  }
-}
-
 namespace {
 
 __extension__ typedef __int128 Wide;  // products of two in-range values fit

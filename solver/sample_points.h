@@ -15,8 +15,16 @@
 
 namespace ptov {
 
-// The solver symbol a leaf stands for (leaves of one name are one symbol).
-std::string solverSymbolName(const Expr& leaf);
+// The solver symbol a leaf stands for (leaves of one name are one symbol). Inline: the Z3
+// session, built on its own into libptoverify-z3.so, names symbols the same way.
+inline std::string solverSymbolName(const Expr& leaf) {
+  switch (leaf.kind) {
+    case Expr::Kind::BlockIdx: return "block_idx";
+    case Expr::Kind::BlockNum: return "block_num";
+    case Expr::Kind::Unknown: return "?" + leaf.name;
+    default: return leaf.name;
+  }
+}
 
 // Random points: does one satisfy all of `assertions`, 1 <= block_num, 0 <= block_idx* <
 // block_num and `paramRanges` (by name without '%')? Only true answers are certain.

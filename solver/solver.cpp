@@ -2,9 +2,9 @@
 
 #include "solver/disk_cache.h"
 #include "solver/sample_points.h"
+#include "solver/z3_session.h"
 
 #include <algorithm>
-#include <z3++.h>
 
 #include <chrono>
 #include <functional>
@@ -42,103 +42,8 @@ void clearSolverCache() {
 
 namespace {
 
-// Z3 resource units for minimising a witness (deterministic, unlike a timeout).
-constexpr unsigned kWitnessRlimit = 20000000;
-
-// Thrown by the translation when the kernel's budget runs out in it: turning a query as big as
-// a kernel of 10,000 waits into Z3 terms is work outside Z3's own timer.
-struct TranslationOverBudget {};
-
-class Translator {
- public:
-  Translator(z3::context& c, std::function<bool()> budgetSpent) : c_(c), budgetSpent_(std::move(budgetSpent)) {}
-
-  z3::expr asInt(const ExprPtr& e) {
-    z3::expr x = translate(e);
-    return x.is_bool() ? z3::ite(x, c_.int_val(1), c_.int_val(0)) : x;
-  }
-  z3::expr asBool(const ExprPtr& e) {
-    z3::expr x = translate(e);
-    return x.is_bool() ? x : x != 0;
-  }
-  const std::map<std::string, z3::expr>& symbols() const { return symbols_; }
-
- private:
-  z3::expr symbol(const std::string& name) {
-    auto it = symbols_.find(name);
-    if (it != symbols_.end()) return it->second;
-    z3::expr s = c_.int_const(name.c_str());
-    symbols_.emplace(name, s);
-    return s;
-  }
-
-  z3::expr translate(const ExprPtr& e) {
-    if (!e) return symbol("?null");
-    auto it = memo_.find(e.get());
-    if (it != memo_.end()) return it->second;
-    if ((++translated_ & 1023) == 0 && budgetSpent_()) throw TranslationOverBudget{};
-    z3::expr r = build(*e);
-    memo_.emplace(e.get(), r);
-    keep_.push_back(e);
-    return r;
-  }
-
-  z3::expr build(const Expr& e) {
-    using K = Expr::Kind;
-    switch (e.kind) {
-      case K::Const: return c_.int_val(static_cast<int64_t>(e.value));
-      case K::Param:
-      case K::LoopVar:
-      case K::BlockIdx:
-      case K::BlockNum:
-      case K::Unknown: return symbol(solverSymbolName(e));
-      case K::Add: return asInt(e.args[0]) + asInt(e.args[1]);
-      case K::Sub: return asInt(e.args[0]) - asInt(e.args[1]);
-      case K::Mul: return asInt(e.args[0]) * asInt(e.args[1]);
-      // Division by zero is left to Z3 (an unconstrained value), like the hardware's undefined result.
-      case K::Div: return asInt(e.args[0]) / asInt(e.args[1]);
-      case K::Rem: return z3::mod(asInt(e.args[0]), asInt(e.args[1]));
-      case K::Min: return z3::min(asInt(e.args[0]), asInt(e.args[1]));
-      case K::Max: return z3::max(asInt(e.args[0]), asInt(e.args[1]));
-      case K::Select: {
-        z3::expr a = translate(e.args[1]), b = translate(e.args[2]);
-        if (a.is_bool() && b.is_bool()) return z3::ite(asBool(e.args[0]), a, b);
-        return z3::ite(asBool(e.args[0]), asInt(e.args[1]), asInt(e.args[2]));
-      }
-      case K::Not: return !asBool(e.args[0]);
-      case K::And: return asBool(e.args[0]) && asBool(e.args[1]);
-      case K::Or: return asBool(e.args[0]) || asBool(e.args[1]);
-      case K::Cmp: {
-        z3::expr a = asInt(e.args[0]), b = asInt(e.args[1]);
-        const std::string& p = e.pred;
-        // Unsigned predicates are read as signed: indices here are small and non-negative.
-        if (p == "eq") return a == b;
-        if (p == "ne") return a != b;
-        if (p == "slt" || p == "ult") return a < b;
-        if (p == "sle" || p == "ule") return a <= b;
-        if (p == "sgt" || p == "ugt") return a > b;
-        if (p == "sge" || p == "uge") return a >= b;
-        return symbol("?cmp") != 0;
-      }
-    }
-    return symbol("?");
-  }
-
-  z3::context& c_;
-  std::function<bool()> budgetSpent_;
-  size_t translated_ = 0;
-  std::unordered_map<const Expr*, z3::expr> memo_;
-  std::vector<ExprPtr> keep_;  // keeps memo keys alive
-  std::map<std::string, z3::expr> symbols_;
-};
-
-std::string stripPercent(const std::string& s) { return !s.empty() && s[0] == '%' ? s.substr(1) : s; }
 
 }  // namespace
-
-struct Solver::Impl {
-  z3::context ctx;
-};
 
 // The Z3 context is made on the first query that needs it: most kernels need none.
 Solver::Solver(SolverOptions options) : options_(std::move(options)) {}
@@ -152,7 +57,7 @@ Solver::~Solver() = default;
 void Solver::startKernel() {
   kernelStart_ = std::chrono::steady_clock::now();
   keyNodesAfterBudget_ = 0;
-  impl_.reset();
+  session_.reset();
 }
 
 double Solver::kernelSpentMs() const {
@@ -255,119 +160,16 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     return answeredByPoints(SatAnswer::Kind::Sat);
   if (budgetSpent()) return answer;
   auto start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
-  try {
-    if (!impl_) impl_ = std::make_unique<Impl>();
-    z3::context& c = impl_->ctx;
-    Translator tr(c, [this] { return kernelBudgetSpent(); });
-    // The plain "smt" tactic: the default solver's preprocessing costs ~15 ms per query on
-    // these small formulas (measured with make bench), the smt core well under 2 ms.
-    z3::solver s = z3::tactic(c, "smt").mk_solver();
-    z3::params p(c);
-    double left = options_.kernelBudgetMs - kernelSpentMs();
-    unsigned timeout = static_cast<unsigned>(std::min<double>(options_.queryTimeoutMs, std::max(1.0, left)));
-    p.set("timeout", timeout);
-    s.set(p);
-    z3::expr_vector facts(c);
-    for (const auto& a : assertions) facts.push_back(tr.asBool(a));
-    std::vector<z3::expr> evals;
-    evals.reserve(evaluate.size());
-    for (const auto& e : evaluate) evals.push_back(tr.asInt(e));
-    // Facts about the launch, and the configured parameter ranges.
-    auto syms = tr.symbols();
-    auto bn = syms.find("block_num");
-    z3::expr blockNum = bn != syms.end() ? bn->second : c.int_const("block_num");
-    facts.push_back(blockNum >= 1);
-    // --param-range block_num bounds the lanes even when the query names only lane copies.
-    if (bn == syms.end())
-      if (auto r = options_.paramRanges.find("block_num"); r != options_.paramRanges.end())
-        facts.push_back(blockNum >= c.int_val(r->second.first) && blockNum <= c.int_val(r->second.second));
-    z3::expr shown = c.int_val(0);  // the witness values users read: kept small
-    bool usesLanes = bn != syms.end();
-    for (const auto& [name, sym] : syms) {
-      auto r = options_.paramRanges.find(stripPercent(name));
-      if (r != options_.paramRanges.end())
-        facts.push_back(sym >= c.int_val(r->second.first) && sym <= c.int_val(r->second.second));
-      // The block index, and lane copies of it (block_idx#a), obey the launch bounds.
-      if (name.find("block_idx") != std::string::npos) {
-        facts.push_back(sym >= 0 && sym < blockNum);
-        usesLanes = true;
-      }
-      // |x|, with ties broken towards the non-negative value (2|x| + [x < 0]).
-      if (name[0] == '%' || name.rfind("args[", 0) == 0 || name.find("block_") != std::string::npos)
-        shown = shown + z3::ite(sym >= 0, 2 * sym, -2 * sym + 1);
-    }
-    s.add(facts);
-    switch (s.check()) {
-      case z3::sat: {
-        answer.kind = SatAnswer::Kind::Sat;
-        if (model == Model::None) break;
-        // Prefer the smallest parameter values (num_tokens = 0 rather than 8191): witnesses
-        // read better and stay stable. If that takes too long, keep the first model.
-        // A resource limit rather than a time limit: the same query gets the same witness on a
-        // loaded CI machine as on an idle one (the time limit below is only the kernel budget's
-        // backstop, far above what the resource limit allows on ordinary kernels). It runs in a
-        // fresh context:
-        // - a late timeout timer of an earlier query on `c` can cancel whatever runs on `c` next,
-        //   and Z3 4.8's optimizer then gives up (another witness) or never returns (seen in
-        //   make test);
-        // - a fresh context breaks ties the same way whatever this thread solved before, so -j N
-        //   prints the same witnesses as -j 1.
-        z3::model first = s.get_model();
-        // A first model that shows only zeros is as small as a witness gets: no optimiser, whose
-        // fresh context costs more than most queries do.
-        int64_t firstShown = -1;
-        bool zeros = first.eval(shown, true).is_numeral_i64(firstShown) && firstShown == 0;
-        std::unique_ptr<z3::context> fresh;
-        std::optional<z3::model> best;  // after `fresh`: a model must go before its context
-        auto moved = [&](const z3::expr& e) { return z3::expr(*fresh, Z3_translate(c, e, *fresh)); };
-        if (!zeros) {
-          fresh = std::make_unique<z3::context>();
-          z3::context& oc = *fresh;
-          z3::optimize o(oc);
-          z3::params op(oc);
-          op.set("rlimit", kWitnessRlimit);
-          // The kernel budget still bounds it (a fuzzed kernel took 12 s against a 1 s budget):
-          // past what is left, the first model is kept. Its own context, so no other timer is hit.
-          // With under 100 ms left the first model is kept: a timer of a few ms cancels the
-          // optimizer mid-step, and fuzz_check_file once saw Z3 4.8 crash there (SIGSEGV inside
-          // optimize::check on a loaded machine, not reproducible alone; docs/fuzzing.md).
-          double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-          double remaining = left - spent;
-          op.set("timeout", static_cast<unsigned>(std::max(1.0, remaining)));
-          o.set(op);
-          for (const auto& f : facts) o.add(moved(f));
-          o.minimize(moved(shown));
-          if (remaining >= 100 && o.check() == z3::sat) best = o.get_model();
-        }
-        auto value = [&](const z3::expr& e) -> std::optional<int64_t> {
-          int64_t out = 0;
-          z3::expr v = best ? best->eval(moved(e), true) : first.eval(e, true);
-          if (v.is_numeral_i64(out)) return out;
-          return std::nullopt;
-        };
-        for (auto& e : evals) answer.values.push_back(value(e));
-        for (const auto& [name, sym] : tr.symbols())
-          if (auto v = value(sym)) answer.symbols[name] = *v;
-        if (usesLanes)
-          if (auto lanes = value(blockNum)) answer.symbols["block_num"] = *lanes;
-        break;
-      }
-      case z3::unsat: answer.kind = SatAnswer::Kind::Unsat; break;
-      case z3::unknown: {
-        std::string why = s.reason_unknown();
-        answer.reason = why == "timeout" || why == "canceled"
-                            ? "Z3 timed out after " + std::to_string(timeout) + " ms"
-                            : "Z3 answered unknown (" + why + ")";
-        break;
-      }
-    }
-  } catch (const z3::exception& e) {
-    answer.kind = SatAnswer::Kind::Unknown;
-    answer.reason = std::string("Z3 error: ") + e.msg();
-  } catch (const TranslationOverBudget&) {
-    answer.kind = SatAnswer::Kind::Unknown;
-    answer.reason = budgetSpentReason();
+  if (!session_) session_ = newZ3Session(z3Unavailable_);
+  if (!session_) {
+    answer.reason = z3Unavailable_;
+    return answer;  // not cached: the same query in a process that has Z3 may be decided
   }
+  double left = options_.kernelBudgetMs - kernelSpentMs();
+  Z3Query query{assertions, evaluate, model == Model::Minimal,
+                static_cast<unsigned>(std::min<double>(options_.queryTimeoutMs, std::max(1.0, left))), left,
+                options_.paramRanges, [this] { return kernelBudgetSpent(); }, budgetSpentReason()};
+  answer = session_->solve(query);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   stats_.queryMs.push_back(ms);
   if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, answer);

@@ -17,6 +17,8 @@
 
 namespace ptov {
 
+class Z3Session;
+
 struct SolverOptions {
   unsigned queryTimeoutMs = 2000;     // per query
   unsigned kernelBudgetMs = 20000;    // one kernel's proofs: unrolling, query building and queries
@@ -77,8 +79,8 @@ class Solver {
   const SolverOptions& options() const { return options_; }
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  std::unique_ptr<Z3Session> session_;  // made on the first query points leave open
+  std::string z3Unavailable_;           // why no session could be made
   SolverOptions options_;
   SolverStats stats_;
   std::chrono::steady_clock::time_point kernelStart_ = std::chrono::steady_clock::now();

@@ -267,6 +267,14 @@ PY
     expect_output ':32:7: note: witness: %n = 2, %i = 1$'
     expect_output 'note: path: pto.wait_flag \[PIPE_MTE1, PIPE_MTE2, EVENT_ID0\] in iteration %i = 1$'
     expect_output 'note: state: PIPE_MTE2: blocked at pto.wait_flag'
+    # A query no concrete point decides loads the Z3 module (solver/z3_session.h) and gets Z3's
+    # minimal witness; without the module it is unknown with the reason, never a pass.
+    run 1 check tests/inputs/z3_plane.pto
+    expect_output ':18:5: note: witness: %a = 1, %b = 200000$'
+    out="$(PTOVERIFY_Z3_MODULE=/nonexistent/libptoverify-z3.so timeout 60 "$tool" check tests/inputs/z3_plane.pto 2>&1)"
+    [ "$?" -eq 0 ] || fail "without the Z3 module the check did not exit 0 (unknown only)"
+    expect_output ':18:5: unknown: .*Z3 is not available \(/nonexistent/libptoverify-z3.so: cannot open'
+    expect_output ', 1 unknown$'
     # A parameter range can rule the failing launches out: with n = 1 the proof holds.
     run 1 check corpus/sync-deadlock/bad/rearm_on_last_iteration_only.pto --param-range n=1:1 --rules sync-deadlock
     expect_no_output ':32:7: error'
