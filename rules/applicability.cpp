@@ -3,9 +3,6 @@
 #include "rules/rule.h"
 #include "rules/timing_queries.h"
 
-#include <string_view>
-#include <unordered_map>
-
 namespace ptov {
 
 KernelTraits kernelTraits(const Kernel& k) {
@@ -46,47 +43,25 @@ bool ruleApplies(const std::string& id, const Kernel& k, const KernelTraits& t, 
     return stopStepsOf(k.cpp->machine->body, timing).qualifies();  // timing-stop-order
   }
   if (machine) return false;
-  // One lookup per rule and kernel (a chain of id comparisons was a per cent of a .pto run).
-  using Applies = bool (*)(const Kernel&, const KernelTraits&);
-  static const std::unordered_map<std::string_view, Applies> kApplies = {
-      {"sync-event-pairing", [](const Kernel&, const KernelTraits& t) { return hasAny(t, {K::SetFlag, K::WaitFlag}); }},
-      {"sync-deadlock", [](const Kernel&, const KernelTraits& t) { return hasAny(t, {K::SetFlag, K::WaitFlag}); }},
-      {"sync-exit-balance", [](const Kernel&, const KernelTraits& t) { return hasAny(t, {K::SetFlag, K::WaitFlag}); }},
-      {"sync-pipe-race",
-       [](const Kernel&, const KernelTraits& t) { return hasAny(t, {K::SetFlag, K::WaitFlag, K::PipeBarrier}); }},
-      {"barrier-arrival", [](const Kernel&, const KernelTraits& t) { return t.has(K::SyncAll); }},
-      {"sync-reserved-event",
-       [](const Kernel&, const KernelTraits& t) { return t.hivmCrossCore || hasAny(t, {K::SetFlag, K::WaitFlag}); }},
-      {"sync-block-pairing", [](const Kernel&, const KernelTraits& t) { return t.hivmCrossCore; }},
-      {"sync-ffts-base",
-       [](const Kernel&, const KernelTraits& t) { return hasAny(t, {K::CrossCoreSet, K::CrossCoreWait}) || t.hivmCrossCore; }},
-      {"comm-publish-fence",
-       [](const Kernel&, const KernelTraits& t) { return hasAny(t, {K::Notify, K::Put, K::CacheInvalidate, K::Fence}); }},
-      {"comm-wait-invalidate", [](const Kernel&, const KernelTraits& t) { return hasAny(t, {K::Wait, K::Test}); }},
-      {"comm-wait-batching", [](const Kernel&, const KernelTraits& t) { return hasAny(t, {K::Wait, K::Test}); }},
-      {"comm-put-drain", [](const Kernel&, const KernelTraits& t) { return hasAny(t, {K::Put, K::Get, K::Collective}); }},
-      {"ub-range",
-       [](const Kernel& k, const KernelTraits& t) {
-         return hasAny(t, {K::TileAlloc, K::TileAssign}) || (k.cpp && !k.cpp->ubScratch.empty());
-       }},
-      {"barrier-logical-id",
-       [](const Kernel& k, const KernelTraits& t) { return k.cpp != nullptr && (k.cpp->wrapper || t.has(K::SyncAll)); }},
-      {"barrier-workspace", [](const Kernel& k, const KernelTraits& t) { return k.cpp != nullptr && t.softSync; }},
-      {"barrier-participants", [](const Kernel& k, const KernelTraits& t) { return k.cpp != nullptr && t.has(K::SyncAll); }},
-      {"barrier-sync-start", [](const Kernel& k, const KernelTraits& t) { return k.cpp != nullptr && t.has(K::SyncAll); }},
-      {"barrier-data-visibility",
-       [](const Kernel& k, const KernelTraits& t) { return k.cpp != nullptr && t.has(K::SyncAll); }},
-      {"launch-dependencies",
-       [](const Kernel& k, const KernelTraits&) {
-         return k.cpp != nullptr && k.kind == "orchestration" && !k.cpp->launches.empty();
-       }},
-      {"launch-early-resolve", [](const Kernel& k, const KernelTraits& t) { return k.cpp != nullptr && t.has(K::SyncAll); }},
-      {"abi-order", [](const Kernel& k, const KernelTraits&) { return k.cpp != nullptr && k.cpp->wrapper; }},
-      {"cache-policy-wrapper", [](const Kernel& k, const KernelTraits&) { return k.cpp != nullptr && k.cpp->wrapper; }},
-      {"xcheck-sync", [](const Kernel& k, const KernelTraits&) { return k.irPeer != nullptr; }},
-  };
-  auto it = kApplies.find(id);
-  if (it != kApplies.end()) return it->second(k, t);
+  if (id == "sync-event-pairing" || id == "sync-deadlock" || id == "sync-exit-balance")
+    return hasAny(t, {K::SetFlag, K::WaitFlag});
+  if (id == "sync-pipe-race") return hasAny(t, {K::SetFlag, K::WaitFlag, K::PipeBarrier});
+  if (id == "barrier-arrival") return t.has(K::SyncAll);
+  if (id == "sync-reserved-event") return t.hivmCrossCore || hasAny(t, {K::SetFlag, K::WaitFlag});
+  if (id == "sync-block-pairing") return t.hivmCrossCore;
+  if (id == "sync-ffts-base") return hasAny(t, {K::CrossCoreSet, K::CrossCoreWait}) || t.hivmCrossCore;
+  if (id == "comm-publish-fence") return hasAny(t, {K::Notify, K::Put, K::CacheInvalidate, K::Fence});
+  if (id == "comm-wait-invalidate" || id == "comm-wait-batching") return hasAny(t, {K::Wait, K::Test});
+  if (id == "comm-put-drain") return hasAny(t, {K::Put, K::Get, K::Collective});
+  if (id == "ub-range") return hasAny(t, {K::TileAlloc, K::TileAssign}) || (k.cpp && !k.cpp->ubScratch.empty());
+  if (id == "barrier-logical-id") return k.cpp != nullptr && (k.cpp->wrapper || t.has(K::SyncAll));
+  if (id == "barrier-workspace") return k.cpp != nullptr && t.softSync;
+  if (id == "barrier-participants" || id == "barrier-sync-start" || id == "barrier-data-visibility")
+    return k.cpp != nullptr && t.has(K::SyncAll);
+  if (id == "launch-dependencies") return k.cpp != nullptr && k.kind == "orchestration" && !k.cpp->launches.empty();
+  if (id == "launch-early-resolve") return k.cpp != nullptr && t.has(K::SyncAll);
+  if (id == "abi-order" || id == "cache-policy-wrapper") return k.cpp != nullptr && k.cpp->wrapper;
+  if (id == "xcheck-sync") return k.irPeer != nullptr;
   if (id.rfind("cache-", 0) == 0) return t.cachePolicy;
   return true;
 }

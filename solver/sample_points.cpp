@@ -291,8 +291,6 @@ struct Points {
   }
 };
 
-std::string withoutPercent(const std::string& s) { return !s.empty() && s[0] == '%' ? s.substr(1) : s; }
-
 }  // namespace
 
 bool satisfiedAtSamplePoint(const std::vector<ExprPtr>& assertions,

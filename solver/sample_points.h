@@ -25,6 +25,8 @@ inline std::string solverSymbolName(const Expr& leaf) {
     default: return leaf.name;
   }
 }
+// A symbol's name as --param-range spells it (without the leading '%').
+inline std::string withoutPercent(const std::string& s) { return !s.empty() && s[0] == '%' ? s.substr(1) : s; }
 
 // Random points: does one satisfy all of `assertions`, 1 <= block_num, 0 <= block_idx* <
 // block_num and `paramRanges` (by name without '%')? Only true answers are certain.

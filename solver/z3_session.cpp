@@ -105,7 +105,6 @@ class Translator {
   std::map<std::string, z3::expr> symbols_;
 };
 
-std::string stripPercent(const std::string& s) { return !s.empty() && s[0] == '%' ? s.substr(1) : s; }
 
 class Session : public Z3Session {
  public:
@@ -140,7 +139,7 @@ class Session : public Z3Session {
     z3::expr shown = c.int_val(0);  // the witness values users read: kept small
     bool usesLanes = bn != syms.end();
     for (const auto& [name, sym] : syms) {
-      auto r = q.paramRanges.find(stripPercent(name));
+      auto r = q.paramRanges.find(withoutPercent(name));
       if (r != q.paramRanges.end())
         facts.push_back(sym >= c.int_val(r->second.first) && sym <= c.int_val(r->second.second));
       // The block index, and lane copies of it (block_idx#a), obey the launch bounds.
