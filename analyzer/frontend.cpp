@@ -238,37 +238,49 @@ std::vector<const LaunchFacts*> launchesOf(const Kernel& k,
 }
 }  // namespace
 
-// weakly_canonical resolves every component with a syscall and absolute() asks for the working
-// directory each time: over 3,000 inputs that was a fifth of a .pto run. The directory part is
-// resolved once per directory; the file itself only when it is a symlink.
+namespace {
+// `path` (absolute) resolved as weakly_canonical resolves it, one component at a time over
+// resolved parents kept in `memo`: the directories of a tree share most of their parents, and
+// weakly_canonical asked lstat and readlink of every component of every directory (500 system
+// calls before the first of 150 files was read).
+std::string resolvedPath(const std::filesystem::path& path, std::map<std::string, std::string>& memo) {
+  namespace fs = std::filesystem;
+  if (path == path.root_path() || !path.has_relative_path()) return path.string();
+  auto known = memo.find(path.string());
+  if (known != memo.end()) return known->second;
+  fs::path parent(resolvedPath(path.parent_path(), memo));
+  fs::path name = path.filename();
+  fs::path result;
+  std::error_code ec;
+  if (name.empty() || name == ".") result = parent;
+  else if (name == "..") result = parent.parent_path();  // the parent is physical already
+  else if (fs::is_symlink(fs::symlink_status(parent / name, ec))) result = fs::weakly_canonical(parent / name, ec);
+  else result = parent / name;
+  return memo.emplace(path.string(), result.string()).first->second;
+}
+}  // namespace
+
+// The directory part is resolved once per directory (resolvedPath), against the working
+// directory asked once (absolute() asks for it each time); the file itself only when it is a
+// symlink.
 std::string normalisedPath(const std::string& p, std::optional<bool> isSymlink) {
   namespace fs = std::filesystem;
   static std::mutex mutex;
-  static std::map<std::string, std::string> canonicalDirs;
+  static std::map<std::string, std::string> resolvedDirs;
   static std::map<std::string, std::string> normalised;  // a run asks for each input several times
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto known = normalised.find(p);
-    if (known != normalised.end()) return known->second;
-  }
-  std::error_code ec;
-  fs::path path(p);
-  std::string result;
-  if (isSymlink ? *isSymlink : fs::is_symlink(fs::symlink_status(path, ec))) {
-    result = fs::weakly_canonical(fs::absolute(path, ec), ec).lexically_normal().string();
-  } else {
-    std::string dir = path.parent_path().string();
-    std::string resolved;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      auto it = canonicalDirs.find(dir);
-      if (it == canonicalDirs.end())
-        it = canonicalDirs.emplace(dir, fs::weakly_canonical(fs::absolute(dir.empty() ? "." : dir, ec), ec).string()).first;
-      resolved = it->second;
-    }
-    result = (fs::path(resolved) / path.filename()).lexically_normal().string();
-  }
+  static std::optional<fs::path> workingDir;
   std::lock_guard<std::mutex> lock(mutex);
+  auto known = normalised.find(p);
+  if (known != normalised.end()) return known->second;
+  std::error_code ec;
+  if (!workingDir) workingDir = fs::current_path(ec);
+  fs::path path(p);
+  fs::path absolute = path.is_absolute() ? path : *workingDir / path;
+  std::string result;
+  if (isSymlink ? *isSymlink : fs::is_symlink(fs::symlink_status(path, ec)))
+    result = fs::weakly_canonical(absolute, ec).lexically_normal().string();
+  else
+    result = (fs::path(resolvedPath(absolute.parent_path(), resolvedDirs)) / path.filename()).lexically_normal().string();
   return normalised.emplace(p, result).first->second;
 }
 
