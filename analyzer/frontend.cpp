@@ -12,6 +12,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <tuple>
 
 #include "analyzer/model/cpp_facts.h"
@@ -44,20 +45,32 @@ std::string executableDir() {
   return ec ? "" : exe.parent_path().string();
 }
 
+namespace {
+// What fs::path::extension() gives, without splitting the whole path into components (a
+// fs::path per question was a tenth of a 150-file run's set-up).
+std::string_view extensionOf(std::string_view path) {
+  size_t slash = path.find_last_of('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || name == "..") return {};
+  return name.substr(dot);
+}
+}  // namespace
+
 bool isCppInput(const std::string& path) {
-  std::string ext = fs::path(path).extension().string();
+  std::string_view ext = extensionOf(path);
   for (const char* e : {".cpp", ".cc", ".cxx", ".h", ".hpp", ".hxx", ".inc"})
     if (ext == e) return true;
   return false;
 }
 
 bool isCppHeaderPath(const std::string& path) {
-  std::string ext = fs::path(path).extension().string();
+  std::string_view ext = extensionOf(path);
   return ext == ".h" || ext == ".hpp" || ext == ".hxx" || ext == ".inc";
 }
 
 bool isSupportedExtension(const std::string& path) {
-  std::string ext = fs::path(path).extension().string();
+  std::string_view ext = extensionOf(path);
   return ext == ".pto" || ext == ".mlir" || isCppInput(path);
 }
 
@@ -144,7 +157,7 @@ LoadedFile loadText(const std::string& path, const std::string& text, const Fron
   out.kernels = pto::lift(parsed, lo, out.diagnostics);
   if (out.kernels.empty() && !out.hasErrors())
     out.diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{path, 1, 1}, "no kernel in this file: nothing was checked"});
-  if (fs::path(path).extension() == ".mlir")
+  if (extensionOf(path) == ".mlir")
     for (auto& k : out.kernels) k.frontEnd = "hivm";
   linkMixPeers(out.kernels);
   return out;
@@ -153,9 +166,8 @@ LoadedFile loadText(const std::string& path, const std::string& text, const Fron
 namespace {
 // The supported files under `dir`, sorted; a directory that cannot be read is an input error
 // (it was skipped without a word), and only regular files are taken (a FIFO would block).
-// Each with whether it is a symlink (the listing says, without a system call).
-std::vector<std::pair<std::string, bool>> filesUnder(const std::string& dir, std::vector<std::string>& problems) {
-  std::vector<std::pair<std::string, bool>> found;
+std::vector<std::string> filesUnder(const std::string& dir, std::vector<std::string>& problems) {
+  std::vector<std::string> found;
   std::vector<fs::path> pending{dir};
   while (!pending.empty()) {
     fs::path d = pending.back();
@@ -174,7 +186,7 @@ std::vector<std::pair<std::string, bool>> filesUnder(const std::string& dir, std
       std::error_code kind;
       bool link = it->is_symlink(kind);
       if (it->is_directory(kind) && !link) pending.push_back(it->path());
-      else if (it->is_regular_file(kind) && isSupportedExtension(it->path().string())) found.emplace_back(it->path().string(), link);
+      else if (it->is_regular_file(kind) && isSupportedExtension(it->path().string())) found.push_back(it->path().string());
     }
   }
   std::sort(found.begin(), found.end());
@@ -185,25 +197,28 @@ std::vector<std::pair<std::string, bool>> filesUnder(const std::string& dir, std
 std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
                                        std::vector<std::string>& problems, bool cppToo) {
   std::vector<std::string> out;
-  std::set<std::string> seen;  // a file named twice (or found twice) is checked once
-  auto add = [&](const std::string& f, bool isSymlink) {
+  // A file named twice (or found twice, or through a symlink) is checked once: a file is its
+  // device and inode, which one stat() gives along with what the path names.
+  std::set<std::pair<dev_t, ino_t>> seen;
+  auto add = [&](const std::string& f, const struct stat& st) {
     if (!cppToo && isCppInput(f)) return;
-    if (seen.insert(normalisedPath(f, isSymlink)).second) out.push_back(f);
+    if (seen.insert({st.st_dev, st.st_ino}).second) out.push_back(f);
   };
   for (const auto& p : paths) {
-    std::error_code ec;
-    fs::file_status link = fs::symlink_status(p, ec);  // one call for what is not a symlink
-    fs::file_status st = fs::is_symlink(link) ? fs::status(p, ec) : link;
-    if (fs::is_directory(st)) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) {
+      problems.push_back(p + ": error: no such file or directory");
+    } else if (S_ISDIR(st.st_mode)) {
       auto found = filesUnder(p, problems);
       if (found.empty()) problems.push_back(p + ": error: no .pto, .mlir or C++ file in this directory");
-      for (const auto& [f, isSymlink] : found) add(f, isSymlink);
-    } else if (fs::is_regular_file(st)) {
-      add(p, fs::is_symlink(link));
-    } else if (fs::exists(st)) {
-      problems.push_back(p + ": error: not a regular file (a FIFO, device or socket is not read)");
+      for (const auto& f : found) {
+        struct stat fileSt {};
+        if (::stat(f.c_str(), &fileSt) == 0) add(f, fileSt);
+      }
+    } else if (S_ISREG(st.st_mode)) {
+      add(p, st);
     } else {
-      problems.push_back(p + ": error: no such file or directory");
+      problems.push_back(p + ": error: not a regular file (a FIFO, device or socket is not read)");
     }
   }
   if (!hasCppFrontend())
@@ -263,7 +278,7 @@ std::string resolvedPath(const std::filesystem::path& path, std::map<std::string
 // The directory part is resolved once per directory (resolvedPath), against the working
 // directory asked once (absolute() asks for it each time); the file itself only when it is a
 // symlink.
-std::string normalisedPath(const std::string& p, std::optional<bool> isSymlink) {
+std::string normalisedPath(const std::string& p) {
   namespace fs = std::filesystem;
   static std::mutex mutex;
   static std::map<std::string, std::string> resolvedDirs;
@@ -277,7 +292,7 @@ std::string normalisedPath(const std::string& p, std::optional<bool> isSymlink) 
   fs::path path(p);
   fs::path absolute = path.is_absolute() ? path : *workingDir / path;
   std::string result;
-  if (isSymlink ? *isSymlink : fs::is_symlink(fs::symlink_status(path, ec)))
+  if (fs::is_symlink(fs::symlink_status(path, ec)))
     result = fs::weakly_canonical(absolute, ec).lexically_normal().string();
   else
     result = (fs::path(resolvedPath(absolute.parent_path(), resolvedDirs)) / path.filename()).lexically_normal().string();

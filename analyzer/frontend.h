@@ -64,8 +64,7 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
 bool isSupportedExtension(const std::string& path);
 // An absolute, normalised spelling of a path (symlinks resolved where they exist), to compare
 // the same file reached by different routes.
-// `isSymlink`, when the caller already knows it (a directory listing does), saves a system call.
-std::string normalisedPath(const std::string& path, std::optional<bool> isSymlink = std::nullopt);
+std::string normalisedPath(const std::string& path);
 // .cpp .cc .cxx .h .hpp .hxx .inc: handled by the C++ front end.
 bool isCppInput(const std::string& path);
 bool isCppHeaderPath(const std::string& path);  // .h, .hpp, .hxx, .inc

@@ -229,8 +229,10 @@ CheckResult runCheck(const CheckRequest& req) {
   std::vector<std::string> inputs = collectInputs(req.paths, result.problems);
   // A shard is a set of link groups (cli/link_groups.h), so it links what one full run links.
   std::vector<std::string> leaders = req.shards > 1 ? linkGroupLeaders(inputs) : inputs;
+  // The C++ front end asks whether an included file is an input; nothing else needs the set.
   auto inputFiles = std::make_shared<std::set<std::string>>();
-  for (const auto& in : inputs) inputFiles->insert(normalisedPath(in));
+  if (std::any_of(inputs.begin(), inputs.end(), [](const std::string& in) { return isCppInput(in); }))
+    for (const auto& in : inputs) inputFiles->insert(normalisedPath(in));
   auto plainReq = std::make_shared<CheckRequest>(req);
   plainReq->inputFiles = inputFiles;
   std::map<std::string, std::shared_ptr<const CheckRequest>> requestFor;  // config path -> request

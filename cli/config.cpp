@@ -303,7 +303,9 @@ std::string findConfig(const std::string& input) {
 std::string findConfigOfFile(const std::string& file) {
   static std::mutex mutex;
   static std::map<std::string, std::string> configOfWrittenDir;
-  std::string dir = fs::path(file).parent_path().string();
+  // The directory as written, the cache's key (fs::path would split the whole path first).
+  size_t slash = file.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "" : slash == 0 ? "/" : file.substr(0, slash);
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto known = configOfWrittenDir.find(dir);

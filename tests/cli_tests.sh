@@ -129,6 +129,13 @@ case "$case_name" in
     # A path given twice, or also found in its directory, is checked once.
     run 1 check corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto ./corpus/sync-deadlock/bad//wait_without_set_on_some_path.pto corpus/sync-deadlock/bad
     [ "$(grep -c 'wait_without_set_on_some_path\.pto:7:5: error' <<<"$out")" -eq 1 ] || fail "a file named twice was checked twice"
+    # ... and so is a file named once through a symlink (a file is its inode), while a copy is another file.
+    ln -s "$PWD/corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto" "$tmp/linked.pto"
+    cp corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto "$tmp/copied.pto"
+    run 1 check "$tmp/linked.pto" corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto "$tmp/copied.pto"
+    [ "$(grep -c 'wait_without_set_on_some_path\.pto:7:5: error' <<<"$out")" -eq 0 ] || fail "a file and a symlink to it were both checked"
+    [ "$(grep -c 'linked\.pto:7:5: error' <<<"$out")" -eq 1 ] || fail "the symlinked file was not checked"
+    [ "$(grep -c 'copied\.pto:7:5: error' <<<"$out")" -eq 1 ] || fail "a copy of a file was not checked"
     # A .pto without a kernel says so.
     printf 'module {\n}\n' > "$tmp/nokernel.pto"
     run 0 check "$tmp/nokernel.pto"
