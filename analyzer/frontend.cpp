@@ -273,24 +273,34 @@ std::string resolvedPath(const std::filesystem::path& path, std::map<std::string
   else result = parent / name;
   return memo.emplace(path.string(), result.string()).first->second;
 }
+
+std::mutex pathMutex;
+std::map<std::string, std::string> resolvedDirs;  // absolute spelling -> resolved
+std::optional<std::filesystem::path> workingDir;    // asked once: absolute() asks each time
+
+std::filesystem::path absoluteLocked(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!workingDir) workingDir = std::filesystem::current_path(ec);
+  return path.is_absolute() ? path : *workingDir / path;
+}
 }  // namespace
 
-// The directory part is resolved once per directory (resolvedPath), against the working
-// directory asked once (absolute() asks for it each time); the file itself only when it is a
-// symlink.
+std::string resolvedDirectory(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(pathMutex);
+  return resolvedPath(absoluteLocked(dir.empty() ? "." : dir), resolvedDirs);
+}
+
+// The directory part is resolved once per directory (resolvedPath); the file itself only when
+// it is a symlink.
 std::string normalisedPath(const std::string& p) {
   namespace fs = std::filesystem;
-  static std::mutex mutex;
-  static std::map<std::string, std::string> resolvedDirs;
   static std::map<std::string, std::string> normalised;  // a run asks for each input several times
-  static std::optional<fs::path> workingDir;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::mutex> lock(pathMutex);
   auto known = normalised.find(p);
   if (known != normalised.end()) return known->second;
   std::error_code ec;
-  if (!workingDir) workingDir = fs::current_path(ec);
   fs::path path(p);
-  fs::path absolute = path.is_absolute() ? path : *workingDir / path;
+  fs::path absolute = absoluteLocked(path);
   std::string result;
   if (fs::is_symlink(fs::symlink_status(path, ec)))
     result = fs::weakly_canonical(absolute, ec).lexically_normal().string();

@@ -65,6 +65,9 @@ bool isSupportedExtension(const std::string& path);
 // An absolute, normalised spelling of a path (symlinks resolved where they exist), to compare
 // the same file reached by different routes.
 std::string normalisedPath(const std::string& path);
+// A directory as an absolute path with symlinks, '.' and '..' resolved (weakly_canonical), so
+// that walking up it visits the directories that really hold it.
+std::string resolvedDirectory(const std::string& dir);
 // .cpp .cc .cxx .h .hpp .hxx .inc: handled by the C++ front end.
 bool isCppInput(const std::string& path);
 bool isCppHeaderPath(const std::string& path);  // .h, .hpp, .hxx, .inc

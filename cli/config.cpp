@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <mutex>
 
+#include "analyzer/frontend.h"
+
 namespace ptov {
 
 namespace {
@@ -277,8 +279,9 @@ std::string findConfig(const std::string& input) {
   static std::mutex mutex;
   static std::map<std::string, std::string> configOfDir;
   std::error_code ec;
-  fs::path p = fs::absolute(input, ec);
-  if (!fs::is_directory(p, ec)) p = p.parent_path();
+  // The real directory, not the spelling: the lexical parents of ../other/dir include the
+  // working directory, whose configuration is not other/dir's.
+  fs::path p = fs::is_directory(input, ec) ? resolvedDirectory(input) : resolvedDirectory(fs::path(input).parent_path().string());
   std::vector<std::string> asked;  // the directories walked, answered by what is found above them
   std::string found;
   std::lock_guard<std::mutex> lock(mutex);

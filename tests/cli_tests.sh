@@ -506,6 +506,12 @@ PY
     run 0 config --dump tests/inputs/config/good/kernels.pto
     expect_output '^  sync-exit-balance: warning$'
     expect_output '^    n: \[1, 1\]$'
+    # The configuration of the directories that really hold the file: from inside config/good, a
+    # corpus file spelt ../../../../corpus/... is not under good/, which its spelling passes through.
+    cfgtool="$tool"; case "$cfgtool" in /*) ;; *) cfgtool="$PWD/$cfgtool" ;; esac
+    out="$(cd tests/inputs/config/good && "$cfgtool" check ../../../../corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto 2>&1)"
+    [ "$(tail -1 <<<"$out")" = "$("$tool" check corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto 2>&1 | tail -1)" ] ||
+      fail "a file outside config/good/ was checked with good's configuration"
     # -j keeps the input order; --shard K/N splits the inputs stably; merge joins the shards.
     "$tool" check corpus >"$tmp/j1.txt"
     "$tool" check corpus -j 3 >"$tmp/j3.txt"
