@@ -1,7 +1,7 @@
 #include "analyzer/model/expr.h"
 
 #include <algorithm>
-#include <memory>
+#include <atomic>
 #include <climits>
 #include <map>
 
@@ -17,15 +17,18 @@ ExprPtr Expr::constant(int64_t v) {
   // Small constants are one shared node each (expressions are immutable): offsets, strides,
   // bounds and 0/1 make up much of every trace, and building and freeing them was a few per
   // cent of a .pto run. Each node is made on first use (making all 4,161 up front was a
-  // tenth of a small file's run). The table is per thread: one shared by the -j threads had
-  // both of them counting references on the same few nodes, and -j 2 was 1.4x -j 1, not 1.9x.
+  // tenth of a small file's run) and never freed; a thread that loses the race drops its copy.
   constexpr int64_t kLeast = -64, kMost = 4096;
-  thread_local std::unique_ptr<ExprPtr[]> shared;
+  static std::atomic<const ExprPtr*> shared[kMost - kLeast + 1];
   if (v < kLeast || v > kMost) return make(v);
-  if (!shared) shared = std::make_unique<ExprPtr[]>(kMost - kLeast + 1);
-  ExprPtr& node = shared[v - kLeast];
-  if (!node) node = make(v);
-  return node;
+  std::atomic<const ExprPtr*>& slot = shared[v - kLeast];
+  const ExprPtr* node = slot.load(std::memory_order_acquire);
+  if (!node) {
+    auto* made = new ExprPtr(make(v));
+    if (slot.compare_exchange_strong(node, made, std::memory_order_acq_rel)) node = made;
+    else delete made;  // `node` now holds the winner's
+  }
+  return *node;
 }
 
 namespace {
@@ -293,7 +296,7 @@ ExprPtr exprNot(const ExprPtr& a) {
 }
 
 const ExprPtr& exprTrue() {
-  thread_local const ExprPtr one = Expr::constant(1);
+  static const ExprPtr one = Expr::constant(1);
   return one;
 }
 
