@@ -200,9 +200,10 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
   // A file named twice (or found twice, or through a symlink) is checked once: a file is its
   // device and inode, which one stat() gives along with what the path names.
   std::set<std::pair<dev_t, ino_t>> seen;
-  auto add = [&](const std::string& f, const struct stat& st) {
+  // `st` is null for a listed file gone before its stat: it is kept, so reading it says why.
+  auto add = [&](const std::string& f, const struct stat* st) {
     if (!cppToo && isCppInput(f)) return;
-    if (seen.insert({st.st_dev, st.st_ino}).second) out.push_back(f);
+    if (!st || seen.insert({st->st_dev, st->st_ino}).second) out.push_back(f);
   };
   for (const auto& p : paths) {
     struct stat st {};
@@ -213,10 +214,10 @@ std::vector<std::string> collectInputs(const std::vector<std::string>& paths,
       if (found.empty()) problems.push_back(p + ": error: no .pto, .mlir or C++ file in this directory");
       for (const auto& f : found) {
         struct stat fileSt {};
-        if (::stat(f.c_str(), &fileSt) == 0) add(f, fileSt);
+        add(f, ::stat(f.c_str(), &fileSt) == 0 ? &fileSt : nullptr);
       }
     } else if (S_ISREG(st.st_mode)) {
-      add(p, st);
+      add(p, &st);
     } else {
       problems.push_back(p + ": error: not a regular file (a FIFO, device or socket is not read)");
     }
