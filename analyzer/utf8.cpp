@@ -28,6 +28,11 @@ std::string validUtf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
+    size_t ascii = i;  // a run of ASCII is copied as it is, in one piece
+    while (ascii < s.size() && static_cast<unsigned char>(s[ascii]) < 0x80) ++ascii;
+    out.append(s.substr(i, ascii - i));
+    i = ascii;
+    if (i == s.size()) break;
     uint32_t cp = 0;
     size_t n = decode(s, i, cp);
     if (n == 0) {

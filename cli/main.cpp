@@ -495,6 +495,7 @@ int runWithCppFrontend(char** argv) {
   std::string dir = ptov::executableDir();
   if (dir.empty()) dir = std::filesystem::path(argv[0]).parent_path().string();
   std::string cppExe = (std::filesystem::path(dir) / "ptoverify-cpp").string();
+  std::cout.flush();  // its own buffer (main): what is in it would be lost with this image
   execv(cppExe.c_str(), argv);
   std::cerr << "ptoverify: error: C++ inputs need " << cppExe << " (" << std::strerror(errno) << ")\n";
   return ptov::kExitInputError;
@@ -511,6 +512,10 @@ int main(int argc, char** argv) {
   // (and TLB shootdowns) over a 150-file run. Growing 16 MB at a time reserves address space
   // only; pages still come when touched.
   mallopt(M_TOP_PAD, 16 << 20);
+  // Nothing here writes standard output through C stdio, so std::cout can keep its own buffer:
+  // in step with stdio it wrote each piece of each report line separately. std::cerr is tied
+  // to std::cout, so the two stay in order. A terminal keeps stdio's line buffering.
+  if (!isatty(STDOUT_FILENO)) std::ios::sync_with_stdio(false);
 #ifdef PTOVERIFY_WITH_CPP
   ptov::cpp::registerFrontend();
 #endif

@@ -94,9 +94,18 @@ int ProofContext::shapeId(const ExprPtr& e) {
   if (!e) return -1;
   auto it = shapeIds_.find(e.get());
   if (it != shapeIds_.end()) return it->second.second;
-  std::string shape = std::to_string(static_cast<int>(e->kind)) + "|" + e->pred + "|" + std::to_string(e->value) + "|" +
-                      std::to_string(e->paramIndex) + "|" + e->name;
-  for (const auto& a : e->args) shape += "|" + std::to_string(shapeId(a));
+  // The fields' bytes, each string after its length, the argument ids last: unambiguous, and
+  // built without the number-to-text conversions that were most of the time here.
+  std::string shape;
+  auto put = [&shape](const auto& v) { shape.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  put(static_cast<int>(e->kind));
+  put(e->value);
+  put(e->paramIndex);
+  put(e->pred.size());
+  shape += e->pred;
+  put(e->name.size());
+  shape += e->name;
+  for (const auto& a : e->args) put(shapeId(a));
   int id = shapes_.emplace(std::move(shape), static_cast<int>(shapes_.size())).first->second;
   shapeIds_.emplace(e.get(), std::make_pair(e, id));
   return id;
