@@ -5,7 +5,6 @@
 #include <charconv>
 #include <climits>
 #include <map>
-#include <unordered_map>
 
 namespace ptov {
 
@@ -215,6 +214,43 @@ ExprPtr substituteMemo(const ExprPtr& e, const std::function<ExprPtr(const Expr&
   return out;
 }
 
+// Node -> id by open addressing (Fibonacci hashing, linear probing): a key is built for every
+// query, and a hash-map node allocated per expression node was most of the time it took.
+class NodeIds {
+ public:
+  const int* find(const Expr* e) const {
+    for (size_t i = slotOf(e);; i = (i + 1) & (slots_.size() - 1)) {
+      if (slots_[i].first == e) return &slots_[i].second;
+      if (!slots_[i].first) return nullptr;
+    }
+  }
+  void add(const Expr* e, int id) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    put(e, id);
+    ++count_;
+  }
+  size_t size() const { return count_; }
+
+ private:
+  size_t slotOf(const Expr* e) const {
+    return static_cast<size_t>((reinterpret_cast<uint64_t>(e) * 0x9E3779B97F4A7C15ull) >> (64 - bits_));
+  }
+  void put(const Expr* e, int id) {
+    size_t i = slotOf(e);
+    while (slots_[i].first) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = {e, id};
+  }
+  void grow() {
+    std::vector<std::pair<const Expr*, int>> old(size_t{1} << ++bits_);
+    old.swap(slots_);
+    for (const auto& [e, id] : old)
+      if (e) put(e, id);
+  }
+  int bits_ = 6;
+  std::vector<std::pair<const Expr*, int>> slots_ = std::vector<std::pair<const Expr*, int>>(size_t{1} << 6);
+  size_t count_ = 0;
+};
+
 void appendNumber(std::string& out, int64_t v) {
   char digits[24];
   out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
@@ -224,12 +260,12 @@ void appendNumber(std::string& out, int64_t v) {
 // level chain is as deep as a kernel has event ops. False when more than `maxNodes` nodes in
 // all would be written. The finished children's ids wait on `argIds` (one stack for all
 // frames: a vector per frame was a third of the time).
-bool fingerprintNode(const ExprPtr& root, std::unordered_map<const Expr*, int>& ids, std::vector<int>& argIds,
+bool fingerprintNode(const ExprPtr& root, NodeIds& ids, std::vector<int>& argIds,
                      std::string& out, int& rootId, size_t maxNodes) {
   rootId = -1;
   if (!root) return true;
-  if (auto it = ids.find(root.get()); it != ids.end()) {
-    rootId = it->second;
+  if (const int* known = ids.find(root.get())) {
+    rootId = *known;
     return true;
   }
   struct Frame {
@@ -244,9 +280,9 @@ bool fingerprintNode(const ExprPtr& root, std::unordered_map<const Expr*, int>& 
     Frame& f = stack.back();
     if (f.next < f.e->args.size()) {
       const ExprPtr& a = f.e->args[f.next++];
-      auto it = a ? ids.find(a.get()) : ids.end();
-      if (!a || it != ids.end()) {
-        argIds.push_back(a ? it->second : -1);
+      const int* known = a ? ids.find(a.get()) : nullptr;
+      if (!a || known) {
+        argIds.push_back(a ? *known : -1);
       } else {
         stack.push_back({a.get(), 0, argIds.size()});
       }
@@ -254,7 +290,7 @@ bool fingerprintNode(const ExprPtr& root, std::unordered_map<const Expr*, int>& 
     }
     if (ids.size() >= maxNodes) return false;
     int id = static_cast<int>(ids.size());
-    ids.emplace(f.e, id);
+    ids.add(f.e, id);
     appendNumber(out, id);
     out += '=';
     appendNumber(out, static_cast<int>(f.e->kind));
@@ -285,7 +321,7 @@ ExprPtr substitute(const ExprPtr& e, const std::function<ExprPtr(const Expr&)>& 
 }
 
 std::optional<std::string> fingerprintWithin(const std::vector<ExprPtr>& roots, size_t maxNodes) {
-  std::unordered_map<const Expr*, int> ids;
+  NodeIds ids;
   std::vector<int> argIds;
   std::string out;
   for (const auto& r : roots) {

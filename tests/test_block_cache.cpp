@@ -1,0 +1,70 @@
+// The per-thread small-block cache behind operator new / delete (cli/block_cache.cpp), linked
+// into this binary as it is into `ptoverify`.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+#include <malloc.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+TEST_CASE("a freed block comes back for a request of its class, and live blocks never overlap") {
+  void* a = ::operator new(40);
+  ::operator delete(a, 40);
+  void* b = ::operator new(33);  // same class of 48 bytes: the block just freed
+  CHECK(b == a);
+  ::operator delete(b);
+  // Blocks of every size up to past the largest class, written through, freed and asked again.
+  std::vector<std::pair<unsigned char*, size_t>> live;
+  for (size_t n = 1; n <= 600; ++n) {
+    auto* p = static_cast<unsigned char*>(::operator new(n));
+    std::memset(p, static_cast<int>(n & 0xFF), n);
+    live.emplace_back(p, n);
+  }
+  for (size_t i = 0; i < live.size(); i += 2) ::operator delete(live[i].first, live[i].second);
+  for (size_t i = 0; i < live.size(); i += 2) {
+    live[i].first = static_cast<unsigned char*>(::operator new(live[i].second));
+    std::memset(live[i].first, static_cast<int>(live[i].second & 0xFF), live[i].second);
+  }
+  for (const auto& [p, n] : live) {
+    bool intact = true;
+    for (size_t k = 0; k < n; ++k) intact &= p[k] == static_cast<unsigned char>(n & 0xFF);
+    CHECK_MESSAGE(intact, "block of " << n << " bytes overwritten");
+    ::operator delete(p, n);
+  }
+}
+
+TEST_CASE("a block from plain malloc serves only requests its usable size covers") {
+  // Another library's operator new returns malloc(n) unrounded; deleting it here with its
+  // asked size must not make it a block of the asked size's (larger) class.
+  void* p = std::malloc(20);
+  size_t usable = malloc_usable_size(p);
+  ::operator delete(p, 20);
+  for (int i = 0; i < 4; ++i) {
+    void* q = ::operator new(usable + 1);
+    CHECK(q != p);
+    std::memset(q, 0xAB, usable + 1);
+    ::operator delete(q);
+  }
+}
+
+TEST_CASE("blocks freed on other threads, and by threads that end, stay usable") {
+  std::vector<std::string*> made;
+  std::thread maker([&] {
+    for (int i = 0; i < 20000; ++i) made.push_back(new std::string(40 + i % 200, 'x'));
+  });
+  maker.join();
+  std::thread freer([&] {
+    for (auto* s : made) delete s;
+    for (int i = 0; i < 20000; ++i) delete new std::string(60, 'y');
+  });
+  freer.join();  // its cache goes back to malloc as it ends
+  std::vector<std::string> again;
+  for (int i = 0; i < 20000; ++i) again.emplace_back(40 + i % 200, 'z');
+  bool intact = true;
+  for (size_t i = 0; i < again.size(); ++i) intact &= again[i] == std::string(40 + i % 200, 'z');
+  CHECK(intact);
+}
