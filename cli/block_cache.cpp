@@ -22,8 +22,8 @@
 namespace {
 
 constexpr size_t kGranule = 16;
-constexpr size_t kClasses = 33;                   // class c holds blocks of at least 16*c bytes, c in 1..32
-constexpr size_t kBytesPerClass = size_t{2} << 20;  // a thread keeps at most this much of a class
+constexpr size_t kClasses = 129;                   // class c holds blocks of at least 16*c bytes, c in 1..128
+constexpr size_t kBytesKept = size_t{64} << 20;    // a thread keeps at most this much in all
 
 struct FreeBlock {
   FreeBlock* next;
@@ -33,7 +33,7 @@ struct FreeBlock {
 // (after the C++ thread_local destructors) hands the blocks back to malloc.
 struct Cache {
   FreeBlock* head[kClasses];
-  size_t count[kClasses];
+  size_t bytes;  // kept, in all classes
   bool registered;
   bool finished;  // the thread is exiting: straight to malloc / free
 };
@@ -60,7 +60,7 @@ void* allocate(size_t bytes) {
   if (c < kClasses && !cache.finished) {
     if (FreeBlock* b = cache.head[c]) {
       cache.head[c] = b->next;
-      --cache.count[c];
+      cache.bytes -= c * kGranule;
       return b;
     }
     if (!cache.registered) {  // the first block this thread asks for: free its cache at exit
@@ -81,15 +81,14 @@ void* allocate(size_t bytes) {
 void release(void* p) {
   if (!p) return;
   size_t c = malloc_usable_size(p) / kGranule;
-  if (c == 0 || c >= kClasses || cache.finished || !cache.registered ||
-      cache.count[c] * c * kGranule >= kBytesPerClass) {
+  if (c == 0 || c >= kClasses || cache.finished || !cache.registered || cache.bytes + c * kGranule > kBytesKept) {
     std::free(p);
     return;
   }
   auto* b = static_cast<FreeBlock*>(p);
   b->next = cache.head[c];
   cache.head[c] = b;
-  ++cache.count[c];
+  cache.bytes += c * kGranule;
 }
 
 }  // namespace

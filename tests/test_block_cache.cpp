@@ -17,9 +17,9 @@ TEST_CASE("a freed block comes back for a request of its class, and live blocks 
   void* b = ::operator new(33);  // same class of 48 bytes: the block just freed
   CHECK(b == a);
   ::operator delete(b);
-  // Blocks of every size up to past the largest class, written through, freed and asked again.
+  // Blocks of every size up to past the largest class (2 KB), written through, freed and asked again.
   std::vector<std::pair<unsigned char*, size_t>> live;
-  for (size_t n = 1; n <= 600; ++n) {
+  for (size_t n = 1; n <= 2100; ++n) {
     auto* p = static_cast<unsigned char*>(::operator new(n));
     std::memset(p, static_cast<int>(n & 0xFF), n);
     live.emplace_back(p, n);

@@ -9,7 +9,7 @@ namespace {
 
 // ASCII classes by table (std::isalnum is a locale-aware call per character; the lexer asks
 // for every byte of an identifier).
-enum : unsigned char { kIdStart = 1, kIdChar = 2, kSuffixIdChar = 4 };
+enum : unsigned char { kIdStart = 1, kIdChar = 2, kSuffixIdChar = 4, kAngleSpecial = 8 };
 constexpr std::array<unsigned char, 256> kCharClass = [] {
   std::array<unsigned char, 256> t{};
   for (int c = 0; c < 256; ++c) {
@@ -18,6 +18,7 @@ constexpr std::array<unsigned char, 256> kCharClass = [] {
     if (alpha || c == '_') t[c] |= kIdStart;
     if (alpha || digit || c == '_' || c == '.' || c == '$') t[c] |= kIdChar | kSuffixIdChar;
     if (c == '-') t[c] |= kSuffixIdChar;
+    if (c == '"' || c == '\n' || c == '-' || c == '<' || c == '>') t[c] |= kAngleSpecial;  // what consumeAngleBody looks at
   }
   return t;
 }();
@@ -60,7 +61,7 @@ class Lexer {
         t.col = errors_.back().col;
         lineHasToken_ = true;
         out.push_back(std::move(t));
-        while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
+        pos_ = lineEnd(pos_);
         continue;
       }
       t.text = src_.substr(start, pos_ - start);
@@ -80,6 +81,13 @@ class Lexer {
   int col() const { return static_cast<int>(pos_ - lineStart_) + 1; }
   char peek(size_t k = 0) const { return pos_ + k < src_.size() ? src_[pos_ + k] : '\0'; }
 
+  // The position of the '\n' ending the line `from` is on (or the end): a comment line
+  // (lit tests carry many CHECK lines) is skipped in one search, not byte by byte.
+  size_t lineEnd(size_t from) const {
+    size_t nl = src_.find('\n', from);
+    return nl == std::string_view::npos ? src_.size() : nl;
+  }
+
   void newline() {
     ++pos_;
     ++line_;
@@ -96,7 +104,7 @@ class Lexer {
         ++pos_;
       } else if (c == '/' && peek(1) == '/') {
         size_t start = pos_;
-        while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
+        pos_ = lineEnd(pos_);
         std::string_view comment = src_.substr(start, pos_ - start);
         if (!lineHasToken_ && isSplitMarker(comment)) {
           Token t;
@@ -130,6 +138,10 @@ class Lexer {
     int startCol = col();
     while (pos_ < src_.size()) {
       char c = src_[pos_];
+      if (!(kCharClass[static_cast<unsigned char>(c)] & kAngleSpecial)) {  // most of a type's text
+        ++pos_;
+        continue;
+      }
       if (c == '"') {
         if (!consumeString()) return false;
         continue;
