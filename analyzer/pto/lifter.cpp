@@ -2,11 +2,11 @@
 
 #include "analyzer/numbers.h"
 
+#include <cctype>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
-#include <cctype>
-#include <sstream>
 
 #include "analyzer/hivm/op_table.h"
 #include "analyzer/model/isa_table.h"
@@ -78,7 +78,7 @@ struct TileType {
 
 // Parses !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=64, ...> and the compact
 // !pto.tile_buf<vec, 16x16xf32, ...> form.
-std::optional<TileType> parseTileType(const std::string& text) {
+std::optional<TileType> parseTileTypeText(const std::string& text) {
   if (text.rfind("!pto.tile_buf<", 0) != 0) return std::nullopt;
   std::string body = text.substr(14, text.size() - 15);
   std::vector<std::string> parts;
@@ -131,6 +131,16 @@ std::optional<TileType> parseTileType(const std::string& text) {
   tt.cols = cols;
   tt.elemBytes = elementBytes(dtype);
   return tt;
+}
+
+// The same, remembered per thread: a kernel spells a handful of tile types hundreds of times.
+std::optional<TileType> parseTileType(const std::string& text) {
+  if (text.rfind("!pto.tile_buf<", 0) != 0) return std::nullopt;
+  thread_local std::unordered_map<std::string, std::optional<TileType>> known;
+  auto it = known.find(text);
+  if (it != known.end()) return it->second;
+  if (known.size() >= 4096) known.clear();  // bounded whatever the input spells
+  return known.emplace(text, parseTileTypeText(text)).first->second;
 }
 
 // pointer type !pto.ptr<f32> / !pto.ptr<i32, ub> -> space ("gm" by default)
@@ -658,10 +668,14 @@ class FunctionLifter {
   void partitionBox(const mlir::Op& op, ValueInfo& v) const {
     auto list = [&](const char* key) {
       std::vector<ExprPtr> out;
-      std::istringstream in(op.attr(key));
-      std::string item;
-      while (in >> item) {
-        if (item[0] == '%') out.push_back(exprOf(item));
+      const std::string text = op.attr(key);
+      // Its words, split at white space (a stream per list was a third of this function).
+      static constexpr const char* kSpace = " \t\n\v\f\r";
+      for (size_t b = text.find_first_not_of(kSpace); b != std::string::npos; b = text.find_first_not_of(kSpace, b)) {
+        size_t e = std::min(text.find_first_of(kSpace, b), text.size());
+        std::string_view item(text.data() + b, e - b);
+        b = e;
+        if (item[0] == '%') out.push_back(exprOf(std::string(item)));
         else if (std::isdigit(static_cast<unsigned char>(item[0])))
           if (auto n = integer(op, item)) out.push_back(Expr::constant(*n));
       }
