@@ -239,7 +239,6 @@ CheckResult runCheck(const CheckRequest& req) {
     for (const auto& in : inputs) inputFiles->insert(normalisedPath(in));
   auto plainReq = std::make_shared<CheckRequest>(req);
   plainReq->inputFiles = inputFiles;
-  std::map<std::string, std::shared_ptr<const CheckRequest>> requestFor;  // config path -> request
   std::vector<bool> linkOnly;  // another shard's .pto / .mlir: loaded for linking, not checked
   for (size_t index = 0; index < inputs.size(); ++index) {
     const std::string& path = inputs[index];
@@ -247,37 +246,52 @@ CheckResult runCheck(const CheckRequest& req) {
     if (!mine && isCppInput(path)) continue;
     linkOnly.push_back(!mine);
     inputIndex.push_back(index);
-    std::string cfgPath = configPathFor(path, req);
-    std::shared_ptr<const CheckRequest> fileReq = plainReq;
-    if (!cfgPath.empty()) {
-      auto it = configs.find(cfgPath);
-      if (it == configs.end()) {
-        Config c;
-        std::string error;
-        if (loadConfig(cfgPath, c, error)) {
-          it = configs.emplace(cfgPath, c).first;
-        } else {
-          result.problems.push_back(error);
-          it = configs.emplace(cfgPath, std::nullopt).first;
-        }
-      }
-      if (it->second) {
-        auto& shared = requestFor[cfgPath];
-        if (!shared) {
-          auto withFile = std::make_shared<CheckRequest>(withConfig(req, *it->second));
-          withFile->inputFiles = inputFiles;
-          shared = withFile;
-        }
-        fileReq = shared;
-        // The run has one --fail-on: the command line's, else the first configuration's.
-        if (!failOnSet && it->second->failOn) {
-          result.failOn = *it->second->failOn;
-          failOnSet = true;
-        }
+    work.emplace_back(path, nullptr);
+  }
+  // Each file's request is settled on the thread that checks it (finding the configurations
+  // was a twentieth of a run over small .pto files, all of it before any file was read): the
+  // configuration that applies, read once per configuration file by whichever thread asks first.
+  std::mutex configMutex;
+  std::map<std::string, std::shared_ptr<const CheckRequest>> requestFor;  // config path -> request
+  std::map<std::string, std::string> configErrors;                     // config path -> why it is broken
+  std::vector<std::string> configOf(work.size());                      // each file's config path
+  auto settleRequest = [&](size_t i) {
+    std::string cfgPath = configPathFor(work[i].first, req);
+    std::lock_guard<std::mutex> lock(configMutex);
+    configOf[i] = cfgPath;
+    work[i].second = plainReq;
+    if (cfgPath.empty()) return;
+    auto it = configs.find(cfgPath);
+    if (it == configs.end()) {
+      Config c;
+      std::string error;
+      bool ok = loadConfig(cfgPath, c, error);
+      if (!ok) configErrors[cfgPath] = error;
+      it = configs.emplace(cfgPath, ok ? std::optional<Config>(c) : std::nullopt).first;
+    }
+    if (!it->second) return;
+    auto& shared = requestFor[cfgPath];
+    if (!shared) {
+      auto withFile = std::make_shared<CheckRequest>(withConfig(req, *it->second));
+      withFile->inputFiles = inputFiles;
+      shared = withFile;
+    }
+    work[i].second = shared;
+  };
+  // In input order, as one thread would have met them: each broken configuration reported
+  // once, and the run's one --fail-on, the command line's, else the first configuration's.
+  auto reportConfigs = [&] {
+    std::set<std::string> reported;
+    for (const std::string& cfgPath : configOf) {
+      if (cfgPath.empty() || !reported.insert(cfgPath).second) continue;
+      const std::optional<Config>& c = configs[cfgPath];
+      if (!c) result.problems.push_back(configErrors[cfgPath]);
+      if (c && !failOnSet && c->failOn) {
+        result.failOn = *c->failOn;
+        failOnSet = true;
       }
     }
-    work.emplace_back(path, std::move(fileReq));
-  }
+  };
   // -j N: files on N threads; results land in input order, so the output does not depend on N.
   // With C++ among the inputs, every input is modelled first, then the inputs are linked
   // (launches from orchestration code, .pto kernels beside the C++ generated from them), then
@@ -318,12 +332,14 @@ CheckResult runCheck(const CheckRequest& req) {
                      std::none_of(work.begin(), work.end(), [](const auto& w) { return isCppInput(w.first); });
   if (independent) {
     parallel(work.size(), [&](size_t i) {
+      settleRequest(i);
       if (!linkOnly[i]) {
         result.files[i] = checkAlone(loadInput(work[i].first, *work[i].second), *work[i].second);
         result.files[i].inputIndex = inputIndex[i];
       }
       finished();
     });
+    reportConfigs();
   } else {
     std::vector<LoadedInput> loaded(work.size());
     // Sources first: a header input that one of them includes is modelled there (linkInputs), so
@@ -331,7 +347,10 @@ CheckResult runCheck(const CheckRequest& req) {
     std::vector<size_t> order, headers;
     for (size_t i = 0; i < work.size(); ++i) (isCppHeaderPath(work[i].first) ? headers : order).push_back(i);
     auto loadSome = [&](const std::vector<size_t>& which) {
-      parallel(which.size(), [&](size_t j) { loaded[which[j]] = loadInput(work[which[j]].first, *work[which[j]].second); });
+      parallel(which.size(), [&](size_t j) {
+        settleRequest(which[j]);
+        loaded[which[j]] = loadInput(work[which[j]].first, *work[which[j]].second);
+      });
     };
     loadSome(order);
     std::set<std::string> includer;  // what the sources include
@@ -342,6 +361,9 @@ CheckResult runCheck(const CheckRequest& req) {
       loaded[i].file.path = work[i].first;  // an included one gets its note in linkInputs
     }
     loadSome(alone);
+    for (size_t i : headers)
+      if (!work[i].second) settleRequest(i);  // an included header: modelled where it is included
+    reportConfigs();
     std::vector<LoadedFile*> files;
     for (auto& l : loaded) files.push_back(&l.file);
     linkInputs(files);

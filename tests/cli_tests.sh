@@ -506,6 +506,19 @@ PY
     run 0 config --dump tests/inputs/config/good/kernels.pto
     expect_output '^  sync-exit-balance: warning$'
     expect_output '^    n: \[1, 1\]$'
+    # Configurations are settled on the threads that check the files: a broken one is still
+    # reported once, and the first configuration in input order still gives --fail-on (good's
+    # fail-on: error makes its warning pass; after a file without one it is still the first).
+    mkdir -p "$tmp/cfgs/bad2"
+    cp tests/inputs/config/bad/.ptoverify.yaml tests/inputs/config/bad/kernels.pto "$tmp/cfgs/bad2/"
+    cp tests/inputs/config/bad/kernels.pto "$tmp/cfgs/bad2/again.pto"
+    for j in 1 2; do
+      run 2 check -j $j tests/inputs/config/bad "$tmp/cfgs/bad2"
+      [ "$(grep -c 'bad2/\.ptoverify\.yaml:3:18: error' <<<"$out")" = 1 ] || fail "-j $j: a broken configuration not reported once"
+      run 0 check -j $j tests/inputs/config/good tests/inputs/warning_only.pto
+    done
+    [ "$("$tool" check -j 1 tests/inputs/config/bad "$tmp/cfgs/bad2" 2>&1)" = "$("$tool" check -j 2 tests/inputs/config/bad "$tmp/cfgs/bad2" 2>&1)" ] ||
+      fail "-j 2 changed what broken configurations report"
     # The configuration of the directories that really hold the file: from inside config/good, a
     # corpus file spelt ../../../../corpus/... is not under good/, which its spelling passes through.
     cfgtool="$tool"; case "$cfgtool" in /*) ;; *) cfgtool="$PWD/$cfgtool" ;; esac
