@@ -336,6 +336,7 @@ CheckResult runCheck(const CheckRequest& req) {
       if (!linkOnly[i]) {
         result.files[i] = checkAlone(loadInput(work[i].first, *work[i].second), *work[i].second);
         result.files[i].inputIndex = inputIndex[i];
+        assignFingerprints(result.files[i]);  // here, not after the threads: it is per file
       }
       finished();
     });
@@ -378,6 +379,7 @@ CheckResult runCheck(const CheckRequest& req) {
       if (!linkOnly[i]) {
         result.files[i] = checkInput(loaded[i], *work[i].second);
         result.files[i].inputIndex = inputIndex[i];
+        assignFingerprints(result.files[i]);
       }
       finished();
     });
@@ -388,7 +390,6 @@ CheckResult runCheck(const CheckRequest& req) {
     if (!linkOnly[i]) checked.push_back(std::move(result.files[i]));
   result.files = std::move(checked);
   result.untrustedCacheEntries = globalSolverStats().cacheRejected - rejectedBefore;
-  assignFingerprints(result);
   return result;
 }
 

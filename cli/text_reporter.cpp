@@ -14,14 +14,19 @@ const char* colorFor(const std::string& level) {
   return "\033[1;36m";
 }
 
+// One report line, made whole and then written (a stream write per piece was most of the
+// text report's time).
 void line(std::ostream& out, bool color, const SourceLoc& loc, const std::string& level, const std::string& msg,
           const std::string& ruleId) {
-  out << validUtf8(formatLoc(loc)) << ": ";
-  if (color) out << colorFor(level) << level << ":\033[0m ";
-  else out << level << ": ";
-  out << validUtf8(msg);
-  if (!ruleId.empty()) out << " [" << ruleId << "]";
-  out << '\n';
+  std::string text = formatLoc(loc);
+  text += ": ";
+  if (color) text += colorFor(level);
+  text += level;
+  text += color ? ":\033[0m " : ": ";
+  text += msg;
+  if (!ruleId.empty()) text += " [" + ruleId + "]";
+  text += '\n';
+  out << validUtf8(text);
 }
 
 const char* levelName(InputDiagnostic::Level l) {

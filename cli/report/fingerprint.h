@@ -9,8 +9,9 @@
 
 namespace ptov {
 
-// Fills Finding::fingerprint for every finding of the result.
+// Fills Finding::fingerprint for every finding of the result (of one file: identity is per file).
 void assignFingerprints(CheckResult& result);
+void assignFingerprints(FileResult& file);
 
 // The fact part of a message: digits that follow "line ", ":" or "(line " are dropped.
 std::string factOf(const std::string& message);
