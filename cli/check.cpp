@@ -304,18 +304,7 @@ CheckResult runCheck(const CheckRequest& req) {
   unsigned threads = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(work.size())));
   // task(0) .. task(count - 1) on up to `threads` threads, each on a large stack for the
   // rules (one hand-over per thread, not per kernel).
-  auto parallel = [&](size_t count, const std::function<void(size_t)>& task) {
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-      onLargeStack([&] {
-        for (size_t i = next++; i < count; i = next++) task(i);
-      });
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < std::min<size_t>(threads, count); ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
-  };
+  auto parallel = [&](size_t count, const std::function<void(size_t)>& task) { onLargeStacks(count, threads, task); };
   size_t rejectedBefore = globalSolverStats().cacheRejected;
   auto finished = [&] {
     size_t count = ++done;

@@ -1,7 +1,9 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <map>
@@ -276,6 +278,113 @@ void onLargeStack(const std::function<void()>& body) {
     body();
     onLargeStackNow = false;
   });
+}
+
+namespace {
+// Threads that run the tasks of onLargeStacks beside its caller. They are made once, each with
+// the large stack, and wait for the next job: starting two threads per call (one for -j, one
+// for its stack) and ending them again was on the critical path of every run. The pool is
+// never destroyed; at exit its threads are idle on `wake_`. A task must not call onLargeStacks.
+class HelperPool {
+ public:
+  void run(size_t count, unsigned helpers, const std::function<void(size_t)>& task) {
+    std::lock_guard<std::mutex> oneJob(jobMutex_);  // jobs from different callers take turns
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (started_ < helpers && start()) ++started_;
+    job_ = Job{&task, count, std::min(helpers, started_)};
+    next_ = 0;
+    running_ = job_.helpers;
+    error_ = nullptr;
+    ++generation_;
+    wake_.notify_all();
+    lock.unlock();
+    std::exception_ptr mine;
+    try {
+      onLargeStack([&] { work(); });
+    } catch (...) {
+      mine = std::current_exception();
+    }
+    lock.lock();
+    done_.wait(lock, [&] { return running_ == 0; });
+    std::exception_ptr error = mine ? mine : error_;
+    job_ = Job{};
+    if (error) std::rethrow_exception(error);
+  }
+
+ private:
+  struct Job {
+    const std::function<void(size_t)>* task = nullptr;
+    size_t count = 0;
+    unsigned helpers = 0;  // helpers 0 .. helpers - 1 take part
+  };
+
+  void work() {
+    for (size_t i = next_++; i < job_.count; i = next_++) (*job_.task)(i);
+  }
+
+  bool start() {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t{512} << 20);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    auto* self = new Start{this, started_, generation_};  // the job it is made for comes after
+    pthread_t thread;
+    bool ok = pthread_create(&thread, &attr, &HelperPool::loop, self) == 0;
+    pthread_attr_destroy(&attr);
+    if (!ok) delete self;
+    return ok;
+  }
+
+  struct Start {
+    HelperPool* pool;
+    unsigned index;
+    uint64_t seen;  // the last generation before the thread existed
+  };
+
+  static void* loop(void* arg) {
+    Start start = *static_cast<Start*>(arg);
+    delete static_cast<Start*>(arg);
+    HelperPool* pool = start.pool;
+    const unsigned index = start.index;
+    setOnLargeStack();
+    std::unique_lock<std::mutex> lock(pool->mutex_);
+    for (uint64_t seen = start.seen;;) {
+      pool->wake_.wait(lock, [&] { return pool->generation_ != seen; });
+      seen = pool->generation_;
+      if (index >= pool->job_.helpers) continue;
+      lock.unlock();
+      std::exception_ptr error;
+      try {
+        pool->work();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      if (error && !pool->error_) pool->error_ = error;
+      if (--pool->running_ == 0) pool->done_.notify_all();
+    }
+  }
+
+  static void setOnLargeStack();
+
+  std::mutex jobMutex_;
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  Job job_;
+  std::atomic<size_t> next_{0};
+  unsigned started_ = 0;
+  unsigned running_ = 0;
+  uint64_t generation_ = 0;
+  std::exception_ptr error_;
+};
+
+void HelperPool::setOnLargeStack() { onLargeStackNow = true; }
+}  // namespace
+
+void onLargeStacks(size_t count, unsigned threads, const std::function<void(size_t)>& task) {
+  static HelperPool& pool = *new HelperPool;  // never destroyed: see HelperPool
+  unsigned helpers = static_cast<unsigned>(std::min<size_t>(threads, count)) - (count > 0 && threads > 0 ? 1 : 0);
+  pool.run(count, helpers, task);
 }
 
 static std::vector<Finding> runRulesHere(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver,

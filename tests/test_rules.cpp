@@ -1,6 +1,11 @@
 // Unit tests per rule: a bad kernel that must fire and a good one that must not.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "tests/helpers.h"
 
 using namespace ptov;
@@ -279,4 +284,27 @@ TEST_CASE("cache rules: bypass offset per arch, written tensor, the synthetic pa
   CHECK(findingsOf("cache-policy-param", kernel(withOffset, plain, "", "a2a3")).size() == 1);  // unused param
   CHECK(findingsOf("cache-policy-param", kernel(withOffset, bypassOff, "", "a5"), "a5").size() == 1);
   CHECK(findingsOf("cache-policy-param", kernel("%b: !pto.ptr<f32>", plain, "", "a2a3")).empty());
+}
+
+TEST_CASE("onLargeStacks runs every task once, on kept threads, and hands back a task's exception") {
+  for (unsigned threads : {1u, 3u, 2u, 8u, 1u}) {
+    std::vector<std::atomic<int>> runs(97);
+    ptov::onLargeStacks(runs.size(), threads, [&](size_t i) { ++runs[i]; });
+    bool once = true;
+    for (const auto& r : runs) once &= r.load() == 1;
+    CHECK_MESSAGE(once, threads << " thread(s): a task ran other than once");
+  }
+  ptov::onLargeStacks(0, 4, [](size_t) { FAIL("no task to run"); });
+  bool thrown = false;
+  try {
+    ptov::onLargeStacks(40, 4, [](size_t i) {
+      if (i == 17) throw std::runtime_error("task 17");
+    });
+  } catch (const std::runtime_error& e) {
+    thrown = std::string(e.what()) == "task 17";
+  }
+  CHECK(thrown);
+  std::atomic<int> after{0};  // the pool still works after a task threw
+  ptov::onLargeStacks(10, 4, [&](size_t) { ++after; });
+  CHECK(after.load() == 10);
 }
