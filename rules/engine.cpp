@@ -281,10 +281,11 @@ void onLargeStack(const std::function<void()>& body) {
 }
 
 namespace {
-// Threads that run the tasks of onLargeStacks beside its caller. They are made once, each with
-// the large stack, and wait for the next job: starting two threads per call (one for -j, one
-// for its stack) and ending them again was on the critical path of every run. The pool is
-// never destroyed; at exit its threads are idle on `wake_`. A task must not call onLargeStacks.
+// Threads that run the tasks of onLargeStacks while its caller waits. They are made once, each
+// with the large stack, and wait for the next job: starting two threads per call (one for -j,
+// one for its stack) and ending them again was on the critical path of every run, and the
+// caller taking part needed a large-stack thread of its own too. The pool is never destroyed;
+// at exit its threads are idle on `wake_`. A task must not call onLargeStacks.
 class HelperPool {
  public:
   void run(size_t count, unsigned helpers, const std::function<void(size_t)>& task) {
@@ -299,10 +300,12 @@ class HelperPool {
     wake_.notify_all();
     lock.unlock();
     std::exception_ptr mine;
-    try {
-      onLargeStack([&] { work(); });
-    } catch (...) {
-      mine = std::current_exception();
+    if (job_.helpers == 0) {  // no thread to be had: the caller does it all, on its own large stack
+      try {
+        onLargeStack([&] { work(); });
+      } catch (...) {
+        mine = std::current_exception();
+      }
     }
     lock.lock();
     done_.wait(lock, [&] { return running_ == 0; });
@@ -383,8 +386,7 @@ void HelperPool::setOnLargeStack() { onLargeStackNow = true; }
 
 void onLargeStacks(size_t count, unsigned threads, const std::function<void(size_t)>& task) {
   static HelperPool& pool = *new HelperPool;  // never destroyed: see HelperPool
-  unsigned helpers = static_cast<unsigned>(std::min<size_t>(threads, count)) - (count > 0 && threads > 0 ? 1 : 0);
-  pool.run(count, helpers, task);
+  pool.run(count, static_cast<unsigned>(std::min<size_t>(threads, count)), task);
 }
 
 static std::vector<Finding> runRulesHere(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver,

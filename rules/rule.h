@@ -145,9 +145,9 @@ std::string ruleNotChecked(const std::string& id, const Kernel& k, bool blockNum
 // so each kernel does not pay a hand-over between threads.
 void onLargeStack(const std::function<void()>& body);
 
-// Runs task(0) .. task(count - 1) on up to `threads` threads, the calling one among them, each
-// on a large stack, and returns when all are done (the first exception a task threw is
-// rethrown here). The helper threads are started once and kept for the process.
+// Runs task(0) .. task(count - 1) on up to `threads` threads, each on a large stack, and
+// returns when all are done (the first exception a task threw is rethrown here). The threads
+// are started once and kept for the process.
 void onLargeStacks(size_t count, unsigned threads, const std::function<void(size_t)>& task);
 
 // Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
