@@ -14,7 +14,6 @@
 #include <atomic>
 #include <chrono>
 #include <iostream>
-#include <thread>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -303,7 +302,7 @@ CheckResult runCheck(const CheckRequest& req) {
   bool showProgress = req.progress && isatty(STDERR_FILENO);
   unsigned threads = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(work.size())));
   // task(0) .. task(count - 1) on up to `threads` threads, each on a large stack for the
-  // rules (one hand-over per thread, not per kernel).
+  // rules (the threads are kept between calls: onLargeStacks).
   auto parallel = [&](size_t count, const std::function<void(size_t)>& task) { onLargeStacks(count, threads, task); };
   size_t rejectedBefore = globalSolverStats().cacheRejected;
   auto finished = [&] {
