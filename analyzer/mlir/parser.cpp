@@ -426,6 +426,13 @@ class Parser {
 
   void deriveFacts(Op& op) {
     const auto& tk = op.tokens;
+    size_t values = 0, types = 0;  // sized once: growing them was a per cent of a .pto run
+    for (const Token& t : tk) {
+      values += t.kind == Tok::ValueId;
+      types += t.kind == Tok::Type;
+    }
+    op.operands.reserve(values);
+    op.types.reserve(types);
     for (size_t k = 0; k < tk.size(); ++k) {
       const Token& t = tk[k];
       if (t.kind == Tok::ValueId) op.operands.emplace_back(t.text);
