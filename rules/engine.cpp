@@ -207,12 +207,14 @@ void reportGaps(const Kernel& k, const RuleInfo& rule, const RuleSettings* setti
 // calling thread keeps one such thread: starting one per kernel (and mapping its stack) was a
 // sixth of a run over 3,000 small .pto files.
 namespace {
+constexpr size_t kLargeStackBytes = size_t{512} << 20;
+
 class LargeStackThread {
  public:
   LargeStackThread() {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, size_t{512} << 20);
+    pthread_attr_setstacksize(&attr, kLargeStackBytes);
     started_ = pthread_create(&thread_, &attr, &LargeStackThread::loop, this) == 0;
     pthread_attr_destroy(&attr);
   }
@@ -328,7 +330,7 @@ class HelperPool {
   bool start() {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, size_t{512} << 20);
+    pthread_attr_setstacksize(&attr, kLargeStackBytes);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     auto* self = new Start{this, started_, generation_};  // the job it is made for comes after
     pthread_t thread;
@@ -349,7 +351,7 @@ class HelperPool {
     delete static_cast<Start*>(arg);
     HelperPool* pool = start.pool;
     const unsigned index = start.index;
-    setOnLargeStack();
+    onLargeStackNow = true;  // what runs here is on a large stack already
     std::unique_lock<std::mutex> lock(pool->mutex_);
     for (uint64_t seen = start.seen;;) {
       pool->wake_.wait(lock, [&] { return pool->generation_ != seen; });
@@ -368,8 +370,6 @@ class HelperPool {
     }
   }
 
-  static void setOnLargeStack();
-
   std::mutex jobMutex_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
@@ -380,8 +380,6 @@ class HelperPool {
   uint64_t generation_ = 0;
   std::exception_ptr error_;
 };
-
-void HelperPool::setOnLargeStack() { onLargeStackNow = true; }
 }  // namespace
 
 void onLargeStacks(size_t count, unsigned threads, const std::function<void(size_t)>& task) {
