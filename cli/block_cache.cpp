@@ -75,6 +75,14 @@ void* allocate(size_t bytes) {
   return p;
 }
 
+void* allocateOrNull(size_t bytes) noexcept {
+  try {
+    return allocate(bytes);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
 // The class whose every request the block's usable size covers. Not from the size a sized
 // delete passes: a block another library's operator new took from malloc is not rounded up
 // to its class.
@@ -95,20 +103,8 @@ void release(void* p) {
 
 void* operator new(size_t bytes) { return allocate(bytes); }
 void* operator new[](size_t bytes) { return allocate(bytes); }
-void* operator new(size_t bytes, const std::nothrow_t&) noexcept {
-  try {
-    return allocate(bytes);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new[](size_t bytes, const std::nothrow_t&) noexcept {
-  try {
-    return allocate(bytes);
-  } catch (...) {
-    return nullptr;
-  }
-}
+void* operator new(size_t bytes, const std::nothrow_t&) noexcept { return allocateOrNull(bytes); }
+void* operator new[](size_t bytes, const std::nothrow_t&) noexcept { return allocateOrNull(bytes); }
 void operator delete(void* p) noexcept { release(p); }
 void operator delete[](void* p) noexcept { release(p); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { release(p); }
