@@ -1,9 +1,11 @@
-// The per-thread small-block cache behind operator new / delete (cli/block_cache.cpp), linked
-// into this binary as it is into `ptoverify`.
+// The per-thread block cache behind operator new / delete (cli/block_cache.cpp), linked into
+// this binary as it is into `ptoverify`.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <malloc.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -17,10 +19,16 @@ TEST_CASE("a freed block comes back for a request of its class, and live blocks 
   void* b = ::operator new(33);  // same class of 48 bytes: the block just freed
   CHECK(b == a);
   ::operator delete(b);
-  // Blocks of every size up to past the largest class (2 KB), written through, freed and asked again.
+  // Blocks of every size up to past the largest small class (2 KB), then large ones around each
+  // power of two up to past the largest class (1 MB): written through, freed and asked again.
   std::vector<std::pair<unsigned char*, size_t>> live;
-  for (size_t n = 1; n <= 2100; ++n) {
+  std::vector<size_t> sizes;
+  for (size_t n = 1; n <= 2100; ++n) sizes.push_back(n);
+  for (size_t pow = 4096; pow <= (size_t{2} << 20); pow *= 2)
+    for (size_t n : {pow / 2 + 1, pow - 1, pow, pow + 1}) sizes.push_back(n);
+  for (size_t n : sizes) {
     auto* p = static_cast<unsigned char*>(::operator new(n));
+    CHECK(reinterpret_cast<uintptr_t>(p) % alignof(std::max_align_t) == 0);
     std::memset(p, static_cast<int>(n & 0xFF), n);
     live.emplace_back(p, n);
   }
@@ -37,7 +45,7 @@ TEST_CASE("a freed block comes back for a request of its class, and live blocks 
   }
 }
 
-TEST_CASE("a block from plain malloc serves only requests its usable size covers") {
+TEST_CASE("a block from plain malloc goes back to malloc, never into a class") {
   // Another library's operator new returns malloc(n) unrounded; deleting it here with its
   // asked size must not make it a block of the asked size's (larger) class.
   void* p = std::malloc(20);
@@ -49,6 +57,15 @@ TEST_CASE("a block from plain malloc serves only requests its usable size covers
     std::memset(q, 0xAB, usable + 1);
     ::operator delete(q);
   }
+}
+
+TEST_CASE("a large block's class is its run's, whatever size a delete passes") {
+  void* a = ::operator new(5000);  // the 8 KB class
+  ::operator delete(a, 1);
+  void* b = ::operator new(8192);
+  CHECK(b == a);
+  std::memset(b, 0x5A, 8192);
+  ::operator delete(b);
 }
 
 TEST_CASE("blocks freed on other threads, and by threads that end, stay usable") {
