@@ -3,6 +3,8 @@
 #include "rules/rule.h"
 #include "rules/timing_queries.h"
 
+#include <string_view>
+
 namespace ptov {
 
 KernelTraits kernelTraits(const Kernel& k) {
@@ -68,7 +70,8 @@ bool ruleApplies(const std::string& id, const Kernel& k, const KernelTraits& t, 
 
 // The launch rules read how the kernel is submitted; without a linked launch they check the
 // kernel's side only (or nothing), and audit must not call that a proof.
-std::string ruleNotChecked(const std::string& id, const Kernel& k, bool blockNumRange) {
+std::string ruleNotChecked(const std::string& ruleId, const Kernel& k, bool blockNumRange) {
+  std::string_view id = ruleId;  // compared as views: a length check first
   if (id == "barrier-arrival" && k.launches.empty() && !blockNumRange) {
     bool counted = false;
     forEachOp(*k.body, [&](const Op& op) { counted |= op.kind == OpKind::SyncAll && op.participants != nullptr; });

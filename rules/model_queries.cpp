@@ -55,7 +55,7 @@ bool after(const Flow& flow, int from, const std::vector<bool>& reach) {
 std::set<int> stagingBuffers(const Flow& flow) {
   std::set<int> sent, peerAddressed;
   auto see = [&](const MemRef& m) {
-    if (m.space == "gm" && m.param >= 0 && m.peer) peerAddressed.insert(m.param);
+    if (m.param >= 0 && m.peer && m.space == "gm") peerAddressed.insert(m.param);  // the string test last
   };
   for (const FlowNode& n : flow.nodes) {
     if (!n.op) continue;
@@ -64,7 +64,7 @@ std::set<int> stagingBuffers(const Flow& flow) {
     see(n.op->target);
     if (n.op->kind == OpKind::Put)
       for (const MemRef& r : n.op->reads)
-        if (r.space == "gm" && r.param >= 0 && !r.peer) sent.insert(r.param);
+        if (r.param >= 0 && !r.peer && r.space == "gm") sent.insert(r.param);
   }
   std::set<int> staging;
   for (int p : sent)

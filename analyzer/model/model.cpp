@@ -2,6 +2,8 @@
 
 #include "analyzer/model/cpp_facts.h"
 
+#include <string_view>
+
 namespace ptov {
 
 namespace {
@@ -23,9 +25,13 @@ const char* pipeName(Pipe p) {
   return "PIPE_UNKNOWN";
 }
 
+// With or without the PIPE_ prefix. Views: a length check rules out most names before a byte
+// is compared (comparing with each char* measured its length first).
 Pipe pipeFromName(const std::string& name) {
+  std::string_view n = name;
+  if (n.size() > 5 && n.compare(0, 5, "PIPE_") == 0) n.remove_prefix(5);
   for (const auto& e : kPipes)
-    if (name == e.name || name == e.name + 5) return e.pipe;
+    if (n == std::string_view(e.name + 5)) return e.pipe;
   return Pipe::Unknown;
 }
 

@@ -241,18 +241,19 @@ class FunctionLifter {
 
   bool liftEventArrayOp(const mlir::Op& op) {
     const auto& ops = op.operands;
-    if (op.name == "pto.declare_eventid_array") {
+    std::string_view name = op.name;  // views: a length check before any bytes
+    if (name == "pto.declare_eventid_array") {
       for (const auto& r : op.results) eventArrays_[r].clear();
       return true;
     }
-    if (op.name == "pto.eventid_array_set" && ops.size() >= 3) {
+    if (name == "pto.eventid_array_set" && ops.size() >= 3) {
       auto& slots = eventArrays_[ops[0]];
       auto idx = evalConst(exprOf(ops[1]));
       if (!idx) slots.clear();  // unknown slot: every slot may have changed
       else slots[*idx] = EventSlot{exprOf(ops[2]), regionDepth_};
       return true;
     }
-    if (op.name == "pto.eventid_array_get" && ops.size() >= 2) {
+    if (name == "pto.eventid_array_get" && ops.size() >= 2) {
       ValueInfo v;
       auto idx = evalConst(exprOf(ops[1]));
       auto& slots = eventArrays_[ops[0]];
@@ -522,10 +523,11 @@ class FunctionLifter {
   void liftOp(const mlir::Op& op, Stmt& seq) {
     if (liftValueOp(op) || liftEventArrayOp(op) || liftHivmOp(op, seq)) return;
     const std::string& n = op.name;
-    if (n == "scf.for") return liftFor(op, seq);
-    if (n == "scf.if") return liftIf(op, seq);
-    if (n == "scf.while") return liftWhile(op, seq);
-    if (n == "scf.yield" || n == "scf.condition") return;
+    std::string_view name = n;
+    if (name == "scf.for") return liftFor(op, seq);
+    if (name == "scf.if") return liftIf(op, seq);
+    if (name == "scf.while") return liftWhile(op, seq);
+    if (name == "scf.yield" || name == "scf.condition") return;
 
     OpFacts facts = lookupOp(n);
     Op m;
@@ -857,8 +859,11 @@ class FunctionLifter {
   bool liftHivmOp(const mlir::Op& op, Stmt& seq) {
     const std::string& n = op.name;
     // Everything below is in these dialects (a .pto op is rejected without the comparisons).
-    auto in = [&](const char* dialect) { return n.rfind(dialect, 0) == 0; };
-    if (!in("hivm.") && !in("memref.") && !in("annotation.") && !in("bufferization.") && !in("tensor.")) return false;
+    size_t dot = n.find('.');
+    std::string_view dialect = dot == std::string::npos ? std::string_view() : std::string_view(n).substr(0, dot);
+    if (dialect != "hivm" && dialect != "memref" && dialect != "annotation" && dialect != "bufferization" &&
+        dialect != "tensor")
+      return false;
     const auto& ops = op.operands;
     if (n == "annotation.mark" || n == "hivm.hir.anchor" || n == "hivm.hir.set_ctrl" ||
         n == "hivm.hir.set_mask_norm" || n == "hivm.hir.debug")
