@@ -253,7 +253,9 @@ class NodeIds {
 
 void appendNumber(std::string& out, int64_t v) {
   char digits[24];
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+  // (pointer, length): the two-pointer append is a general replace, twice the instructions.
+  char* end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  out.append(digits, static_cast<size_t>(end - digits));
 }
 
 // One root's nodes in post order (children first, each node once), without recursion: a
