@@ -590,6 +590,12 @@ PY
     # (ldd's output is taken first: with pipefail, grep -q closing the pipe early fails ldd.)
     libs="$(ldd "$(dirname "$tool")/ptoverify-cpp")"
     if ! grep -qE 'libclang' <<<"$libs"; then fail "ptoverify-cpp does not link Clang"; fi
+    # Where the allocator's 16 GB reservation (cli/block_cache.cpp) is refused, every block
+    # comes from malloc instead: the same findings, byte for byte.
+    run 1 check --format json corpus
+    whole="$out"
+    out="$(ulimit -v 4000000 && timeout 120 "$tool" check --format json corpus 2>&1)"
+    [ "$out" = "$whole" ] || fail "check under ulimit -v (no reserved range) differs from the unlimited run"
     ;;
   cpp-frontend)
     ir=tests/cpp/xcheck/vadd_kernel.pto
