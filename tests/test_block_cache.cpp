@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -66,6 +67,15 @@ TEST_CASE("a large block's class is its run's, whatever size a delete passes") {
   CHECK(b == a);
   std::memset(b, 0x5A, 8192);
   ::operator delete(b);
+}
+
+TEST_CASE("libstdc++.so frees this file's blocks with this file's delete") {
+  // std::getline runs in libstdc++.so: it grows the string and frees the block made here
+  // (libstdc++.so binds to this file's operator delete; were it its own, free() would abort).
+  std::string line(100, 'x');
+  std::istringstream in(std::string(5000, 'y') + "\n");
+  std::getline(in, line);
+  CHECK(line == std::string(5000, 'y'));
 }
 
 TEST_CASE("blocks freed on other threads, and by threads that end, stay usable") {
