@@ -88,7 +88,9 @@ std::optional<std::string> readRegularFile(const std::string& path, std::string&
     error = "not a regular file";
     return std::nullopt;
   }
-  std::string text(static_cast<size_t>(st.st_size), '\0');
+  // One byte more than fstat said, so a file read whole costs one read call, not a second one
+  // to see the end.
+  std::string text(static_cast<size_t>(st.st_size) + 1, '\0');
   size_t got = 0;
   while (true) {
     if (got == text.size()) text.resize(text.size() + 4096);  // the file grew since fstat
@@ -101,6 +103,9 @@ std::optional<std::string> readRegularFile(const std::string& path, std::string&
     }
     if (n == 0) break;
     got += static_cast<size_t>(n);
+    // Short of the buffer but past the size fstat gave: the end. A file that reports size 0
+    // (procfs, sysfs) promises nothing, so it is read until read says 0.
+    if (st.st_size > 0 && got >= static_cast<size_t>(st.st_size) && got < text.size()) break;
   }
   ::close(fd);
   text.resize(got);
