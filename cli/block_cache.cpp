@@ -10,7 +10,7 @@
 // And on the VMs this runs on, a page's first touch costs about 10 us: 750 of them were a third
 // of a run's CPU time. The range asks for huge pages, so a first touch there is one per 2 MB.
 //
-// So the blocks are this file's own: 64 KB runs, each of one class, handed out from a reserved
+// So the blocks are this file's own: runs of 4-64 KB, each of one class, handed out from a reserved
 // range. Whether a freed block is one of them is an address comparison, and its class is its
 // run's (a table), never the size a delete passes nor a guess about another allocator's block:
 // a block from anywhere else (plain malloc, a request over 1 MB) goes to free(). A freed block
@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -40,10 +41,15 @@ constexpr size_t kSmallBytes = kGranule * (kSmallClasses - 1);
 constexpr size_t kLargeShift = 12;  // the first large class holds 4 KB blocks
 constexpr size_t kClasses = kSmallClasses + 9;
 constexpr size_t kLargestBytes = size_t{1} << (kLargeShift + kClasses - kSmallClasses - 1);
-constexpr size_t kRunBytes = size_t{64} << 10;    // a run holds blocks of one class (a large block may span runs)
+// A run holds blocks of one class (a large block may span units). A class's first run is one
+// 4 KB unit and each next one twice the last, up to 64 KB: a class that holds a few blocks
+// takes a few KB, so a run's live blocks sit on few huge pages (each costs its whole 2 MB to
+// zero at the first touch).
+constexpr size_t kUnitBytes = size_t{4} << 10;
+constexpr size_t kMaxRunUnits = 16;
 constexpr size_t kRangeBytes = size_t{16} << 30;  // reserved, not committed: runs are taken in order
 constexpr size_t kCommitBytes = size_t{4} << 20;  // made accessible this much at a time
-constexpr size_t kRuns = kRangeBytes / kRunBytes;
+constexpr size_t kUnits = kRangeBytes / kUnitBytes;
 constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
 
 struct FreeBlock {
@@ -55,11 +61,11 @@ struct FreeBlock {
 // load and one comparison tell ours from malloc's (or null), never half a range.
 std::atomic<uintptr_t> rangeBegin{~uintptr_t{0} - kRangeBytes + 1};
 std::atomic<bool> rangeGone{false};  // refused or used up: no new run to ask for
-uint8_t classOfRun[kRuns];  // the class each handed-out run holds
+uint8_t classOfUnit[kUnits];  // the class of each handed-out unit's run
 std::mutex rangeMutex;      // guards the fields below: the slow path only
 bool rangeTried = false;
 bool rangeReserved = false;
-size_t runsHandedOut = 0;
+size_t unitsHandedOut = 0;
 size_t committedBytes = 0;
 FreeBlock* orphans[kClasses];  // lists of threads that ended, and blocks freed after that
 
@@ -75,6 +81,7 @@ struct Cache {
   FreeBlock* head[kClasses];
   char* bump[kClasses];  // the rest of the class's current run
   char* bumpEnd[kClasses];
+  uint8_t nextRunUnits[kClasses];  // 0: the class has had no run yet
   State state;
 };
 thread_local Cache cache;
@@ -121,9 +128,9 @@ size_t blockBytes(size_t c) {
   return c < kSmallClasses ? c * kGranule : size_t{1} << (kLargeShift + c - kSmallClasses);
 }
 
-// `runs` consecutive new runs for class `c`, or null when the range is refused or used up.
+// A new run of `units` units for class `c`, or null when the range is refused or used up.
 // Caller holds rangeMutex.
-char* takeRuns(size_t c, size_t runs) {
+char* takeRun(size_t c, size_t units) {
   if (!rangeTried) {
     rangeTried = true;
     void* p = mmap(nullptr, kRangeBytes + kHugePage, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -137,16 +144,16 @@ char* takeRuns(size_t c, size_t runs) {
     }
   }
   char* begin = rangeReserved ? reinterpret_cast<char*>(rangeBegin.load(std::memory_order_relaxed)) : nullptr;
-  size_t offset = runsHandedOut * kRunBytes;
-  size_t end = offset + runs * kRunBytes;
-  while (begin && runsHandedOut + runs <= kRuns && end > committedBytes &&
+  size_t offset = unitsHandedOut * kUnitBytes;
+  size_t end = offset + units * kUnitBytes;
+  while (begin && unitsHandedOut + units <= kUnits && end > committedBytes &&
          mprotect(begin + committedBytes, kCommitBytes, PROT_READ | PROT_WRITE) == 0)
     committedBytes += kCommitBytes;
-  if (!begin || runsHandedOut + runs > kRuns || end > committedBytes) {
+  if (!begin || unitsHandedOut + units > kUnits || end > committedBytes) {
     rangeGone.store(true, std::memory_order_relaxed);
     return nullptr;
   }
-  for (size_t i = 0; i < runs; ++i) classOfRun[runsHandedOut++] = static_cast<uint8_t>(c);
+  for (size_t i = 0; i < units; ++i) classOfUnit[unitsHandedOut++] = static_cast<uint8_t>(c);
   return begin + offset;
 }
 
@@ -163,11 +170,12 @@ void* refill(size_t c) {
       return list;
     }
     size_t bytes = blockBytes(c);
-    size_t runs = (bytes + kRunBytes - 1) / kRunBytes;
-    char* run = takeRuns(c, runs);
+    size_t units = std::max<size_t>((bytes + kUnitBytes - 1) / kUnitBytes, cache.nextRunUnits[c]);  // >= 1
+    char* run = takeRun(c, units);
     if (!run) return nullptr;
+    cache.nextRunUnits[c] = static_cast<uint8_t>(std::min(units * 2, kMaxRunUnits));
     cache.bump[c] = run;
-    cache.bumpEnd[c] = run + runs * kRunBytes / bytes * bytes;
+    cache.bumpEnd[c] = run + units * kUnitBytes / bytes * bytes;
   }
   void* p = cache.bump[c];
   cache.bump[c] += blockBytes(c);
@@ -219,7 +227,7 @@ inline void release(void* p) {
     std::free(p);
     return;
   }
-  size_t c = classOfRun[offset / kRunBytes];
+  size_t c = classOfUnit[offset / kUnitBytes];
   auto* b = static_cast<FreeBlock*>(p);
   if (cache.state != State::Registered) return releaseSlow(b, c);
   b->next = cache.head[c];
