@@ -46,6 +46,30 @@ TEST_CASE("a freed block comes back for a request of its class, and live blocks 
   }
 }
 
+TEST_CASE("a class's runs grow past one unit, and every unit of a run keeps the class") {
+  // 6,000 blocks of the 48-byte class fill runs of 4, 8, 16, 32 and 64 KB and more. Each stays
+  // intact, and blocks spread over those runs, deleted with a size of another class,
+  // comes back for a 48-byte request: the class is known in every unit of the run.
+  constexpr size_t kBlocks = 6000;
+  std::vector<unsigned char*> blocks;
+  for (size_t i = 0; i < kBlocks; ++i) {
+    auto* p = static_cast<unsigned char*>(::operator new(40));
+    std::memset(p, static_cast<int>(i & 0xFF), 40);
+    blocks.push_back(p);
+  }
+  for (size_t i = 0; i < kBlocks; ++i) {
+    bool intact = true;
+    for (size_t k = 0; k < 40; ++k) intact &= blocks[i][k] == static_cast<unsigned char>(i & 0xFF);
+    CHECK_MESSAGE(intact, "block " << i << " overwritten");
+  }
+  for (size_t i : {size_t{80}, size_t{250}, size_t{590}, size_t{1270}, size_t{2630}, size_t{5990}}) {
+    ::operator delete(blocks[i], 1);
+    void* again = ::operator new(33);
+    CHECK(again == blocks[i]);
+  }
+  for (unsigned char* p : blocks) ::operator delete(p, 40);
+}
+
 TEST_CASE("a block from plain malloc goes back to malloc, never into a class") {
   // Another library's operator new returns malloc(n) unrounded; deleting it here with its
   // asked size must not make it a block of the asked size's (larger) class.
