@@ -182,7 +182,7 @@ int run(int argc, char** argv) {
   audit->add_option("--arch", req.arch, "target arch for files without one")->check(CLI::IsMember({"a2a3", "a5"}));
   audit->add_option("--config", req.configPath, "configuration file");
 
-  CLI::App* isaCmd = app.add_subcommand("isa", "list the PTO-ISA instructions the front ends know: kind, pipe rule");
+  CLI::App* isaCmd = app.add_subcommand("isa", "list the PTO-ISA instructions both front ends know: kind, spellings, pipes, hidden accesses");
   CLI::App* modelCmd = app.add_subcommand("model", "print the kernel model the front ends built (ops, gaps)");
   std::vector<std::string> modelPaths;
   modelCmd->add_option("paths", modelPaths, "files or directories")->required();
@@ -392,15 +392,7 @@ int run(int argc, char** argv) {
     return runAudit(req, auditFormat, std::cout);
   }
   if (*isaCmd) {
-    for (const auto& name : ptoisa::mnemonics()) {
-      const ptoisa::Instr* in = ptoisa::lookup(name);
-      std::string rule = in->rule == ptoisa::PipeRule::Move    ? "by source and destination space"
-                         : in->rule == ptoisa::PipeRule::Store ? "FIX from L0C, else MTE3"
-                                                                : "";
-      std::string pipes;
-      for (Pipe p : in->pipes) pipes += std::string(pipes.empty() ? "" : ",") + pipeName(p);
-      std::cout << name << ' ' << opKindName(in->kind) << ' ' << (rule.empty() ? pipes : rule) << '\n';
-    }
+    for (const auto& in : ptoisa::all()) std::cout << ptoisa::describe(in) << '\n';
     return 0;
   }
   if (*modelCmd) {

@@ -146,7 +146,6 @@ PTOVERIFY_TILE_OP(TASSIGN)
 // Every instruction of the PTO-ISA table (analyzer/model/isa_table.cpp): the front end generates
 // this header from the table (`ptoverify isa` lists it).
 #include "ptoverify_isa_ops.h"
-PTOVERIFY_TILE_OP(TRESHAPE)
 
 // All-core barriers. Soft: a GM counter workspace polled by every participant.
 enum class SyncAllMode { Soft, Hard };

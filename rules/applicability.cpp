@@ -1,5 +1,6 @@
 // Which rules have something to check in a kernel (for `ptoverify audit`'s Not-applicable).
 #include "analyzer/model/cpp_facts.h"
+#include "rules/model_queries.h"
 #include "rules/rule.h"
 #include "rules/timing_queries.h"
 
@@ -49,6 +50,7 @@ bool ruleApplies(const std::string& id, const Kernel& k, const KernelTraits& t, 
     return hasAny(t, {K::SetFlag, K::WaitFlag});
   if (id == "sync-pipe-race") return hasAny(t, {K::SetFlag, K::WaitFlag, K::PipeBarrier});
   if (id == "barrier-arrival") return t.has(K::SyncAll);
+  if (id == "sync-core-pipe") return !coreKindOf(k).empty() && hasAny(t, {K::SetFlag, K::WaitFlag, K::PipeBarrier});
   if (id == "sync-reserved-event") return t.hivmCrossCore || hasAny(t, {K::SetFlag, K::WaitFlag});
   if (id == "sync-block-pairing") return t.hivmCrossCore;
   if (id == "sync-ffts-base") return hasAny(t, {K::CrossCoreSet, K::CrossCoreWait}) || t.hivmCrossCore;

@@ -152,6 +152,7 @@ bool gapAffects(ModelGap::Kind kind, const RuleInfo& rule) {
   if (f == "timing" || f == "abi" || f == "xcheck") return false;
   switch (kind) {
     case ModelGap::Kind::UndeclaredCall:
+    case ModelGap::Kind::OpaqueCall:
     case ModelGap::Kind::SkippedCode: return true;
     case ModelGap::Kind::UnresolvedAddress:
       return f == "comm" || f == "cache" || rule.id == "barrier-data-visibility" || rule.id == "sync-pipe-race";

@@ -1,5 +1,7 @@
 #include "rules/model_queries.h"
 
+#include "analyzer/model/cpp_facts.h"
+
 #include <algorithm>
 #include <deque>
 
@@ -162,6 +164,12 @@ int OpNumbering::lastUse(const std::string& value, int def) const {
       if (def < loopRanges_[r].first) last = std::max(last, loopRanges_[r].second);
   }
   return last;
+}
+
+std::string coreKindOf(const Kernel& k) {
+  if (k.cpp) return k.cpp->coreView;
+  if (k.kind == "vector" || k.kind == "aiv" || k.kind == "cube" || k.kind == "aic") return k.kind;
+  return "";
 }
 
 }  // namespace ptov

@@ -33,6 +33,10 @@ std::vector<bool> canReach(const Flow& flow, const std::set<int>& targets);
 // Does this cache invalidate cover the memory `m` (whole-GM, or the same buffer)?
 bool invalidateCovers(const Op& inval, const MemRef& m);
 
+// The core a kernel runs on, when known: "vector"/"aiv" or "cube"/"aic" from the .pto or HIVM
+// kernel kind, "vector" for C++ parsed in its vector view; "" otherwise (and for "mix").
+std::string coreKindOf(const Kernel& k);
+
 // A short description of a buffer for messages: "%arg1 (peer)" / "%view".
 std::string describeBuffer(const Kernel& k, const MemRef& m);
 

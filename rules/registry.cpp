@@ -34,6 +34,7 @@ std::unique_ptr<Rule> makeXcheckSync();
 std::unique_ptr<Rule> makeTimingSharedFieldWrite();
 std::unique_ptr<Rule> makeTimingStopOrder();
 std::unique_ptr<Rule> makeTimingHardWaitTimeout();
+std::unique_ptr<Rule> makeSyncCorePipe();
 
 
 const std::vector<std::unique_ptr<Rule>>& allRules() {
@@ -68,6 +69,7 @@ const std::vector<std::unique_ptr<Rule>>& allRules() {
     r.push_back(makeTimingSharedFieldWrite());
     r.push_back(makeTimingStopOrder());
     r.push_back(makeTimingHardWaitTimeout());
+    r.push_back(makeSyncCorePipe());
 
     return r;
   }();

@@ -100,10 +100,7 @@ class SyncEventPairing : public Rule {
           s.counts.bits[key] = kZero;
           s.lastSets.erase(key);
         }
-        return;
       }
-      if (report && (op.kind == OpKind::Put || op.kind == OpKind::Get || op.kind == OpKind::Collective))
-        reportLibraryCollision(op, s, ctx);
     };
     solveThenReport(flow, EventState{}, transfer);
     if (!unprovable.empty()) {
@@ -124,17 +121,6 @@ class SyncEventPairing : public Rule {
         ctx.report(op.loc, "event id " + std::to_string(*op.event.id) + " of '" + op.name +
                                "' is outside EVENT_ID0..EVENT_ID7");
     });
-  }
-
-  static void reportLibraryCollision(const Op& op, const EventState& s, RuleContext& ctx) {
-    for (const auto& [key, bits] : s.counts.bits) {
-      Pipe src = std::get<0>(key), dst = std::get<1>(key);
-      bool mtePair = (src == Pipe::MTE2 && dst == Pipe::MTE3) || (src == Pipe::MTE3 && dst == Pipe::MTE2);
-      if (!mtePair || std::get<2>(key) > 1 || !(bits & kOne)) continue;
-      Finding& f = ctx.report(op.loc, "user event " + eventText(key) + " is outstanding across '" + op.name +
-                                          "', which uses the same MTE2/MTE3 EVENT_ID0/1 internally");
-      f.notes.push_back({op.loc, "library events of TPUT/TGET/collectives: MTE2<->MTE3 on EVENT_ID0 and EVENT_ID1"});
-    }
   }
 };
 

@@ -37,8 +37,9 @@ class SyncPipeRace : public Rule {
       std::string what = r.secondRef->space == "gm" ? "GM " + r.secondRef->value : "tile " + r.secondRef->value;
       Finding* f = ctx.reportVerdict(
           r.verdict, r.second->loc,
-          "'" + r.second->name + "' on " + pipeName(r.second->pipes.front()) + " " + role(r.secondWrites) + " " + what +
-              " while '" + r.first->name + "' on " + pipeName(r.first->pipes.front()) + " " + role(r.firstWrites) + " " +
+          "'" + r.second->name + "' on " + pipeName(accessPipe(*r.second, *r.secondRef)) + " " + role(r.secondWrites) +
+              " " + what + " while '" + r.first->name + "' on " + pipeName(accessPipe(*r.first, *r.firstRef)) + " " +
+              role(r.firstWrites) + " " +
               r.firstRef->value + " with no set_flag/wait_flag chain or barrier ordering them");
       if (f) f->notes.push_back({r.first->loc, "the other access"});
     }

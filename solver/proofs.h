@@ -22,6 +22,10 @@ using EventKey = std::tuple<Pipe, Pipe, int64_t>;
 std::string eventText(const EventKey& k);
 
 // Two memory accesses on different pipes that may touch the same memory with no ordering.
+// The pipe a memory access of `op` runs on (its own phase's pipe for TPUT / TGET), Unknown for
+// ops that are not accesses.
+Pipe accessPipe(const Op& op, const MemRef& m);
+
 struct PipeRace {
   const Op* first = nullptr;   // earlier in issue order
   const Op* second = nullptr;

@@ -17,11 +17,11 @@
 #include "solver/proofs.h"
 
 namespace ptov {
-namespace {
 
 // The pipe a memory access runs on, or Unknown for ops that are not plain accesses (sync,
-// comm ops with their own internal sync, tile bookkeeping).
-Pipe accessPipe(const Op& op) {
+// tile bookkeeping). An access that names its own pipe (a phase of TPUT / TGET) runs there.
+Pipe accessPipe(const Op& op, const MemRef& m) {
+  if (m.pipe != Pipe::Unknown) return m.pipe;
   switch (op.kind) {
     case OpKind::Load:
     case OpKind::Store:
@@ -33,6 +33,8 @@ Pipe accessPipe(const Op& op) {
     default: return Pipe::Unknown;
   }
 }
+
+namespace {
 
 // `g` and, through nested ands, each of its conjuncts (iteratively: guards nest as deep as
 // the kernel's branches and loops).
@@ -286,11 +288,11 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
   auto id = [&](const std::string& name) { return ids.emplace(name, static_cast<int>(ids.size())).first->second; };
   const int gm = id("gm");
   std::unordered_map<const MemRef*, Place> placeOf;
-  std::vector<Pipe> pipeOf(t.ops.size());
+  std::vector<std::vector<Pipe>> pipeOf(t.ops.size());
   std::vector<std::vector<const Place*>> placesOf(t.ops.size());
   for (size_t k = 0; k < t.ops.size(); ++k) {
-    pipeOf[k] = accessPipe(*t.ops[k].op);
     for (const TraceAccess& x : t.ops[k].accesses) {
+      pipeOf[k].push_back(accessPipe(*t.ops[k].op, *x.ref));
       auto it = placeOf.find(x.ref);
       if (it == placeOf.end()) {
         auto tile = tiles.find(x.ref->value);
@@ -354,17 +356,15 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
   // earlier accesses on other pipes in its own space.
   std::map<std::pair<int, Pipe>, std::vector<size_t>> opsOn;
   for (size_t k = 0; k < t.ops.size(); ++k) {
-    if (pipeOf[k] == Pipe::Unknown) continue;
-    for (const Place* pl : placesOf[k]) {
-      auto& list = opsOn[{pl->space, pipeOf[k]}];
+    for (size_t x = 0; x < placesOf[k].size(); ++x) {
+      if (pipeOf[k][x] == Pipe::Unknown) continue;
+      auto& list = opsOn[{placesOf[k][x]->space, pipeOf[k][x]}];
       if (list.empty() || list.back() != k) list.push_back(k);
     }
   }
   std::set<std::pair<const Op*, const Op*>> reported;
   const size_t kWindow = 4000;
   for (size_t j = 0; j < t.ops.size(); ++j) {
-    Pipe q = pipeOf[j];
-    if (q == Pipe::Unknown) continue;
     if (budgetSpent()) {
       result.notChecked = solver_.budgetSpentReason() + "; the accesses of " + std::to_string(j) + " of " +
                           std::to_string(t.ops.size()) + " trace ops were compared";
@@ -373,6 +373,8 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
     for (size_t xbIndex = 0; xbIndex < t.ops[j].accesses.size(); ++xbIndex) {
       const TraceAccess& xb = t.ops[j].accesses[xbIndex];
       const Place& pb = *placesOf[j][xbIndex];
+      const Pipe q = pipeOf[j][xbIndex];
+      if (q == Pipe::Unknown) continue;
       std::vector<std::pair<size_t, PipeRace>> found;  // by the earlier access's trace index
       for (auto on = opsOn.lower_bound({pb.space, Pipe::S}); on != opsOn.end() && on->first.first == pb.space; ++on) {
         Pipe p = on->first.second;
@@ -391,6 +393,9 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
           if (a.op->unitFlag && t.ops[j].op->unitFlag) continue;
           for (size_t xaIndex = 0; xaIndex < a.accesses.size(); ++xaIndex) {
             const TraceAccess& xa = a.accesses[xaIndex];
+            if (pipeOf[i][xaIndex] != p) continue;  // compared on its own pipe's list
+            // A staging tile between two library phases: the library orders its own buffer.
+            if (xa.ref->pipe != Pipe::Unknown && xb.ref->pipe != Pipe::Unknown && pb.space != gm) continue;
             if (!xa.write && !xb.write) continue;
             int kind = overlapKind(*placesOf[i][xaIndex], pb, xa, xb);
             if (kind == 0) continue;

@@ -3,11 +3,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 #include "analyzer/frontend.h"
+#include "analyzer/mlir/parser.h"
+#include "analyzer/pto/lifter.h"
 #include "real_corpus.h"
 #include "rules/rule.h"
 
@@ -207,6 +211,7 @@ TEST_CASE("corpus-real: every proof verdict on the PTOAS files is the one docs/s
       {"ptoas/_index_hw-native-sys_newer/test/lit/pto/Inputs/oracle_event_pair_guards.pto", "sync-pipe-race"},
       {"ptoas/main_e32488c9/test/lit/pto/eventid_array_get_set_get.pto", "sync-deadlock"},
       {"ptoas/_v0.50_snapshot_1c903483/test/lit/pto/issue711_tnotify_mte_drain.pto", "sync-pipe-race"},
+      {"ptoas/main_e32488c9/test/lit/pto/issue706_tput_hidden_mte2_sync.pto", "sync-pipe-race"},
   };
   const std::set<std::string> proofRules = {"sync-deadlock", "sync-exit-balance", "sync-pipe-race", "barrier-arrival"};
   std::set<std::pair<std::string, std::string>> got;
@@ -220,4 +225,28 @@ TEST_CASE("corpus-real: every proof verdict on the PTOAS files is the one docs/s
       }
   }
   CHECK(got == expected);
+}
+
+TEST_CASE("corpus-real: sync-core-pipe is silent on every PTOAS and HIVM file, and fires on a PIPE_FIX mutant") {
+  SKIP_WITHOUT_REAL_CORPUS();
+  for (const char* dir : {"ptoas", "hivm"})
+    for (const auto& path : filesUnder(dir, std::string(dir) == "ptoas" ? ".pto" : ".mlir")) {
+      LoadedFile f = loadFile(path, FrontendOptions{});
+      for (const auto& k : f.kernels)
+        for (const auto& finding : runRules(k, {"sync-core-pipe"}))
+          CHECK_MESSAGE(false, path << ":" << finding.loc.line << ": " << finding.message);
+    }
+  // The PTOAS #872 input, a vector kernel: its PIPE_ALL drain turned into PTOAS #1026's PIPE_FIX.
+  std::ifstream in(realCorpusDir() + "/ptoas/main_e32488c9/test/lit/pto/issue872_tput_tnotify_release.pto");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  size_t at = text.find("pto.barrier <PIPE_ALL>");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, std::string("pto.barrier <PIPE_ALL>").size(), "pto.barrier <PIPE_FIX>");
+  mlir::ParsedFile parsed = mlir::parseText(text, "mutant.pto");
+  std::vector<InputDiagnostic> diags;
+  size_t found = 0;
+  for (const auto& k : pto::lift(parsed, pto::LiftOptions{}, diags)) found += runRules(k, {"sync-core-pipe"}).size();
+  CHECK(found == 1);
 }

@@ -684,7 +684,8 @@ std::vector<std::string> compileFlags(const std::string& dir, const std::string&
 const std::string& isaDeclarations() {
   static const std::string text = [] {
     std::string t = "#pragma once\n";
-    for (const auto& n : ptoisa::mnemonics()) t += "PTOVERIFY_TILE_OP(" + n + ")\n";
+    for (const auto& in : ptoisa::all())
+      if (in.shape == ptoisa::CallShape::Tile) t += std::string("PTOVERIFY_TILE_OP(") + in.name + ")\n";
     return t;
   }();
   return text;

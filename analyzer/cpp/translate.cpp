@@ -85,8 +85,16 @@ std::optional<std::vector<CaseGroup>> caseGroups(const SwitchStmt& sw) {
   return out;
 }
 
-bool isLaneIdCall(const std::string& name) {
-  return name == "get_block_idx" || name == "get_sub_block_id" || name == "get_subblockid";
+const ptoisa::Instr* instrOf(const FunctionDecl* fd) {
+  if (!fd) return nullptr;
+  if (inUserCode(fd->getASTContext().getSourceManager(), fd->getLocation())) return nullptr;
+  return ptoisa::lookupCpp(fd->getQualifiedNameAsString());
+}
+
+const ptoisa::Instr* instrOfLookup(const OverloadExpr& lookup) {
+  for (const NamedDecl* d : lookup.decls())
+    if (const ptoisa::Instr* in = instrOf(d->getAsFunction())) return in;
+  return nullptr;
 }
 
 std::string calleeName(const clang::Expr* e) {
@@ -102,19 +110,6 @@ std::string calleeName(const clang::Expr* e) {
 }
 
 namespace {
-
-// Calls the model reads, by unqualified name.
-const std::set<std::string>& modelledCalls() {
-  static const std::set<std::string> names = {
-      "set_flag", "wait_flag", "SetFlag", "WaitFlag", "pipe_barrier", "PipeBarrier", "dsb", "dcci", "TLOAD", "TSTORE", "TSTORE_FP",
-      "TPREFETCH", "TASSIGN", "TPUT", "TGET", "TPUT_ASYNC", "TGET_ASYNC", "TNOTIFY", "TWAIT", "TTEST",
-      "TBROADCAST", "TGATHER", "TSCATTER", "TREDUCE", "SYNCALL", "SYNCALL_SOFT_AIV_BARRIER", "SyncAll",
-      "ffts_cross_core_sync", "__builtin_cce_ffts_cross_core_sync", "wait_flag_dev", "__builtin_cce_wait_flag_dev",
-      "set_ffts_base_addr", "get_block_idx", "get_sub_block_id", "get_subblockid", "get_l2_cache_offset",
-      "CrossCoreSetFlag", "CrossCoreWaitFlag"};
-  return names;
-}
-
 
 // The enumerator an argument names (PIPE_MTE2, EVENT_ID0, CACHELINE_OUT, ...), "" if none.
 std::string enumeratorName(const clang::Expr* e) {
@@ -299,6 +294,16 @@ class Translator {
     int count = ++names_[n];
     return count == 1 ? n : n + "#" + std::to_string(count);
   }
+  // An opaque value (a call the model cannot see into, a variable of unknown value): one symbol
+  // per evaluation, keyed by the AST node or declaration and the inlined instance it is in, never
+  // by its spelling. The spelling is for messages.
+  std::map<std::pair<const void*, int>, ExprPtr> opaque_;
+  int instance_ = 0, instances_ = 0;
+  ExprPtr opaque(const void* key, const std::string& shown) {
+    auto [it, fresh] = opaque_.try_emplace({key, instance_});
+    if (fresh) it->second = Expr::unknown(uniqueName(shown));
+    return it->second;
+  }
   std::string text(const clang::Expr* e) {
     std::string s = sourceText(ctx_, e->getSourceRange());
     return s.empty() ? "<expr>" : s;
@@ -325,7 +330,7 @@ class Translator {
     if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
       auto it = values_.find(dr->getDecl());
       if (it != values_.end()) return it->second;
-      return Expr::unknown(dr->getDecl()->getNameAsString());
+      return opaque(dr->getDecl(), dr->getDecl()->getNameAsString());
     }
     if (const auto* sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return value(sub->getReplacement());
     if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
@@ -356,11 +361,9 @@ class Translator {
       return Expr::select(value(co->getCond()), value(co->getTrueExpr()), value(co->getFalseExpr()));
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       std::string n = calleeName(call);
-      if (isLaneIdCall(n)) {
-        return Expr::blockIdx(call->getNumArgs() > 0 ? "logical" : "physical");
-      }
-      if (n == "get_block_num") {
-        return Expr::blockNum();
+      if (const ptoisa::Instr* in = instrOf(call->getDirectCallee())) {
+        if (in->shape == ptoisa::CallShape::LaneId) return Expr::blockIdx(call->getNumArgs() > 0 ? "logical" : "physical");
+        if (in->shape == ptoisa::CallShape::LaneCount) return Expr::blockNum();
       }
       if ((n == "min" || n == "max") && call->getNumArgs() == 2)
         return Expr::binary(n == "min" ? Expr::Kind::Min : Expr::Kind::Max, value(call->getArg(0)),
@@ -378,7 +381,7 @@ class Translator {
           if (auto v = evalConst(value(sub->getIdx()))) idx = *v;
         return Expr::param(idx ? "args[" + std::to_string(*idx) + "]" : text(e), -1);
       }
-    return Expr::unknown(text(e));
+    return opaque(e, text(e));
   }
 
   // The value a helper body returns, for bodies of local integer declarations, static_asserts,
@@ -570,7 +573,10 @@ class Translator {
     for (unsigned i = 0; i < fd->getNumParams() && i < call->getNumArgs(); ++i)
       bindParam(fd->getParamDecl(i), call->getArg(i));
     stack_.insert(fd);
+    const int callerInstance = instance_;
+    instance_ = ++instances_;
     auto restore = [&] {
+      instance_ = callerInstance;
       stack_.erase(fd);
       values_ = std::move(values);
       origins_ = std::move(origins);
@@ -946,13 +952,13 @@ class Translator {
       if (auto c = evalConst(value(co->getCond()))) return translateCalls(*c ? co->getTrueExpr() : co->getFalseExpr(), seq);
     if (const auto* rec = dyn_cast<RecoveryExpr>(e)) return translateRecovery(rec, seq);
     if (const auto* call = dyn_cast<CallExpr>(e)) {
-      std::string n = calleeName(call);
-      bool known = modelledCalls().count(n) || ptoisa::looksLikeTileOp(n);
-      // Arguments first, except the ones a modelled op reads itself.
-      if (!known || isLaneIdCall(n) || n == "get_l2_cache_offset")
+      const ptoisa::Instr* in = instrOf(call->getDirectCallee());
+      // Arguments first, except the operands an instruction reads itself.
+      using CS = ptoisa::CallShape;
+      if (!in || in->shape == CS::LaneId || in->shape == CS::LaneCount || in->shape == CS::CacheOffset)
         for (const clang::Expr* a : call->arguments()) translateCalls(a, seq);
       if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) translateCalls(mc->getImplicitObjectArgument(), seq);
-      return translateCall(call, n, seq);
+      return in ? translateInstr(call, *in, seq) : translateUserCall(call, seq);
     }
     if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
       translateCalls(bo->getLHS(), seq);
@@ -971,18 +977,26 @@ class Translator {
   void translateRecovery(const RecoveryExpr* rec, Stmt& seq) {
     std::vector<const clang::Expr*> parts(rec->subExpressions().begin(), rec->subExpressions().end());
     std::string name;
+    const ptoisa::Instr* in = nullptr;
     if (!parts.empty()) {
       const clang::Expr* callee = parts.front()->IgnoreParenImpCasts();
-      if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(callee)) name = ul->getName().getAsString();
-      else if (const auto* dr = dyn_cast<DeclRefExpr>(callee)) name = dr->getDecl()->getNameAsString();
-      else if (const auto* me = dyn_cast<MemberExpr>(callee)) name = me->getMemberDecl()->getNameAsString();
+      if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(callee)) {
+        name = ul->getName().getAsString();
+        in = instrOfLookup(*ul);
+      } else if (const auto* dr = dyn_cast<DeclRefExpr>(callee)) {
+        name = dr->getDecl()->getNameAsString();
+        in = instrOf(dr->getDecl()->getAsFunction());
+      } else if (const auto* me = dyn_cast<MemberExpr>(callee)) {
+        name = me->getMemberDecl()->getNameAsString();
+      }
     }
-    if (!name.empty() && ptoisa::looksLikeTileOp(name) && parts.size() > 1) {
+    // A tile instruction whose arguments did not resolve still has its table facts.
+    if (in && in->shape == ptoisa::CallShape::Tile && parts.size() > 1) {
       std::vector<const clang::Expr*> args(parts.begin() + 1, parts.end());
-      return translateTileOp(rec, name, args, seq);
+      return translateTileOp(rec, *in, name, args, seq);
     }
     gap(ModelGap::Kind::UndeclaredCall, rec->getBeginLoc(),
-        "'" + (name.empty() ? text(rec) : name) + "'");
+        "'" + (name.empty() ? text(rec) : name) + "'" + (in ? " (an argument's type is not known)" : ""));
     for (const clang::Expr* p : parts)
       if (p && !isa<UnresolvedLookupExpr>(p->IgnoreParenImpCasts())) translateCalls(p, seq);
   }
@@ -1089,112 +1103,139 @@ class Translator {
     return m;
   }
 
-  void translateCall(const CallExpr* call, const std::string& n, Stmt& seq) {
+  // A call of a table instruction: one handler per call shape (analyzer/model/isa_table.h).
+  void translateInstr(const CallExpr* call, const ptoisa::Instr& in, Stmt& seq) {
+    using CS = ptoisa::CallShape;
     SourceLocation l = call->getBeginLoc();
+    const std::string n = call->getDirectCallee()->getNameAsString();
     auto arg = [&](unsigned i) { return argOf(call, i); };
-    if (isLaneIdCall(n)) return laneRead(call, n);
-    if (n == "get_l2_cache_offset") {
-      facts_.cacheOffsetReads.push_back(CacheOffsetRead{loc(l), inlineDepth_ == 0 && depth_ == 0});
+    switch (in.shape) {
+      case CS::LaneId: return laneRead(call, n);
+      case CS::CacheOffset:
+        facts_.cacheOffsetReads.push_back(CacheOffsetRead{loc(l), inlineDepth_ == 0 && depth_ == 0});
+        return;
+      case CS::HardEvent: return translateHardEvent(call, in.kind, seq);
+      case CS::Event: {
+        Op op = makeOp(in.kind, n, l);
+        op.event.src = pipeArg(arg(0));
+        op.event.dst = pipeArg(arg(1));
+        return emitEvent(std::move(op), arg(2), seq);
+      }
+      case CS::Barrier:
+      case CS::BarrierTemplate: {
+        Op op = makeOp(OpKind::PipeBarrier, n, l);
+        op.barrierPipe = in.shape == CS::Barrier ? pipeArg(arg(0)) : pipeFromName(templateArgText(call, 0));
+        op.pipes = {op.barrierPipe};
+        return emit(seq, std::move(op));
+      }
+      case CS::Dsb: {
+        Op op = makeOp(OpKind::Fence, n, l);
+        op.fenceScope = "dsb";
+        return emit(seq, std::move(op));
+      }
+      case CS::CacheLine: {
+        Op op = makeOp(OpKind::CacheInvalidate, n, l);
+        op.invalidateAll = enumeratorName(arg(1)) == "ENTIRE_DATA_CACHE";
+        op.writeback = enumeratorName(arg(2)) == "CACHELINE_OUT";
+        if (!op.invalidateAll) op.target = originOf(arg(0)).ref;
+        op.pipes = in.pipes;
+        return emit(seq, std::move(op));
+      }
+      case CS::TileAssign: return translateAssign(call, seq);
+      case CS::Signal: {
+        Op op = makeOp(in.kind, "pto::comm::" + n, l);
+        op.pipes = in.pipes;
+        op.target = originOf(arg(0)).ref;
+        return emit(seq, std::move(op));
+      }
+      case CS::Staged: return translateStaged(call, in, seq);
+      case CS::Collective: {
+        Op op = makeOp(OpKind::Collective, "pto::comm::" + n, l);
+        op.pipes = in.pipes;
+        for (const clang::Expr* a : call->arguments())
+          if (!isTileExpr(a))
+            if (Origin o = originOf(a); o.known() && o.ref.space == "gm") op.writes.push_back(o.ref);
+        return emit(seq, std::move(op));
+      }
+      case CS::SyncAllPto:
+      case CS::SyncAllIndexed:
+      case CS::SyncAllAscendC: return translateSyncAll(call, in.shape, seq);
+      case CS::CrossCoreSet: {
+        Op op = makeOp(OpKind::CrossCoreSet, n, l);
+        op.event.src = pipeArg(arg(0));
+        if (const auto* msg = dyn_cast_or_null<CallExpr>(arg(1) ? arg(1)->IgnoreParenCasts() : nullptr))
+          if (calleeName(msg) == "getFFTSMsg" && msg->getNumArgs() == 2) op.event.id = constant(msg->getArg(1));
+        return emit(seq, std::move(op));
+      }
+      case CS::CrossCoreWait: {
+        Op op = makeOp(OpKind::CrossCoreWait, n, l);
+        op.event.id = constant(arg(0));
+        return emit(seq, std::move(op));
+      }
+      case CS::SetFfts: return emit(seq, makeOp(OpKind::SetFfts, n, l));
+      case CS::Tile:
+        if (call->getNumArgs() == 0) return;
+        return translateTileOp(call, in, n, std::vector<const clang::Expr*>(call->arg_begin(), call->arg_end()), seq);
+      case CS::LaneCount:
+      case CS::None: return;
+    }
+  }
+
+  // TPUT / TGET(dst, src, staging tile): its load phase, the set/wait pair it issues inside
+  // itself, then the rest, each access on its own phase's pipe.
+  void translateStaged(const CallExpr* call, const ptoisa::Instr& in, Stmt& seq) {
+    Op op = makeOp(in.kind, "pto::comm::" + call->getDirectCallee()->getNameAsString(), call->getBeginLoc());
+    op.pipes = in.pipes;
+    std::vector<MemRef> refs;
+    for (unsigned i = 0; i < call->getNumArgs() && i < 4; ++i) {
+      const clang::Expr* a = call->getArg(i);
+      refs.push_back(isTileExpr(a) ? tileRef(a) : originOf(a).ref);
+    }
+    std::vector<const MemRef*> operands;
+    for (const MemRef& r : refs) operands.push_back(r.valid() ? &r : nullptr);
+    for (Op& phase : ptoisa::stagedOps(in, operands, std::move(op))) emit(seq, std::move(phase));
+  }
+
+  // A call of anything but an instruction: a user function's body is inlined; a library call
+  // with memory effects the model lacks, or a user function with no body, is a gap.
+  void translateUserCall(const CallExpr* call, Stmt& seq) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (!fd) return;
+    if (isUserFunction(fd)) {
+      if (fd->hasBody() && !stack_.count(fd->getDefinition())) return inlineCall(call, fd, seq);
+      if (!fd->hasBody() && !fd->getReturnType()->isIntegerType())
+        gap(ModelGap::Kind::OpaqueCall, call->getBeginLoc(),
+            "'" + fd->getNameAsString() + "' (its body is not available, so what it does is not modelled)");
       return;
     }
-    if ((n == "SetFlag" || n == "WaitFlag") && call->getDirectCallee() &&
-        call->getDirectCallee()->getQualifiedNameAsString().rfind("AscendC::", 0) == 0)
-      return translateHardEvent(call, n == "SetFlag" ? OpKind::SetFlag : OpKind::WaitFlag, seq);
-    if (n == "set_flag" || n == "wait_flag") {
-      Op op = makeOp(n == "set_flag" ? OpKind::SetFlag : OpKind::WaitFlag, n, l);
-      op.event.src = pipeArg(arg(0));
-      op.event.dst = pipeArg(arg(1));
-      return emitEvent(std::move(op), arg(2), seq);
-    }
-    if (n == "pipe_barrier" || n == "PipeBarrier") {
-      Op op = makeOp(OpKind::PipeBarrier, n, l);
-      if (n == "pipe_barrier") op.barrierPipe = pipeArg(arg(0));
-      else op.barrierPipe = pipeFromName(templateArgText(call, 0));
-      op.pipes = {op.barrierPipe};
-      return emit(seq, std::move(op));
-    }
-    if (n == "dsb") {
-      Op op = makeOp(OpKind::Fence, n, l);
-      op.fenceScope = "dsb";
-      return emit(seq, std::move(op));
-    }
-    if (n == "dcci") {
-      Op op = makeOp(OpKind::CacheInvalidate, n, l);
-      op.invalidateAll = enumeratorName(arg(1)) == "ENTIRE_DATA_CACHE";
-      op.writeback = enumeratorName(arg(2)) == "CACHELINE_OUT";
-      if (!op.invalidateAll) op.target = originOf(arg(0)).ref;
-      op.pipes = {Pipe::S};
-      return emit(seq, std::move(op));
-    }
-    if (n == "TASSIGN") return translateAssign(call, seq);
-    if (n == "TPUT" || n == "TGET" || n == "TPUT_ASYNC" || n == "TGET_ASYNC") {
-      Op op = makeOp(n[1] == 'P' ? OpKind::Put : OpKind::Get, "pto::comm::" + n, l);
-      op.pipes = {Pipe::MTE2, Pipe::MTE3};
-      MemRef dst = originOf(arg(0)).ref, src = originOf(arg(1)).ref;
-      op.writes.push_back(dst);
-      op.reads.push_back(src);
-      return emit(seq, std::move(op));
-    }
-    if (n == "TNOTIFY" || n == "TWAIT" || n == "TTEST") {
-      Op op = makeOp(n == "TNOTIFY" ? OpKind::Notify : n == "TWAIT" ? OpKind::Wait : OpKind::Test, "pto::comm::" + n, l);
-      op.pipes = {Pipe::S};
-      op.target = originOf(arg(0)).ref;
-      return emit(seq, std::move(op));
-    }
-    if (n == "TBROADCAST" || n == "TGATHER" || n == "TSCATTER" || n == "TREDUCE") {
-      Op op = makeOp(OpKind::Collective, "pto::comm::" + n, l);
-      op.pipes = {Pipe::MTE2, Pipe::MTE3};
-      return emit(seq, std::move(op));
-    }
-    if (n == "SYNCALL" || n == "SYNCALL_SOFT_AIV_BARRIER" || n == "SyncAll") return translateSyncAll(call, n, seq);
-    if (n == "ffts_cross_core_sync" || n == "__builtin_cce_ffts_cross_core_sync" || n == "CrossCoreSetFlag") {
-      Op op = makeOp(OpKind::CrossCoreSet, n, l);
-      op.event.src = pipeArg(arg(0));
-      if (const auto* msg = dyn_cast_or_null<CallExpr>(arg(1) ? arg(1)->IgnoreParenCasts() : nullptr))
-        if (calleeName(msg) == "getFFTSMsg" && msg->getNumArgs() == 2) op.event.id = constant(msg->getArg(1));
-      return emit(seq, std::move(op));
-    }
-    if (n == "wait_flag_dev" || n == "__builtin_cce_wait_flag_dev" || n == "CrossCoreWaitFlag") {
-      Op op = makeOp(OpKind::CrossCoreWait, n, l);
-      op.event.id = constant(arg(0));
-      return emit(seq, std::move(op));
-    }
-    if (n == "set_ffts_base_addr") return emit(seq, makeOp(OpKind::SetFfts, n, l));
-    if (ptoisa::looksLikeTileOp(n) && call->getNumArgs() > 0) {
-      std::vector<const clang::Expr*> args(call->arg_begin(), call->arg_end());
-      return translateTileOp(call, n, args, seq);
-    }
-    const FunctionDecl* fd = call->getDirectCallee();
-    if (fd && fd->hasBody() && !stack_.count(fd->getDefinition()) && isUserFunction(fd)) return inlineCall(call, fd, seq);
     // AscendC data movement and vector calls (DataCopy, Add, Mmad, ...) are declared by the
-    // prelude without their memory and pipe effects: counted, so the race and placement rules
-    // say what they could not see.
-    if (fd && !isUserFunction(fd) && fd->getQualifiedNameAsString().rfind("AscendC::", 0) == 0 &&
-        !fd->getReturnType()->isIntegerType() && n != "PipeBarrier" && n != "SyncAll")
-      gap(ModelGap::Kind::UnknownOp, l, "'AscendC::" + n + "' (its memory accesses and pipe are not modelled)");
+    // prelude without their memory and pipe effects: counted, so the rules say what they could
+    // not see.
+    if (fd->getQualifiedNameAsString().rfind("AscendC::", 0) == 0 && !fd->getReturnType()->isIntegerType())
+      gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
+          "'AscendC::" + fd->getNameAsString() + "' (its memory accesses and pipe are not modelled)");
   }
 
   // A PTO-ISA tile instruction: kind, pipe and operand roles from the shared table
   // (analyzer/model/isa_table). One the table does not list gets its conservative default and is
   // counted as a gap.
-  void translateTileOp(const clang::Expr* call, const std::string& n, const std::vector<const clang::Expr*>& args,
-                       Stmt& seq) {
-    const ptoisa::Instr* in = ptoisa::lookup(n);
-    if (!in) {
-      in = &ptoisa::unknownTileOp();
-      gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(), "'" + n + "' (modelled as a vector op writing its first operand)");
-    }
+  void translateTileOp(const clang::Expr* call, const ptoisa::Instr& instr, const std::string& n,
+                       const std::vector<const clang::Expr*>& args, Stmt& seq) {
+    const ptoisa::Instr* in = &instr;
     Op op = makeOp(in->kind, n, call->getBeginLoc());
     bool transfer = in->kind == OpKind::Load || in->kind == OpKind::Prefetch || in->kind == OpKind::Store;
+    bool hasTmp = false;
     for (size_t i = 0; i < args.size(); ++i) {
-      bool written = static_cast<int>(i) == in->written;
+      bool tmp = static_cast<int>(i) == in->tmp && isTileExpr(args[i]);
+      bool written = static_cast<int>(i) == in->written || tmp;
+      hasTmp |= tmp;
       if (isTileExpr(args[i])) (written ? op.writes : op.reads).push_back(tileRef(args[i]));
       else if (transfer && i < 2) (written ? op.writes : op.reads).push_back(gmRef(args[i], n + " address"));
     }
-    if (in->rule == ptoisa::PipeRule::Move && args.size() >= 4) op.sourceWindowByte = windowByte(args);
+    if (in->window && args.size() >= 4) op.sourceWindowByte = windowByte(args);
     std::string src = op.reads.empty() ? "" : op.reads.front().space;
     std::string dst = op.writes.empty() ? "" : op.writes.front().space;
-    op.pipes = ptoisa::pipesFor(*in, src, dst);
+    op.pipes = ptoisa::pipesFor(*in, src, dst, hasTmp);
     if (in->kind == OpKind::Load) {
       std::string hint = dyn_cast<CallExpr>(call) ? templateArgText(cast<CallExpr>(call), 0) : "";
       if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = "l2_bypass";
@@ -1300,15 +1341,16 @@ class Translator {
     }
   }
 
-  void translateSyncAll(const CallExpr* call, const std::string& n, Stmt& seq) {
-    Op op = makeOp(OpKind::SyncAll, n == "SyncAll" ? "AscendC::SyncAll" : "pto::" + n, call->getBeginLoc());
+  void translateSyncAll(const CallExpr* call, ptoisa::CallShape shape, Stmt& seq) {
+    using CS = ptoisa::CallShape;
+    Op op = makeOp(OpKind::SyncAll, call->getDirectCallee()->getQualifiedNameAsString(), call->getBeginLoc());
     op.pipes = {Pipe::ALL};
     auto arg = [&](unsigned i) { return argOf(call, i); };
     Origin ws;
-    if (n == "SyncAll") {
+    if (shape == CS::SyncAllAscendC) {
       op.syncMode = "hard";
       op.coreType = templateArgText(call, 0) == "false" ? "mix" : "aiv";
-    } else if (n == "SYNCALL") {
+    } else if (shape == CS::SyncAllPto) {
       op.syncMode = templateArgText(call, 0) == "Hard" ? "hard" : "soft";
       std::string core = templateArgText(call, 1);
       op.coreType = core == "AICOnly" ? "aic" : core == "Mix" ? "mix" : "aiv";
@@ -1439,8 +1481,9 @@ class CallScanner : public RecursiveASTVisitor<CallScanner> {
  public:
   bool found = false;
   bool VisitCallExpr(CallExpr* call) {
-    std::string n = calleeName(call);
-    found |= modelledCalls().count(n) > 0 || ptoisa::looksLikeTileOp(n);
+    found |= instrOf(call->getDirectCallee()) != nullptr;
+    if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreParenImpCasts()))
+      found |= instrOfLookup(*ul) != nullptr;
     return !found;
   }
   bool VisitArraySubscriptExpr(ArraySubscriptExpr* sub) {
@@ -1471,6 +1514,7 @@ TranslateResult translateKernel(ASTContext& ctx, const FunctionDecl& root, const
   k.isEntry = true;
   auto facts = std::make_shared<CppFacts>();
   facts->mixed = testedMacros.count("__DAV_CUBE__") || testedMacros.count("__DAV_C220_CUBE__");
+  if (testedMacros.count("__DAV_VEC__") || testedMacros.count("__DAV_C220_VEC__")) facts->coreView = "vector";
   k.kind = facts->mixed ? "mix" : "vector";
   Translator t(ctx, root, k, *facts, r.notes);
   t.run();

@@ -9,12 +9,14 @@
 #include <vector>
 
 #include "analyzer/model/cpp_facts.h"
+#include "analyzer/model/isa_table.h"
 #include "analyzer/model/model.h"
 
 namespace clang {
 class ASTContext;
 class Expr;
 class FunctionDecl;
+class OverloadExpr;
 class SourceLocation;
 class SourceManager;
 class SourceRange;
@@ -59,7 +61,10 @@ struct CaseGroup {
 };
 // The groups of a switch whose body is a block, in order; nullopt for any other body.
 std::optional<std::vector<CaseGroup>> caseGroups(const clang::SwitchStmt& sw);
-// get_block_idx, get_sub_block_id, get_subblockid (with or without args).
-bool isLaneIdCall(const std::string& name);
+// The PTO-ISA table instruction a callee is: the prelude's (or a stand-in header's) declaration of
+// one of the table's C++ names. A user's function is never an instruction, whatever its name.
+const ptoisa::Instr* instrOf(const clang::FunctionDecl* fd);
+// The same for a call Clang left unresolved: the first candidate that is an instruction.
+const ptoisa::Instr* instrOfLookup(const clang::OverloadExpr& lookup);
 
 }  // namespace ptov::cpp

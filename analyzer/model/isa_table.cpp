@@ -8,85 +8,327 @@ namespace ptov::ptoisa {
 namespace {
 using P = Pipe;
 using R = PipeRule;
+using S = CallShape;
+using K = OpKind;
 
-// Pipes from the reference notes' op -> pipe table (PTOAS mapSyncOpTypeToPipe, HIVM GetPipe).
-const std::map<std::string, Instr>& table() {
-  static const std::map<std::string, Instr> t = [] {
-    std::map<std::string, Instr> m;
-    auto add = [&](Instr in) { m.emplace(in.name, in); };
-    add({"TLOAD", OpKind::Load, R::Fixed, {P::MTE2}});
-    add({"TPREFETCH", OpKind::Prefetch, R::Fixed, {P::MTE2}});
-    add({"TSTORE", OpKind::Store, R::Store, {P::MTE3}, 0, true});
-    add({"TSTORE_FP", OpKind::Store, R::Fixed, {P::FIX}, 0, true});
-    // Moves between spaces: L1 -> L0A/L0B/bias on MTE1, L0C -> anywhere on FIX, UB -> UB on V.
-    for (const char* n : {"TMOV", "TEXTRACT", "TINSERT"}) add({n, OpKind::Compute, R::Move, {P::V}});
-    // Cube: the matrix unit.
-    for (const char* n : {"TMATMUL", "TMATMUL_ACC", "TMATMUL_BIAS", "TMATMUL_MX", "TGEMV", "TGEMV_ACC",
-                          "TGEMV_BIAS"})
-      add({n, OpKind::Compute, R::Fixed, {P::M}});
-    // Vector computations: first operand written, the other tiles read.
-    for (const char* n :
-         {"TADD",      "TSUB",      "TMUL",         "TDIV",          "TMAX",          "TMIN",
-          "TADDS",     "TSUBS",     "TMULS",        "TDIVS",         "TMAXS",         "TMINS",
-          "TEXP",      "TLOG",      "TSQRT",        "TRSQRT",        "TRECIP",        "TABS",
-          "TNEG",      "TRELU",     "TPRELU",       "TLRELU",        "TREM",          "TREMS",
-          "TAND",      "TOR",       "TXOR",         "TNOT",          "TANDS",         "TORS",
-          "TXORS",     "TSHL",      "TSHR",         "TCVT",          "TCMP",          "TCMPS",
-          "TSEL",      "TSELS",     "TEXPANDS",     "TROWSUM",       "TROWMAX",       "TROWMIN",
-          "TCOLSUM",   "TCOLMAX",   "TCOLMIN",      "TROWEXPAND",    "TCOLEXPAND",    "TROWEXPANDMUL",
-          "TROWEXPANDDIV", "TROWEXPANDSUB", "TROWEXPANDADD", "TCOLEXPANDMUL", "TCOLEXPANDDIV",
-          "TCOLEXPANDSUB", "TCOLEXPANDADD", "TTRANS", "TCONCAT", "TFILLPAD", "TSORT32", "TMRGSORT",
-          "TCI",       "TGATHERB",  "TSCATTERB",    "TPARTADD",      "TPARTMAX",      "TPARTMIN"})
-      add({n, OpKind::Compute, R::Fixed, {P::V}});
-    return m;
-  }();
-  return t;
-}
-
-std::string mnemonic(const std::string& name) {
-  std::string n = name.rfind("pto.", 0) == 0 ? name.substr(4) : name;
-  for (char& c : n) c = c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return n;
-}
-}  // namespace
-
-const Instr* lookup(const std::string& name) {
-  auto it = table().find(mnemonic(name));
-  return it == table().end() ? nullptr : &it->second;
-}
-
-std::vector<std::string> mnemonics() {
-  std::vector<std::string> out;
-  for (const auto& [name, in] : table()) out.push_back(name);
-  return out;
-}
-
-bool looksLikeTileOp(const std::string& n) {
-  if (n.size() < 2 || n[0] != 'T') return false;
-  for (char c : n)
-    if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
-      return false;
-  return true;
-}
-
-const Instr& unknownTileOp() {
-  static const Instr in{"?", OpKind::Compute, R::Fixed, {P::V}};
+Instr entry(const char* name, K kind, S shape, R rule, std::vector<Pipe> pipes, std::vector<std::string> cpp,
+            std::vector<std::string> pto) {
+  Instr in;
+  in.name = name;
+  in.kind = kind;
+  in.shape = shape;
+  in.rule = rule;
+  in.pipes = std::move(pipes);
+  in.cpp = std::move(cpp);
+  in.pto = std::move(pto);
+  in.written = -1;
   return in;
 }
 
-std::vector<Pipe> pipesFor(const Instr& in, const std::string& src, const std::string& dst) {
-  switch (in.rule) {
-    case R::Fixed: return in.pipes;
-    case R::Store: return {src == "l0c" ? P::FIX : P::MTE3};
-    case R::Move:
-      if (src == "l0c") return {P::FIX};
-      if (src == "l1" && (dst == "l0a" || dst == "l0b" || dst == "bias" || dst == "scaling")) return {P::MTE1};
-      if (src == "gm") return {P::MTE2};
-      if (src == "ub" && dst == "l1") return {P::MTE3};
-      if (src == "ub" && dst == "gm") return {P::MTE3};
-      return in.pipes;
+// A tile instruction spelt pto::NAME in C++ and pto.name (dots for underscores) in .pto.
+Instr tile(const char* name, K kind, std::vector<Pipe> pipes, std::vector<Form> forms = {}) {
+  Instr in = entry(name, kind, S::Tile, forms.empty() ? R::Fixed : R::ByForm, std::move(pipes), {}, {});
+  in.written = 0;
+  in.forms = std::move(forms);
+  return in;
+}
+
+// Every vector computation of pto-isa's table and of PTOAS: first operand written, the other
+// tiles read, PIPE_V.
+const char* const kVectorOps[] = {
+    "TADD", "TADDS", "TAXPY", "TSUB", "TSUBS", "TMUL", "TMULS", "TDIV", "TDIVS", "TMIN", "TMINS", "TMAX", "TMAXS",
+    "TAND", "TANDS", "TOR", "TORS", "TXOR", "TXORS", "TNOT", "TSHL", "TSHLS", "TSHR", "TSHRS", "TSEL", "TSELS",
+    "TEXP", "TLOG", "TSQRT", "TRSQRT", "TRECIP", "TABS", "TNEG", "TRELU", "TPRELU", "TLRELU", "TPOW", "TPOWS",
+    "TREM", "TREMS", "TFMOD", "TFMODS", "TCMP", "TCMPS", "TCVT", "TPARTADD", "TPARTMUL", "TPARTMAX", "TPARTMIN",
+    "TPARTARGMAX", "TPARTARGMIN", "TMRGSORT", "TSORT32", "TGATHER", "TGATHERB", "TSCATTER", "TSCATTERB",
+    "TROWSUM", "TROWPROD", "TROWMAX", "TROWMIN", "TROWARGMAX", "TROWARGMIN", "TCOLSUM", "TCOLPROD", "TCOLMAX",
+    "TCOLMIN", "TCOLARGMAX", "TCOLARGMIN", "TROWEXPAND", "TROWEXPANDADD", "TROWEXPANDSUB", "TROWEXPANDMUL",
+    "TROWEXPANDDIV", "TROWEXPANDMAX", "TROWEXPANDMIN", "TROWEXPANDEXPDIF", "TCOLEXPAND", "TCOLEXPANDADD",
+    "TCOLEXPANDSUB", "TCOLEXPANDMUL", "TCOLEXPANDDIV", "TCOLEXPANDMAX", "TCOLEXPANDMIN", "TCOLEXPANDEXPDIF",
+    "TRANDOM", "TTRI", "TCONCAT", "TDEQUANT", "TQUANT", "TADDDEQRELU", "TPAIRREDUCESUM", "TSUBRELUCONV",
+    "TADDRELUCONV", "TFUSEDMULADD", "TMULADDDST", "TSUBRELU", "TFUSEDMULADDRELU", "THISTOGRAM", "TINTERLEAVE",
+    "TDEINTERLEAVE",
+};
+
+std::vector<Instr> build() {
+  std::vector<Instr> t;
+  auto add = [&](Instr in) { t.push_back(std::move(in)); };
+
+  // ---- data movement ------------------------------------------------------------------------
+  add(tile("TLOAD", K::Load, {P::MTE2}));
+  add(tile("TPREFETCH", K::Prefetch, {P::MTE2}));
+  {
+    Instr st = tile("TSTORE", K::Store, {P::MTE3},
+                    {{"TSTORE_ACC", "l0c", "", P::FIX}, {"TSTORE_MAT", "l1", "", P::MTE3}, {"TSTORE_VEC", "ub", "", P::MTE3}});
+    st.gmDestination = true;
+    add(st);
+    Instr fp = tile("TSTORE_FP", K::Store, {P::FIX});
+    fp.gmDestination = true;
+    add(fp);
   }
-  return in.pipes;
+  // Moves between spaces run on the pipe of their direction.
+  const size_t firstMove = t.size();
+  add(tile("TMOV", K::Compute, {P::V},
+           {{"TMOV_V2V", "ub", "ub", P::V},     {"TMOV_V2M", "ub", "l1", P::FIX},    {"TMOV_M2B", "l1", "bias", P::MTE1},
+            {"TMOV_M2L", "l1", "l0a", P::MTE1}, {"TMOV_M2R", "l1", "l0b", P::MTE1},  {"TMOV_M2S", "l1", "scaling", P::FIX},
+            {"TMOV_A2V", "l0c", "ub", P::FIX},  {"TMOV_A2M", "l0c", "l1", P::FIX},   {nullptr, "l0c", "", P::FIX},
+            {nullptr, "gm", "", P::MTE2},       {nullptr, "ub", "gm", P::MTE3}}));
+  add(tile("TEXTRACT", K::Compute, {P::V},
+           {{"TEXTRACT_V2M", "ub", "l1", P::FIX}, {"TEXTRACT_M2LR", "l1", "l0a", P::MTE1},
+            {"TEXTRACT_M2LR", "l1", "l0b", P::MTE1}, {"TEXTRACT_A2M", "l0c", "l1", P::FIX}, {nullptr, "l1", "bias", P::MTE1},
+            {nullptr, "l1", "scaling", P::MTE1}, {nullptr, "l0c", "", P::FIX}}));
+  add(tile("TINSERT", K::Compute, {P::V},
+           {{"TINSERT_A2M", "l0c", "l1", P::FIX}, {nullptr, "l0c", "", P::FIX}, {nullptr, "ub", "l1", P::MTE3}}));
+  for (size_t i = firstMove; i < t.size(); ++i) t[i].window = true;  // the three moves above
+  add(tile("TIMG2COL", K::Compute, {P::MTE1}));
+  // Fill, broadcast and gather into L1 go through MTE2; into UB they are vector work.
+  add(tile("TEXPANDS", K::Compute, {P::V}, {{"TEXPANDS_MAT", "", "l1", P::MTE2}, {"TEXPANDS", "", "", P::V}}));
+  add(tile("TFILLPAD", K::Compute, {P::V}, {{"TFILLPAD_MAT", "", "l1", P::MTE2}, {"TFILLPAD_VEC", "", "", P::V}}));
+  add(tile("MGATHER", K::Compute, {P::V}, {{"MGATHER_MAT", "", "l1", P::MTE2}, {"MGATHER_VEC", "", "", P::V}}));
+  add(tile("MSCATTER", K::Compute, {P::V}));
+
+  // ---- cube -------------------------------------------------------------------------------
+  add(tile("TMATMUL", K::Compute, {P::M}, {{"TMATMUL", "", "", P::M}}));
+  for (const char* n : {"TMATMUL_ACC", "TMATMUL_BIAS", "TMATMUL_MX"})
+    add(tile(n, K::Compute, {P::M}, {{"TMATMUL", "", "", P::M}}));
+  add(tile("TGEMV", K::Compute, {P::M}, {{"TGEMV", "", "", P::M}}));
+  for (const char* n : {"TGEMV_ACC", "TGEMV_BIAS"}) add(tile(n, K::Compute, {P::M}, {{"TGEMV", "", "", P::M}}));
+  for (const char* n : {"SETFMATRIX", "SET_IMG2COL_RPT", "SET_IMG2COL_PADDING"}) add(tile(n, K::Compute, {P::S}));
+
+  // ---- vector -------------------------------------------------------------------------------
+  for (const char* n : kVectorOps) add(tile(n, K::Compute, {P::V}));
+  // The tmp overload of TCI is vector code; the plain one a scalar loop (PTOAS #735, #1532).
+  {
+    Instr ci = tile("TCI", K::Compute, {P::S}, {{"TCI", "", "", P::S}});
+    ci.rule = R::TmpVector;
+    ci.tmp = 2;
+    add(ci);
+    Instr tr = tile("TTRANS", K::Compute, {P::V});
+    tr.tmp = 2;  // A2/A3 transposes through its tmp tile
+    tr.tileSources = 1;
+    add(tr);
+  }
+  add(tile("TRESHAPE", K::Other, {P::S}));
+  // Pipe classes pto-isa's own event helpers name for untyped scalar and vector work.
+  for (auto [n, p] : {std::pair{"SCALAR", P::S}, std::pair{"VECTOR", P::V}}) {
+    Instr c = tile(n, K::Other, {p});
+    c.shape = S::None;
+    add(c);
+  }
+  {
+    Instr assign = tile("TASSIGN", K::TileAssign, {});
+    assign.shape = S::TileAssign;
+    add(assign);
+  }
+
+  // ---- communication ----------------------------------------------------------------------
+  // The signal word is written or polled by the scalar unit (TNOTIFY_IMPL's store runs on S;
+  // PTOAS #711).
+  add(entry("TNOTIFY", K::Notify, S::Signal, R::Fixed, {P::S}, {"pto::comm::TNOTIFY"}, {"pto.comm.tnotify"}));
+  add(entry("TWAIT", K::Wait, S::Signal, R::Fixed, {P::S}, {"pto::comm::TWAIT"}, {"pto.comm.twait"}));
+  add(entry("TTEST", K::Test, S::Signal, R::Fixed, {P::S}, {"pto::comm::TTEST"}, {"pto.comm.ttest"}));
+  // TPUT / TGET read the source into the staging tile on MTE2 and write the destination from it
+  // on MTE3, ordered by their own set/wait on EVENT_ID0 (PTOAS #706, #721).
+  for (auto [n, kind] : {std::pair{"TPUT", K::Put}, std::pair{"TGET", K::Get}, std::pair{"TPUT_ASYNC", K::Put},
+                         std::pair{"TGET_ASYNC", K::Get}}) {
+    std::string lower = n;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    Instr in = entry(n, kind, S::Staged, R::Fixed, {P::MTE2, P::MTE3}, {std::string("pto::comm::") + n},
+                     {"pto.comm." + lower});
+    if (in.name[4] == '_') {  // the async forms run on a session's DMA engine: no staging phases
+      in.hidden = {{1, false, P::MTE2, false}, {0, true, P::MTE3, false}};
+    } else {  // [dst, src, ping(, pong)]
+      in.hidden = {{1, false, P::MTE2, false}, {0, true, P::MTE3, false}, {2, true, P::MTE2, true},
+                   {2, false, P::MTE3, false}, {3, true, P::MTE2, true}, {3, false, P::MTE3, false}};
+      in.events = {{P::MTE2, P::MTE3, 0, -1}, {P::MTE2, P::MTE3, 1, 3}};  // EVENT_ID1 with a pong tile
+    }
+    add(in);
+  }
+  for (const char* n : {"TBROADCAST", "TGATHER", "TSCATTER"}) {
+    std::string lower = n;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    add(entry(n, K::Collective, S::Collective, R::Fixed, {P::MTE2, P::MTE3}, {std::string("pto::comm::") + n},
+              {"pto.comm." + lower}));
+  }
+  add(entry("TREDUCE", K::Collective, S::Collective, R::Fixed, {P::MTE2, P::V, P::MTE3}, {"pto::comm::TREDUCE"},
+       {"pto.comm.treduce"}));
+  add(entry("WAIT_ASYNC_EVENT", K::AsyncWait, S::None, R::Fixed, {P::S}, {},
+       {"pto.comm.wait_async_event", "pto.comm.test_async_event"}));
+
+  // ---- intra-core sync ----------------------------------------------------------------------
+  add(entry("SET_FLAG", K::SetFlag, S::Event, R::EventSource, {}, {"set_flag"},
+       {"pto.set_flag", "pto.set_flag_dyn", "pto.record_event"}));
+  add(entry("WAIT_FLAG", K::WaitFlag, S::Event, R::EventSource, {}, {"wait_flag"},
+       {"pto.wait_flag", "pto.wait_flag_dyn", "pto.wait_event"}));
+  add(entry("SETFLAG", K::SetFlag, S::HardEvent, R::EventSource, {}, {"AscendC::SetFlag"}, {}));
+  add(entry("WAITFLAG", K::WaitFlag, S::HardEvent, R::EventSource, {}, {"AscendC::WaitFlag"}, {}));
+  add(entry("PIPE_BARRIER", K::PipeBarrier, S::Barrier, R::Named, {}, {"pipe_barrier"}, {"pto.barrier", "pto.pipe_barrier"}));
+  add(entry("PIPEBARRIER", K::PipeBarrier, S::BarrierTemplate, R::Named, {}, {"AscendC::PipeBarrier"}, {}));
+
+  // ---- fences and cache maintenance -----------------------------------------------------------
+  add(entry("DSB", K::Fence, S::Dsb, R::Fixed, {}, {"dsb"}, {}));
+  add(entry("FENCE_BARRIER_ALL", K::Fence, S::None, R::Fixed, {P::ALL}, {}, {"pto.fence.barrier_all"}));
+  add(entry("DCCI", K::CacheInvalidate, S::CacheLine, R::Fixed, {P::S}, {"dcci"}, {"pto.cmo.cacheinvalid"}));
+
+  // ---- cross-core and all-core sync ---------------------------------------------------------
+  add(entry("FFTS_CROSS_CORE_SYNC", K::CrossCoreSet, S::CrossCoreSet, R::Fixed, {},
+       {"ffts_cross_core_sync", "__builtin_cce_ffts_cross_core_sync", "AscendC::CrossCoreSetFlag"},
+       {"pto.sync.set", "pto.set_intra_block", "pto.set_cross_block"}));
+  add(entry("WAIT_FLAG_DEV", K::CrossCoreWait, S::CrossCoreWait, R::Fixed, {},
+       {"wait_flag_dev", "__builtin_cce_wait_flag_dev", "AscendC::CrossCoreWaitFlag"},
+       {"pto.sync.wait", "pto.wait_intra_block", "pto.wait_cross_block"}));
+  add(entry("SET_FFTS_BASE_ADDR", K::SetFfts, S::SetFfts, R::Fixed, {P::S}, {"set_ffts_base_addr"}, {"pto.set_ffts"}));
+  add(entry("SYNCALL", K::SyncAll, S::SyncAllPto, R::Fixed, {P::ALL}, {"pto::SYNCALL"}, {"pto.syncall"}));
+  add(entry("SYNCALL_SOFT_AIV_BARRIER", K::SyncAll, S::SyncAllIndexed, R::Fixed, {P::ALL}, {"pto::SYNCALL_SOFT_AIV_BARRIER"},
+       {}));
+  add(entry("SYNCALL_ASCENDC", K::SyncAll, S::SyncAllAscendC, R::Fixed, {P::ALL}, {"AscendC::SyncAll"}, {}));
+
+  // ---- lane facts -------------------------------------------------------------------------
+  add(entry("GET_BLOCK_IDX", K::Other, S::LaneId, R::Fixed, {}, {"get_block_idx", "get_sub_block_id", "get_subblockid"}, {}));
+  add(entry("GET_BLOCK_NUM", K::Other, S::LaneCount, R::Fixed, {}, {"get_block_num"}, {}));
+  add(entry("GET_L2_CACHE_OFFSET", K::Other, S::CacheOffset, R::Fixed, {}, {"get_l2_cache_offset"}, {}));
+
+  // Tile instructions: their default spellings.
+  for (Instr& in : t) {
+    if (in.shape != S::Tile && in.shape != S::TileAssign) continue;
+    in.cpp = {std::string("pto::") + in.name};
+    std::string lower = in.name;
+    for (char& c : lower) c = c == '_' ? '.' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    in.pto = {"pto." + lower};
+  }
+  return t;
+}
+
+struct Index {
+  std::vector<Instr> table = build();
+  std::map<std::string, const Instr*> byCpp, byPto, byName;
+  Index() {
+    for (const Instr& in : table) {
+      byName.emplace(in.name, &in);
+      for (const auto& n : in.cpp) byCpp.emplace(n, &in);
+      for (const auto& n : in.pto) byPto.emplace(n, &in);
+    }
+  }
+};
+
+const Index& index() {
+  static const Index i;
+  return i;
+}
+
+const Instr* find(const std::map<std::string, const Instr*>& m, const std::string& key) {
+  auto it = m.find(key);
+  return it == m.end() ? nullptr : it->second;
+}
+
+bool spaceMatches(const char* want, const std::string& have) { return !*want || have == want; }
+}  // namespace
+
+const std::vector<Instr>& all() { return index().table; }
+const Instr* lookupCpp(const std::string& n) { return find(index().byCpp, n); }
+const Instr* lookupPto(const std::string& n) {
+  if (const Instr* in = find(index().byPto, n)) return in;
+  // pto.tstore_fp and pto.tstore.fp are one op.
+  if (n.rfind("pto.t", 0) != 0 || n.find('_') == std::string::npos) return nullptr;
+  std::string dotted = n;
+  for (char& c : dotted) c = c == '_' ? '.' : c;
+  return find(index().byPto, dotted);
+}
+const Instr* lookup(const std::string& n) { return find(index().byName, n); }
+
+const Form* formFor(const Instr& in, const std::string& src, const std::string& dst) {
+  for (const Form& f : in.forms)
+    if (spaceMatches(f.src, src) && spaceMatches(f.dst, dst)) return &f;
+  return nullptr;
+}
+
+std::vector<Pipe> pipesFor(const Instr& in, const std::string& src, const std::string& dst, bool hasTmp) {
+  switch (in.rule) {
+    case R::TmpVector: return {hasTmp ? P::V : in.pipes.front()};
+    case R::ByForm:
+      if (const Form* f = formFor(in, src, dst)) return {f->pipe};
+      return in.pipes;
+    default: return in.pipes;
+  }
+}
+
+std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& operands, Op op) {
+  std::vector<Op> out;
+  Op load;
+  load.kind = OpKind::Load;
+  load.name = op.name + " (its load into the staging tile)";
+  load.loc = op.loc;
+  load.pipes = {P::MTE2};
+  for (const HiddenAccess& h : in.hidden) {
+    if (h.operand < 0 || h.operand >= static_cast<int>(operands.size()) || !operands[h.operand]) continue;
+    MemRef m = *operands[h.operand];
+    m.pipe = h.pipe;
+    Op& into = h.beforeEvents ? load : op;
+    (h.write ? into.writes : into.reads).push_back(std::move(m));
+  }
+  if (!load.writes.empty() || !load.reads.empty()) out.push_back(std::move(load));
+  for (const InternalEvent& e : in.events) {
+    if (e.onlyWithOperand >= static_cast<int>(operands.size())) continue;
+    for (OpKind kind : {OpKind::SetFlag, OpKind::WaitFlag}) {
+      Op ev;
+      ev.kind = kind;
+      ev.name = op.name + " (its own " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + " on EVENT_ID" +
+                std::to_string(e.id) + ")";
+      ev.loc = op.loc;
+      ev.event.src = e.src;
+      ev.event.dst = e.dst;
+      ev.event.id = e.id;
+      ev.pipes = {kind == OpKind::SetFlag ? e.src : e.dst};
+      out.push_back(std::move(ev));
+    }
+  }
+  out.push_back(std::move(op));
+  return out;
+}
+
+bool coreHasPipe(const std::string& core, Pipe p) {
+  if (core == "vector" || core == "aiv") return p != P::M && p != P::MTE1 && p != P::FIX;
+  if (core == "cube" || core == "aic") return p != P::V;
+  return true;
+}
+
+std::string describePipes(const Instr& in) {
+  auto list = [](const std::vector<Pipe>& ps) {
+    std::string s;
+    for (Pipe p : ps) s += std::string(s.empty() ? "" : ",") + pipeName(p);
+    return s.empty() ? "-" : s;
+  };
+  switch (in.rule) {
+    case R::EventSource: return "the set's source / the wait's destination pipe";
+    case R::Named: return "the pipe it names";
+    case R::TmpVector: return "V with a tmp tile, else " + list(in.pipes);
+    case R::ByForm: {
+      std::string s;
+      for (const Form& f : in.forms)
+        s += std::string(s.empty() ? "" : "; ") + (*f.src ? f.src : "*") + "->" + (*f.dst ? f.dst : "*") + " " +
+             pipeName(f.pipe) + (f.upstream ? std::string(" (") + f.upstream + ")" : "");
+      return s + "; else " + list(in.pipes);
+    }
+    case R::Fixed: break;
+  }
+  return list(in.pipes);
+}
+
+std::string describe(const Instr& in) {
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+    return s.empty() ? std::string("-") : s;
+  };
+  std::string line = std::string(in.name) + " " + opKindName(in.kind) + " cpp=" + join(in.cpp) + " pto=" + join(in.pto) +
+                     " pipe: " + describePipes(in);
+  if (in.tmp >= 0) line += "; writes its tmp operand " + std::to_string(in.tmp);
+  for (const HiddenAccess& h : in.hidden)
+    line += std::string("; ") + (h.write ? "writes" : "reads") + " operand " + std::to_string(h.operand) + " on " +
+            pipeName(h.pipe);
+  for (const InternalEvent& e : in.events)
+    line += std::string("; its own set/wait ") + pipeName(e.src) + "->" + pipeName(e.dst) + " EVENT_ID" + std::to_string(e.id);
+  return line;
 }
 
 }  // namespace ptov::ptoisa

@@ -38,6 +38,7 @@ Pipe pipeFromName(const std::string& name) {
 const char* gapKindName(ModelGap::Kind k) {
   switch (k) {
     case ModelGap::Kind::UndeclaredCall: return "undeclared call";
+    case ModelGap::Kind::OpaqueCall: return "call without a body";
     case ModelGap::Kind::UnresolvedAddress: return "unresolved address";
     case ModelGap::Kind::UnknownOp: return "unknown op";
     case ModelGap::Kind::SkippedCode: return "skipped code";

@@ -77,6 +77,9 @@ struct MemRef {
   std::vector<std::pair<int64_t, int64_t>> tileViewBytesAt(int64_t offset) const;
   // Two views of one root, both at known offsets: do they share a byte (line by line)?
   bool tileViewSharesBytes(const MemRef& other) const;
+  // The pipe this access runs on when the op's phases use different pipes (TPUT: MTE2 reads its
+  // source, MTE3 writes its destination); Unknown: the op's own pipe.
+  Pipe pipe = Pipe::Unknown;
   bool valid() const { return param >= 0 || !value.empty(); }
   // Same buffer: same parameter and same peer-ness (or the same named value if no param).
   bool sameBuffer(const MemRef& o) const;
@@ -182,8 +185,9 @@ struct LaunchFacts;  // analyzer/model/cpp_facts.h
 // `unknown` instead of passing (rules/engine.cpp); the summary and JSON count them.
 struct ModelGap {
   // SkippedCode: source the front end did not walk at all (nested past its depth limit), so it
-  // may hold any op.
-  enum class Kind { UndeclaredCall, UnresolvedAddress, UnknownOp, SkippedCode };
+  // may hold any op. OpaqueCall: a call of a user function whose body is not available, which
+  // may do anything (sync included).
+  enum class Kind { UndeclaredCall, UnresolvedAddress, UnknownOp, SkippedCode, OpaqueCall };
   Kind kind = Kind::UndeclaredCall;
   SourceLoc loc;
   std::string what;  // "call of undeclared 'TNEG'", "dcci address", ...

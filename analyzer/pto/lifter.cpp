@@ -559,7 +559,7 @@ class FunctionLifter {
         if (!ops.empty()) m.reads.push_back(tileRef(ops[0]));
         if (ops.size() > 1) m.writes.push_back(memRefOf(ops.back()));
         if (!ops.empty())
-          if (const ptoisa::Instr* in = ptoisa::lookup(n)) {
+          if (const ptoisa::Instr* in = ptoisa::lookupPto(n)) {
             const ValueInfo* src = info(ops[0]);
             m.pipes = ptoisa::pipesFor(*in, src ? src->space : "", "gm");
           }
@@ -590,10 +590,21 @@ class FunctionLifter {
         if (!ops.empty()) m.target = memRefOf(ops[0]);
         break;
       case OpKind::Put:
-      case OpKind::Get:
-        if (!ops.empty()) m.writes.push_back(memRefOf(ops[0]));
-        if (ops.size() > 1) m.reads.push_back(memRefOf(ops[1]));
-        break;
+      case OpKind::Get: {
+        // [dst, src, staging tile...]: each phase's access on its own pipe (isa_table).
+        std::vector<MemRef> refs;
+        for (size_t i = 0; i < ops.size() && i < 4; ++i) {
+          const ValueInfo* v = info(ops[i]);
+          refs.push_back(i < 2 ? memRefOf(ops[i]) : v && v->isTile ? tileRef(ops[i]) : MemRef{});
+        }
+        std::vector<const MemRef*> operands;
+        for (const MemRef& r : refs) operands.push_back(r.valid() ? &r : nullptr);
+        const ptoisa::Instr* in = ptoisa::lookupPto(n);
+        if (!in) break;
+        std::vector<Op> phases = ptoisa::stagedOps(*in, operands, std::move(m));
+        for (Op& phase : phases) seq.children.push_back(Stmt::opStmt(std::move(phase)));
+        return;
+      }
       case OpKind::Collective:
         for (size_t i = 0; i < ops.size(); ++i) {
           MemRef r = memRefOf(ops[i]);
@@ -632,13 +643,27 @@ class FunctionLifter {
         // ins(...) are read, outs(...) written; ops without the groups read every tile operand.
         std::vector<std::string> ins = groupOperands(op, "ins"), outs = groupOperands(op, "outs");
         if (ins.empty() && outs.empty()) ins = ops;
+        const ptoisa::Instr* in = ptoisa::lookupPto(n);
+        // The tmp tile of an instruction that has one is the last of `ins` past its sources:
+        // scratch the instruction writes (TCI's tmp overload, A2/A3 TTRANS).
+        int tileIns = 0;
         for (const auto& o : ins)
-          if (const ValueInfo* v = info(o); v && v->isTile) m.reads.push_back(tileRef(o));
+          if (const ValueInfo* v = info(o); v && v->isTile) ++tileIns;
+        bool hasTmp = in && in->tmp >= 0 && tileIns > in->tileSources;
+        int seen = 0;
+        for (const auto& o : ins)
+          if (const ValueInfo* v = info(o); v && v->isTile) {
+            bool tmp = hasTmp && ++seen == tileIns;
+            if (!tmp) m.reads.push_back(tileRef(o));
+          }
         for (const auto& o : outs)
           if (const ValueInfo* v = info(o); v && v->isTile) m.writes.push_back(tileRef(o));
-        // Moves run on the pipe of their direction (isa_table: L1 -> L0A/L0B on MTE1, L0C -> L1 on FIX).
-        if (const ptoisa::Instr* in = ptoisa::lookup(n); in && !m.reads.empty())
-          m.pipes = ptoisa::pipesFor(*in, m.reads.front().space, m.writes.empty() ? "" : m.writes.front().space);
+        if (hasTmp) m.writes.push_back(tileRef(ins.back()));
+        // Moves run on the pipe of their direction (isa_table: L1 -> L0A/L0B on MTE1, L0C -> L1
+        // on FIX); TCI's tmp overload on V.
+        if (in)
+          m.pipes = ptoisa::pipesFor(*in, m.reads.empty() ? "" : m.reads.front().space,
+                                     m.writes.empty() ? "" : m.writes.front().space, hasTmp);
         break;
       }
       default:

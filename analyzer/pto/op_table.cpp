@@ -15,39 +15,7 @@ const std::map<std::string, OpFacts>& table() {
       {"pto.load", {OpKind::ScalarLoad, {P::S}, true}},
       {"pto.store_scalar", {OpKind::ScalarStore, {P::S}, true}},
       {"pto.store", {OpKind::ScalarStore, {P::S}, true}},
-      {"pto.set_flag", {OpKind::SetFlag, {}, true}},
-      {"pto.wait_flag", {OpKind::WaitFlag, {}, true}},
-      {"pto.set_flag_dyn", {OpKind::SetFlag, {}, true}},
-      {"pto.wait_flag_dyn", {OpKind::WaitFlag, {}, true}},
-      {"pto.record_event", {OpKind::SetFlag, {}, true}},
-      {"pto.wait_event", {OpKind::WaitFlag, {}, true}},
-      {"pto.barrier", {OpKind::PipeBarrier, {}, true}},
-      {"pto.pipe_barrier", {OpKind::PipeBarrier, {}, true}},
-      {"pto.fence.barrier_all", {OpKind::Fence, {P::ALL}, true}},
-      {"pto.cmo.cacheinvalid", {OpKind::CacheInvalidate, {P::S}, true}},
-      {"pto.comm.tnotify", {OpKind::Notify, {P::MTE3}, true}},
-      {"pto.comm.twait", {OpKind::Wait, {P::S}, true}},
-      {"pto.comm.ttest", {OpKind::Test, {P::S}, true}},
-      {"pto.comm.tput", {OpKind::Put, {P::MTE2, P::MTE3}, true}},
-      {"pto.comm.tget", {OpKind::Get, {P::MTE2, P::MTE3}, true}},
-      {"pto.comm.tput_async", {OpKind::Put, {P::MTE2, P::MTE3}, true}},
-      {"pto.comm.tget_async", {OpKind::Get, {P::MTE2, P::MTE3}, true}},
-      {"pto.comm.wait_async_event", {OpKind::AsyncWait, {P::S}, true}},
-      {"pto.comm.test_async_event", {OpKind::AsyncWait, {P::S}, true}},
-      {"pto.comm.tbroadcast", {OpKind::Collective, {P::MTE2, P::MTE3}, true}},
-      {"pto.comm.tgather", {OpKind::Collective, {P::MTE2, P::MTE3}, true}},
-      {"pto.comm.tscatter", {OpKind::Collective, {P::MTE2, P::MTE3}, true}},
-      {"pto.comm.treduce", {OpKind::Collective, {P::MTE2, P::V, P::MTE3}, true}},
-      {"pto.sync.set", {OpKind::CrossCoreSet, {}, true}},
-      {"pto.sync.wait", {OpKind::CrossCoreWait, {}, true}},
-      {"pto.set_intra_block", {OpKind::CrossCoreSet, {}, true}},
-      {"pto.wait_intra_block", {OpKind::CrossCoreWait, {}, true}},
-      {"pto.set_cross_block", {OpKind::CrossCoreSet, {}, true}},
-      {"pto.wait_cross_block", {OpKind::CrossCoreWait, {}, true}},
-      {"pto.set_ffts", {OpKind::SetFfts, {P::S}, true}},
-      {"pto.syncall", {OpKind::SyncAll, {P::ALL}, true}},
       {"pto.alloc_tile", {OpKind::TileAlloc, {}, true}},
-      {"pto.tassign", {OpKind::TileAssign, {}, true}},
       {"func.call", {OpKind::Call, {}, true}},
       {"return", {OpKind::Return, {}, true}},
       {"func.return", {OpKind::Return, {}, true}},
@@ -62,13 +30,12 @@ OpFacts lookupOp(const std::string& name) {
   auto it = table().find(name);
   if (it != table().end()) return it->second;
   if (name.rfind("hivm.hir.", 0) == 0) return hivm::lookupOp(name);
-  // Tile instructions (pto.tload, pto.tmov, pto.tmatmul.acc, ...): the PTO-ISA table shared with
-  // the C++ front end. Its default pipes; the lifter refines them from the operands' spaces.
-  if (name.rfind("pto.t", 0) == 0) {
-    if (const ptoisa::Instr* in = ptoisa::lookup(name)) return {in->kind, in->pipes, true};
-    // Others (pto.tadd, pto.texp, ...) are vector computations on local tiles.
-    if (name.find('.', 4) == std::string::npos) return {OpKind::Compute, {Pipe::V}, false};
-  }
+  // PTO-ISA instructions (pto.tload, pto.tmatmul.acc, pto.comm.tput, pto.set_flag, ...): the
+  // table shared with the C++ front end. Its default pipes; the lifter refines them from the
+  // operands.
+  if (const ptoisa::Instr* in = ptoisa::lookupPto(name)) return {in->kind, in->pipes, true};
+  // Other tile ops (pto.tfrobnicate): a vector computation on local tiles, marked as a guess.
+  if (name.rfind("pto.t", 0) == 0 && name.find('.', 4) == std::string::npos) return {OpKind::Compute, {Pipe::V}, false};
   return {OpKind::Other, {}, false};
 }
 

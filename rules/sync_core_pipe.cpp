@@ -1,0 +1,58 @@
+// sync-core-pipe: a pipe barrier or intra-core event on a pipe the kernel's core does not have. The
+// vector core (AIV) has no M, MTE1 or FIX pipe and the cube core (AIC) no V pipe
+// (analyzer/model/isa_table: coreHasPipe). A barrier or wait on a missing pipe never returns on
+// hardware: PTOAS #1026 lowered a GM fence to pipe_barrier(PIPE_FIX) in a vector kernel and it hung.
+#include "analyzer/model/cpp_facts.h"
+#include "analyzer/model/isa_table.h"
+#include "rules/model_queries.h"
+#include "rules/rule.h"
+
+namespace ptov {
+namespace {
+
+const char* coreName(const std::string& core) {
+  return core == "vector" || core == "aiv" ? "vector core (AIV)" : "cube core (AIC)";
+}
+
+// The pipes a sync op names: a barrier's pipe, an intra-core event's two pipes. Cross-core ops
+// name the other core's pipe by design. An instruction's own pipe is not checked here: on a
+// core without that pipe its operands are in the wrong space already (an L0C tile in a vector
+// kernel), and an op the table does not know has only a guessed pipe.
+std::vector<Pipe> namedPipes(const Op& op) {
+  switch (op.kind) {
+    case OpKind::PipeBarrier: return {op.barrierPipe};
+    case OpKind::SetFlag:
+    case OpKind::WaitFlag: return {op.event.src, op.event.dst};
+    default: return {};
+  }
+}
+
+class SyncCorePipe : public Rule {
+ public:
+  const RuleInfo& info() const override {
+    static const RuleInfo i{"sync-core-pipe", "sync", Severity::Error,
+                            "a pipe barrier or event names a pipe the kernel's core kind does not have",
+                            {"PTOAS #1026 (pipe_barrier(PIPE_FIX) in a vector kernel hung)",
+                             "AscendNPU IR InferCoreType (cube-only pipes M, MTE1, FIX; vector-only V)"}};
+    return i;
+  }
+
+  void check(const Kernel& k, RuleContext& ctx) const override {
+    const std::string core = coreKindOf(k);
+    forEachOp(*k.body, [&](const Op& op) {
+      for (Pipe p : namedPipes(op)) {
+        if (p == Pipe::Unknown || ptoisa::coreHasPipe(core, p)) continue;
+        std::string what = op.kind == OpKind::PipeBarrier ? "waits for" : "names";
+        ctx.report(op.loc, "'" + op.name + "' " + what + " " + pipeName(p) + ", which the " + coreName(core) + " of '" +
+                               k.name + "' does not have: on hardware it never completes");
+        break;
+      }
+    });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> makeSyncCorePipe() { return std::make_unique<SyncCorePipe>(); }
+
+}  // namespace ptov
