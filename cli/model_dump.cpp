@@ -14,6 +14,7 @@ std::string refs(const std::vector<MemRef>& rs) {
     s += r.space + ":" + (r.value.empty() ? "?" : r.value);
     if (r.param >= 0) s += "(param " + std::to_string(r.param) + ")";
     if (r.peer) s += "(peer)";
+    if (r.pipe != Pipe::Unknown) s += std::string(" on ") + pipeName(r.pipe);
   }
   return s;
 }
