@@ -16,7 +16,7 @@ prelude="$src/prelude"
 # front end generates from its op table (written here from `ptoverify isa`).
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
-"$build/ptoverify" isa | awk '{ print "PTOVERIFY_TILE_OP(" $1 ")" }' > "$gen/ptoverify_isa_ops.h"
+"$build/ptoverify" isa --prelude > "$gen/ptoverify_isa_ops.h"
 clang_flags=(-fsyntax-only -std=c++20 -x c++ -w -include "$prelude/ptoverify_prelude.h" -I "$prelude/stubinc"
              -D__DAV_C220_VEC__ -D__DAV_VEC__ -idirafter "$gen")
 files=("$src/corpus/barrier-participants/good/fused_three_phase.cpp"

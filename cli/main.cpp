@@ -183,6 +183,8 @@ int run(int argc, char** argv) {
   audit->add_option("--config", req.configPath, "configuration file");
 
   CLI::App* isaCmd = app.add_subcommand("isa", "list the PTO-ISA instructions both front ends know: kind, spellings, pipes, hidden accesses");
+  bool isaDeclarations = false;
+  isaCmd->add_flag("--prelude", isaDeclarations, "print the C++ prelude's declarations of the tile instructions instead");
   CLI::App* modelCmd = app.add_subcommand("model", "print the kernel model the front ends built (ops, gaps)");
   std::vector<std::string> modelPaths;
   modelCmd->add_option("paths", modelPaths, "files or directories")->required();
@@ -392,7 +394,9 @@ int run(int argc, char** argv) {
     return runAudit(req, auditFormat, std::cout);
   }
   if (*isaCmd) {
-    for (const auto& in : ptoisa::all()) std::cout << ptoisa::describe(in) << '\n';
+    if (isaDeclarations) std::cout << ptoisa::preludeDeclarations();
+    else
+      for (const auto& in : ptoisa::all()) std::cout << ptoisa::describe(in) << '\n';
     return 0;
   }
   if (*modelCmd) {

@@ -680,17 +680,6 @@ std::vector<std::string> compileFlags(const std::string& dir, const std::string&
   return out;
 }
 
-// The prelude's declarations of the PTO-ISA table's instructions, one catch-all each.
-const std::string& isaDeclarations() {
-  static const std::string text = [] {
-    std::string t = "#pragma once\n";
-    for (const auto& in : ptoisa::all())
-      if (in.shape == ptoisa::CallShape::Tile) t += std::string("PTOVERIFY_TILE_OP(") + in.name + ")\n";
-    return t;
-  }();
-  return text;
-}
-
 // Host code: a `kernel<<<blocks, ...>>>(...)` launch or a main() driver (PTOAS samples'
 // launch.cpp / main.cpp), and no device function defined (a qualifier, a signature, a body).
 // Scanned by hand, not with std::regex: its matcher recurses once per character, and a 60 kB line
@@ -947,7 +936,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   args.insert(args.end(), {"-idirafter", kMissingHeaderDir});
   tooling::FileContentMappings missing;
   for (const auto& n : names) missing.emplace_back(std::string(kMissingHeaderDir) + "/" + n, "#pragma once\n");
-  missing.emplace_back(std::string(kMissingHeaderDir) + "/ptoverify_isa_ops.h", isaDeclarations());
+  missing.emplace_back(std::string(kMissingHeaderDir) + "/ptoverify_isa_ops.h", ptoisa::preludeDeclarations());
   // Parsed under the path as given, so every location reads the way the user named the file.
   // On a thread of its own with a large stack: Clang's parser and Sema recurse once per level of
   // an `else if` chain or a unary-operator run, which bracket limits do not bound, and 10,000

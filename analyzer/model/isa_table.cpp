@@ -292,6 +292,16 @@ bool coreHasPipe(const std::string& core, Pipe p) {
   return true;
 }
 
+const std::string& preludeDeclarations() {
+  static const std::string text = [] {
+    std::string t = "#pragma once\n";
+    for (const auto& in : all())
+      if (in.shape == S::Tile) t += std::string("PTOVERIFY_TILE_OP(") + in.name + ")\n";
+    return t;
+  }();
+  return text;
+}
+
 std::string describePipes(const Instr& in) {
   auto list = [](const std::vector<Pipe>& ps) {
     std::string s;

@@ -124,6 +124,10 @@ std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& ope
 // MTE3, FIX. "mix" and unknown kinds have every pipe. PIPE_ALL is on every core.
 bool coreHasPipe(const std::string& coreKind, Pipe p);
 
+// The C++ prelude's declarations of the tile instructions (ptoverify_isa_ops.h, included inside
+// namespace pto): one catch-all template set each.
+const std::string& preludeDeclarations();
+
 // One-line description of how the pipe is chosen.
 std::string describePipes(const Instr& in);
 // One line for `ptoverify isa`: mnemonic, kind, C++ and .pto spellings, pipes, hidden accesses
