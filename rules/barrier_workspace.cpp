@@ -13,6 +13,9 @@ namespace {
 constexpr int64_t kCounterWords = 16;       // pto::SYNCALL_SOFT_WORKSPACE_INT32: one 64-byte line
 constexpr int64_t kIndexedSlotWords = 8;    // the older indexed helper: 8 words per participant
 
+// Where a reader finds a barrier: the kernel's call of the helper that holds it, else the op.
+SourceLoc siteOf(const Op& op) { return op.callSite.line > 0 ? op.callSite : op.loc; }
+
 class BarrierWorkspace : public Rule {
  public:
   const RuleInfo& info() const override {
@@ -48,7 +51,7 @@ class BarrierWorkspace : public Rule {
         if (!p) continue;
         r.words = *p * kIndexedSlotWords;
       } else if ((*off * 4) % 64 != 0) {
-        ctx.report(b->loc, "the barrier's counter starts at word " + std::to_string(*off) + " (byte " +
+        ctx.report(siteOf(*b), "the barrier's counter starts at word " + std::to_string(*off) + " (byte " +
                                std::to_string(*off * 4) + "), not on a 64-byte cache line: the counter's DCCI "
                                "maintenance would share a line with other data");
       }
@@ -56,19 +59,23 @@ class BarrierWorkspace : public Rule {
         if (o.op == b || o.start + o.words <= r.start || r.start + r.words <= o.start) continue;
         // The indexed helper's slots count generations: sequential barriers may share them.
         if (o.start == r.start && o.indexed && r.indexed) continue;
+        // Barriers that never both run (the arms of a stop-phase switch) share nothing.
+        if (ctx.proofs().neverBothRun(*o.op, *b).kind == Verdict::Kind::Proved) continue;
         Finding* f = nullptr;
         if (o.start == r.start && !o.indexed && !r.indexed)
           // The second finds the first one's arrivals already counted and releases early (a
           // fixed-threshold counter is a no-op on reuse).
-          f = &ctx.report(b->loc, "this barrier counts on the same counter (word " + std::to_string(*off) +
-                                      ") as an earlier barrier: its generation is released by the earlier barrier's "
-                                      "arrivals; give each barrier its own 64-byte counter");
+          f = &ctx.report(siteOf(*b), "this barrier counts on the same counter (word " + std::to_string(*off) +
+                                          ") as an earlier barrier: its generation is released by the earlier "
+                                          "barrier's arrivals; give each barrier its own 64-byte counter");
         else
-          f = &ctx.report(b->loc, "this barrier's " + std::string(r.indexed ? "slots" : "counter") + " (words " +
-                                      std::to_string(r.start) + ".." + std::to_string(r.start + r.words - 1) +
-                                      ") overlap the " + (o.indexed ? "slots" : "counter") + " of another barrier (words " +
-                                      std::to_string(o.start) + ".." + std::to_string(o.start + o.words - 1) + ")");
-        f->notes.push_back({o.op->loc, "the other barrier"});
+          f = &ctx.report(siteOf(*b), "this barrier's " + std::string(r.indexed ? "slots" : "counter") + " (words " +
+                                          std::to_string(r.start) + ".." + std::to_string(r.start + r.words - 1) +
+                                          ") overlap the " + (o.indexed ? "slots" : "counter") +
+                                          " of another barrier (words " + std::to_string(o.start) + ".." +
+                                          std::to_string(o.start + o.words - 1) + ")");
+        f->notes.push_back({siteOf(*o.op), "the other barrier"});
+        if (b->callSite.line > 0) f->notes.push_back({b->loc, "the barrier call inside the inlined helper"});
         break;
       }
       regions[ws.value].push_back(r);

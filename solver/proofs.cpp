@@ -629,6 +629,21 @@ Verdict ProofContext::participantsExceedLanes(const std::vector<const Op*>& barr
   return v;
 }
 
+Verdict ProofContext::neverBothRun(const Op& a, const Op& b) {
+  const Trace& t = trace();
+  if (!t.complete) return unknownTrace();
+  ExprPtr runsA = Expr::constant(0), runsB = Expr::constant(0);
+  for (const TraceOp& x : t.ops) {
+    if (x.op == &a) runsA = exprOr(runsA, x.guard);
+    if (x.op == &b) runsB = exprOr(runsB, x.guard);
+  }
+  ExprPtr both = exprAnd(runsA, runsB);
+  if (evalConst(both) == std::optional<int64_t>(0)) return Verdict::proved();
+  std::vector<ExprPtr> asserts = t.assumptions;
+  asserts.push_back(both);
+  return verdictOf(solver_.check(asserts, {}));
+}
+
 Verdict ProofContext::pathAvoiding(const Op& from, const Op* to, const std::vector<std::function<bool(const Op&)>>& stages) {
   const Trace& t = trace();
   if (!t.complete) return unknownTrace();

@@ -78,6 +78,9 @@ class ProofContext {
     std::string problem;
   };
   ArrivalVerdict barrierArrival(const std::vector<const Op*>& barrier);
+  // Can no lane run an instance of `a` and an instance of `b` in one execution (mutually
+  // exclusive arms, stop variants)? Proved: never both; Violated: some path runs both.
+  Verdict neverBothRun(const Op& a, const Op& b);
   // barrier-participants: can an arriving lane's participant count exceed the launched lanes?
   Verdict participantsExceedLanes(const std::vector<const Op*>& barrier);
   // comm rules: is there a path on which an instance of `from` runs, then an instance of `to`

@@ -233,6 +233,7 @@ class Translator {
   std::map<const ValueDecl*, ForwardedArg> provenance_;  // where a wrapper's locals come from
   std::set<const FunctionDecl*> stack_;              // functions being inlined (no recursion)
   std::vector<const FunctionDecl*> bodies_{&root_};   // the function each statement is in
+  std::vector<SourceLoc> callSites_;                  // the calls being inlined, innermost last
   struct Placement {  // a TASSIGN at a constant UB address
     std::string body;
     const ValueDecl* tile;
@@ -643,6 +644,7 @@ class Translator {
     op.kind = kind;
     op.name = name;
     op.loc = loc(l);
+    if (!callSites_.empty()) op.callSite = callSites_.back();
     return op;
   }
 
@@ -1406,6 +1408,7 @@ class Translator {
       return;
     }
     if (facts_.wrapper && inlineDepth_ == 0 && def->getReturnType()->isVoidType()) recordForwarded(call, def);
+    callSites_.push_back(loc(call->getBeginLoc()));
     inCallee(call, def, [&] {
       bodies_.push_back(def);
       inlineBaseDepth_.push_back(depth_);
@@ -1416,6 +1419,7 @@ class Translator {
       inlineBaseDepth_.pop_back();
       bodies_.pop_back();
     });
+    callSites_.pop_back();
   }
 
   void recordForwarded(const CallExpr* call, const FunctionDecl* def) {

@@ -258,6 +258,7 @@ std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& ope
   load.kind = OpKind::Load;
   load.name = op.name + " (its load into the staging tile)";
   load.loc = op.loc;
+  load.callSite = op.callSite;
   load.pipes = {P::MTE2};
   for (const HiddenAccess& h : in.hidden) {
     if (h.operand < 0 || h.operand >= static_cast<int>(operands.size()) || !operands[h.operand]) continue;
@@ -275,6 +276,7 @@ std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& ope
       ev.name = op.name + " (its own " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + " on EVENT_ID" +
                 std::to_string(e.id) + ")";
       ev.loc = op.loc;
+      ev.callSite = op.callSite;
       ev.event.src = e.src;
       ev.event.dst = e.dst;
       ev.event.id = e.id;

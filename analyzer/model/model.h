@@ -99,6 +99,9 @@ struct Op {
   OpKind kind = OpKind::Other;
   std::string name;  // source spelling, e.g. "pto.tstore"
   SourceLoc loc;
+  // C++: the call of the inlined function whose body holds this op (a barrier written once in a
+  // helper is reached from several call sites); empty when the op is written in the root.
+  SourceLoc callSite;
   std::vector<Pipe> pipes;     // pipes the op runs on
   std::vector<MemRef> reads;   // memory it reads
   std::vector<MemRef> writes;  // memory it writes

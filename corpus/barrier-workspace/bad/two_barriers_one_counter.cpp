@@ -85,7 +85,7 @@ AICORE inline void dcci_lines(__gm__ float* base, int32_t bytes, bool publish) {
 
 AICORE inline void soft_sync(__gm__ int32_t* workspace_base, int32_t offset_words, int32_t participants) {
   GlobalTensor<int32_t, Shape<>, Stride<>> workspace(workspace_base + offset_words);
-  // expect-error@+1 {{barrier-workspace}} expect-error@+1 {{barrier-arrival}}
+  // expect-error@+1 {{barrier-arrival}}
   SYNCALL<SyncAllMode::Soft, SyncCoreType::AIVOnly>(workspace, participants);
 }
 
@@ -125,6 +125,8 @@ AICORE void fused_body(__gm__ float* x_mixed, __gm__ float* x_flat, __gm__ float
   }
   dsb(DSB_DDR);
   if (barrier2_participants > 0 && lane < barrier2_participants) {
+    // Reported at the call that puts barrier 2 on barrier 1's counter.
+    // expect-error@+1 {{barrier-workspace}}
     soft_sync(sync_workspace, kBarrier1Words, barrier2_participants);
   }
   for (int32_t logical_block = lane; logical_block < ffn_work; logical_block += kAivLanes) {
