@@ -75,12 +75,11 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
     std::set<std::string> applicable;
     std::map<std::string, std::string> notChecked;
     const KernelTraits traits = kernelTraits(k);
-    const bool blockNumRange = req.solver.paramRanges.count("block_num") > 0;
     for (const auto& rule : allRules()) {
       const std::string& id = rule->info().id;
       if (!ruleEnabled(id, req.ruleGlobs)) continue;
       // Applicability is asked only where it is used (its id chain was 3% of a .pto run).
-      std::string why = ruleNotChecked(id, k, blockNumRange);
+      std::string why = ruleNotChecked(id, k);
       bool asked = req.recordApplicability || !why.empty();
       if (!asked || !ruleApplies(id, k, traits, &req.ruleSettings)) continue;
       if (req.recordApplicability) applicable.insert(id);

@@ -72,21 +72,17 @@ bool ruleApplies(const std::string& id, const Kernel& k, const KernelTraits& t, 
 
 // The launch rules read how the kernel is submitted; without a linked launch they check the
 // kernel's side only (or nothing), and audit must not call that a proof.
-std::string ruleNotChecked(const std::string& ruleId, const Kernel& k, bool blockNumRange) {
+std::string ruleNotChecked(const std::string& ruleId, const Kernel& k) {
   std::string_view id = ruleId;  // compared as views: a length check first
-  if (id == "barrier-arrival" && k.launches.empty() && !blockNumRange) {
-    bool counted = false;
-    forEachOp(*k.body, [&](const Op& op) { counted |= op.kind == OpKind::SyncAll && op.participants != nullptr; });
-    if (counted)
-      return "no launch linked: that no lane beyond the participant count arrives is not checked (the rest is)";
-    return "";
-  }
   if (!k.cpp || k.kind == "orchestration") return "";  // first: most kernels are .pto ones
   bool launchRule = id == "barrier-sync-start" || id == "barrier-participants" || id == "barrier-workspace" ||
                     id == "launch-early-resolve";
   if (!launchRule) return "";
   if (k.launches.empty())
-    return "no launch linked (give the orchestration code that submits this kernel as another input)";
+    return "no launch linked (give the orchestration code that submits this kernel as another input)" +
+           std::string(id == "barrier-participants" ? ": that the launch has as many lanes as each barrier waits for, "
+                                                      "no more and no fewer, is not checked"
+                                                    : "");
   // barrier-participants compares counts and strides with one launched lane count.
   if (id == "barrier-participants" && !k.launchedLanes())
     return "the linked launches do not give one constant block_num";

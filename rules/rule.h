@@ -137,8 +137,7 @@ bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* set
 bool ruleApplies(const std::string& id, const Kernel& k, const KernelTraits& traits, const RuleSettings* settings);
 // Why a rule that applies to a kernel cannot fully decide it in this run ("" when it can): the
 // facts it needs are missing, e.g. "no launch linked". Audit says "not checked: <why>" then.
-// `blockNumRange`: --param-range gives block_num, which stands in for a launch's lane count.
-std::string ruleNotChecked(const std::string& id, const Kernel& k, bool blockNumRange = false);
+std::string ruleNotChecked(const std::string& id, const Kernel& k);
 
 // Runs `body` on a thread with a 512 MB stack and waits for it (runRules does, for the proofs'
 // recursion); nested calls run in place. A caller that runs many kernels wraps its whole loop,

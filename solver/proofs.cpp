@@ -153,6 +153,8 @@ const Trace& ProofContext::trace() {
 void ProofContext::addLaunchFacts(Trace& t) const {
   if (auto lanes = kernel_.launchedLanes()) t.assumptions.push_back(exprEq(Expr::blockNum(), Expr::constant(*lanes)));
   if (!kernel_.cpp) return;
+  for (const auto& shape : kernel_.cpp->shapeParams)
+    t.assumptions.push_back(Expr::cmp("sge", Expr::param(shape, -1), Expr::constant(0)));
   for (const auto& [name, range] : solver_.options().paramRanges)
     for (const auto& u : kernel_.cpp->unpacks)
       if (!u.tensor && u.index && u.var == name) {

@@ -375,6 +375,7 @@ class Translator {
           if (!stack_.count(fd) && fd->getNumParams() == call->getNumArgs() && fd->getReturnType()->isIntegerType())
             if (ExprPtr v = inCallee(call, fd, [&] { return helperValue(*body); })) return v;
     }
+    if (ExprPtr shape = shapeParam(e)) return shape;
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
       if (isArgs(sub->getBase())) {
         auto idx = constant(sub->getIdx());
@@ -383,6 +384,36 @@ class Translator {
         return Expr::param(idx ? "args[" + std::to_string(*idx) + "]" : text(e), -1);
       }
     return opaque(e, text(e));
+  }
+
+  // The args slot of a runtime tensor descriptor: `args[k]` (through casts) or a local pointer
+  // initialised from it.
+  std::map<const ValueDecl*, int64_t> tensorOfArgs_;
+  std::optional<int64_t> argsTensorIndex(const clang::Expr* e) {
+    e = e->IgnoreParenCasts();
+    if (const ValueDecl* d = declOf(e)) {
+      auto it = tensorOfArgs_.find(d);
+      if (it != tensorOfArgs_.end()) return it->second;
+    }
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
+      if (isArgs(sub->getBase())) return evalConst(value(sub->getIdx()));
+    return std::nullopt;
+  }
+
+  // `args[k]->shapes[d]`: a dimension of a launched tensor, the same on every lane and never
+  // negative. The field is the prelude's runtime `Tensor::shapes`.
+  ExprPtr shapeParam(const clang::Expr* e) {
+    const auto* sub = dyn_cast<ArraySubscriptExpr>(e);
+    const auto* member = sub ? dyn_cast<MemberExpr>(sub->getBase()->IgnoreParenImpCasts()) : nullptr;
+    const auto* field = member ? dyn_cast<FieldDecl>(member->getMemberDecl()) : nullptr;
+    if (!field || field->getName() != "shapes" || inUserCode(ctx_.getSourceManager(), field->getLocation())) return nullptr;
+    auto k = argsTensorIndex(member->getBase());
+    auto d = evalConst(value(sub->getIdx()));
+    if (!k || !d) return nullptr;
+    std::string name = "args[" + std::to_string(*k) + "].shapes[" + std::to_string(*d) + "]";
+    if (std::find(facts_.shapeParams.begin(), facts_.shapeParams.end(), name) == facts_.shapeParams.end())
+      facts_.shapeParams.push_back(name);
+    return Expr::param(name, -1);
   }
 
   // The value a helper body returns, for bodies of local integer declarations, static_asserts,
@@ -407,7 +438,15 @@ class Translator {
         for (const Decl* d : ds->decls()) {
           if (isa<StaticAssertDecl>(d)) continue;
           const auto* vd = dyn_cast<VarDecl>(d);
-          if (!vd || !vd->getInit() || !vd->getType()->isIntegralOrEnumerationType()) return nullptr;
+          if (!vd || !vd->getInit()) return nullptr;
+          // A descriptor pointer taken from args[k] (`Tensor* t = ...(args[k])`): its fields are
+          // launch parameters (shapeParam).
+          if (vd->getType()->isPointerType()) {
+            if (auto k = argsTensorIndex(vd->getInit())) tensorOfArgs_[vd] = *k;
+            else return nullptr;
+            continue;
+          }
+          if (!vd->getType()->isIntegralOrEnumerationType()) return nullptr;
           values_[vd] = value(vd->getInit());
         }
         continue;
@@ -772,6 +811,15 @@ class Translator {
         if (n == "get_sub_block_id") a.source = "subblock_idx";
         if (n == "get_l2_cache_offset") a.source = "l2_cache_offset";
         if (!a.source.empty()) return;
+        // tensor_dim(args, k, d): a dimension of tensor k, not the tensor.
+        if (call->getType()->isIntegerType()) {
+          ExprPtr v = value(call);
+          if (v->kind == Expr::Kind::Param &&
+              std::find(facts_.shapeParams.begin(), facts_.shapeParams.end(), v->name) != facts_.shapeParams.end()) {
+            a.source = "dim";
+            return;
+          }
+        }
         // tensor_data<T>(args, k): the index is the helper's argument.
         for (unsigned i = 0; i + 1 < call->getNumArgs(); ++i)
           if (isArgs(call->getArg(i))) {

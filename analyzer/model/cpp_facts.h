@@ -156,6 +156,9 @@ struct CppFacts {
   std::map<std::string, NamedConstant> constants;  // enumerators and constexpr integers
   std::vector<StaticAssert> staticAsserts;
   std::vector<LaunchFacts> launches;  // orchestration functions only
+  // Launch parameters the kernel reads as values: a tensor argument's shape (`args[k]->shapes[d]`,
+  // through helpers such as tensor_dim(args, k, d)). Named, non-negative, the same on every lane.
+  std::vector<std::string> shapeParams;
   std::optional<MachineFacts> machine;  // device-side control code (kernel kind "machine") only
 };
 
