@@ -3,6 +3,7 @@
 // stride, and every grid stride equals the launched lanes; a hard barrier (which waits for every
 // core of its type) needs the whole machine launched; and the barrier's core type matches the
 // kernel's topology (AIV-only vs mixed AIC + AIV). Which lanes arrive is barrier-arrival's.
+#include <algorithm>
 #include <optional>
 
 #include "rules/cpp_queries.h"
@@ -37,7 +38,7 @@ class BarrierParticipants : public Rule {
     }
     // Every lane steps through its phase by the number of lanes launched: a different stride
     // skips logical blocks (stride > lanes) or runs them twice (stride < lanes).
-    if (!lanes) return;
+    if (!lanes) return checkStridesAgree(k, ctx);
     Finding* f = nullptr;
     for (const auto& loop : k.cpp->gridLoops) {
       auto stride = evalConst(loop.stride);
@@ -58,6 +59,7 @@ class BarrierParticipants : public Rule {
   static void checkSoft(const Kernel& k, const std::vector<const Op*>& group, std::optional<int64_t> lanes,
                         RuleContext& ctx) {
     const Op& b = *group.front();
+    checkLanesBeyondCount(k, group, ctx);
     if (auto p = evalConst(b.participants))
       for (const auto& loop : k.cpp->gridLoops) {
         auto stride = evalConst(loop.stride);
@@ -76,6 +78,59 @@ class BarrierParticipants : public Rule {
                                        "(a hang); the count must be the largest phase's work clamped to the lanes, "
                                        "not a sum");
     if (f) f->notes.push_back({k.launches.front()->loc, "the launch"});
+  }
+
+  // Lanes at or above a barrier's count pass it without waiting, so phase work they do next to
+  // it (in the loops just before or after it) is not ordered by it: a lane cap one short of the
+  // grid stride leaves the last lane's blocks racing the others'. Lanes are those the kernel is
+  // written for: below its grid stride.
+  static void checkLanesBeyondCount(const Kernel& k, const std::vector<const Op*>& group, RuleContext& ctx) {
+    std::vector<const Op*> order;  // every all-core barrier, in the order the loops count them
+    forEachOp(*k.body, [&](const Op& op) {
+      if (op.kind == OpKind::SyncAll) order.push_back(&op);
+    });
+    for (const Op* b : group) {
+      // A constant count is compared with every stride below; a computed one is asked here.
+      if (!b->participants || evalConst(b->participants)) continue;
+      int index = static_cast<int>(std::find(order.begin(), order.end(), b) - order.begin());
+      for (const auto& loop : k.cpp->gridLoops) {
+        auto stride = evalConst(loop.stride);
+        bool nextToIt = loop.barriersBefore == index || loop.barriersBefore == index + 1;
+        if (!stride || *stride <= 0 || !nextToIt) continue;
+        Verdict v = ctx.proofs().laneBeyondCountWorks(*b, loop.start, loop.bound, *stride);
+        if (v.kind == Verdict::Kind::Proved) continue;
+        Finding* f = ctx.reportVerdict(v, loop.loc,
+                                       "a lane at or above the participant count of barrier '" + b->name +
+                                           "' does phase work in this grid-stride loop next to it: the barrier does "
+                                           "not wait for that lane, so its blocks race the other lanes' across it");
+        if (f) f->notes.push_back({b->callSite.line > 0 ? b->callSite : b->loc, "the barrier"});
+        return;  // one finding per barrier group
+      }
+    }
+  }
+
+  // Without a launch (and without a constant count, which each stride is compared with): the
+  // phases' grid strides agree with each other, as they all stand for the lanes launched.
+  static void checkStridesAgree(const Kernel& k, RuleContext& ctx) {
+    for (const Op* b : barriersOf(k))
+      if (b->syncMode == "soft" && evalConst(b->participants)) return;
+    const GridStrideLoop* first = nullptr;
+    for (const auto& loop : k.cpp->gridLoops) {
+      auto stride = evalConst(loop.stride);
+      if (!stride) continue;
+      if (!first) {
+        first = &loop;
+        continue;
+      }
+      auto firstStride = evalConst(first->stride);
+      if (*stride == *firstStride) continue;
+      Finding& f = ctx.report(loop.loc, "this grid-stride loop steps by " + std::to_string(*stride) +
+                                            " lanes, an earlier phase's by " + std::to_string(*firstStride) +
+                                            ": both stand for the lanes launched, so one phase skips logical blocks "
+                                            "or runs some twice");
+      f.notes.push_back({first->loc, "the earlier grid-stride loop"});
+      return;
+    }
   }
 
   static void checkHard(const Kernel& k, const Op& b, int64_t aivCores, RuleContext& ctx) {

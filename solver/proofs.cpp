@@ -631,6 +631,23 @@ Verdict ProofContext::participantsExceedLanes(const std::vector<const Op*>& barr
   return v;
 }
 
+Verdict ProofContext::laneBeyondCountWorks(const Op& barrier, const ExprPtr& loopStart, const ExprPtr& loopBound,
+                                           int64_t stride) {
+  if (containsUnknown(barrier.participants) || containsUnknown(loopStart) || containsUnknown(loopBound))
+    return Verdict::unknown("the participant count or the loop's bound is not computed");
+  ExprPtr lane = Expr::loopVar(kLaneA);
+  ExprPtr count = onLane(barrier.participants, kLaneA);
+  std::vector<ExprPtr> asserts = trace().assumptions;
+  asserts.push_back(Expr::cmp("sge", lane, Expr::constant(0)));
+  asserts.push_back(Expr::cmp("slt", lane, Expr::constant(stride)));
+  asserts.push_back(Expr::cmp("sge", lane, count));
+  asserts.push_back(Expr::cmp("slt", onLane(loopStart, kLaneA), onLane(loopBound, kLaneA)));
+  SatAnswer a = solver_.check(asserts, {});
+  Verdict v = verdictOf(a);
+  if (v.kind == Verdict::Kind::Violated) v.witness.values = shownValues(a);
+  return v;
+}
+
 Verdict ProofContext::neverBothRun(const Op& a, const Op& b) {
   const Trace& t = trace();
   if (!t.complete) return unknownTrace();

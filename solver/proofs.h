@@ -81,6 +81,11 @@ class ProofContext {
   // Can no lane run an instance of `a` and an instance of `b` in one execution (mutually
   // exclusive arms, stop variants)? Proved: never both; Violated: some path runs both.
   Verdict neverBothRun(const Op& a, const Op& b);
+  // barrier-participants: can a lane at or above the barrier's participant count (and below
+  // the grid stride, the lanes the kernel is written for) run an iteration of this grid-stride
+  // loop? Proved: no such lane does phase work.
+  Verdict laneBeyondCountWorks(const Op& barrier, const ExprPtr& loopStart, const ExprPtr& loopBound,
+                               int64_t stride);
   // barrier-participants: can an arriving lane's participant count exceed the launched lanes?
   Verdict participantsExceedLanes(const std::vector<const Op*>& barrier);
   // comm rules: is there a path on which an instance of `from` runs, then an instance of `to`

@@ -292,7 +292,7 @@ PY
     # An exhausted solver budget is "unknown": reported, never a pass; --strict makes it exit 3.
     run 0 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival
     expect_output 'unknown: could not prove: .*budget of 0 ms is spent.*\[barrier-arrival\]$'
-    expect_output ', 11 unknown$'
+    expect_output ', 13 unknown$'
     run 3 check corpus/barrier-arrival/bad --kernel-budget 0 --rules barrier-arrival --strict
     # Findings still win over unknowns.
     run 1 check corpus/barrier-arrival/bad corpus/ub-range/bad --kernel-budget 0 --strict --rules barrier-arrival,ub-range

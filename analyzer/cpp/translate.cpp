@@ -664,8 +664,10 @@ class Translator {
       for (const auto& r : *refs)
         if (!r.value.empty()) op.uses.push_back(r.value);
     if (!op.tileValue.empty()) op.uses.push_back(op.tileValue);
+    if (op.kind == OpKind::SyncAll) ++barriersEmitted_;
     seq.children.push_back(Stmt::opStmt(std::move(op)));
   }
+  int barriersEmitted_ = 0;  // all-core barriers emitted so far (GridStrideLoop::barriersBefore)
 
   // An `if` with empty then and else sequences.
   StmtPtr newIf(SourceLocation l, ExprPtr cond) {
@@ -880,7 +882,7 @@ class Translator {
     loop->step = step;
     if (mentionsLane(loop->lb)) {
       bool logical = mentionsLane(loop->lb, "logical");
-      facts_.gridLoops.push_back(GridStrideLoop{loop->loc, loop->lb, loop->ub, loop->step, logical});
+      facts_.gridLoops.push_back(GridStrideLoop{loop->loc, loop->lb, loop->ub, loop->step, logical, barriersEmitted_});
     }
     values_[var] = Expr::loopVar(loop->var);
     // `for (line = first; line < end; line += 64)` over an address: each iteration is in the

@@ -26,6 +26,9 @@ struct GridStrideLoop {
   SourceLoc loc;
   ExprPtr start, bound, stride;
   bool logicalLane = false;  // the start is get_block_idx(args)
+  // All-core barriers the kernel issues before the loop (in the order the front end walks it):
+  // the loop is phase work between barrier n-1 and barrier n.
+  int barriersBefore = 0;
 };
 
 // The model's name of `args[i]`: the parameter a wrapper scalar becomes, the buffer a tensor is.

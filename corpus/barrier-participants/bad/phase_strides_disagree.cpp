@@ -1,0 +1,153 @@
+// barrier-participants: no launch is linked and the participant counts are computed, so no lane
+// count is known; but the phases' grid-stride loops disagree (the mix phase steps by 4, the others
+// by 8), and they all stand for the same launched lanes: the mix phase runs its blocks twice or
+// skips them, whatever the launch. Variant of corpus/barrier-arrival/good/dense_prefix_participants.cpp
+// without its orchestration.
+#include <cstdint>
+#include "pto/pto-inst.hpp"
+
+using namespace pto;
+
+namespace fused {
+enum TensorArg : int32_t { kXMixed = 0, kXFlat, kPreVal, kFfnOut, kSyncWorkspace, kTensorArgCount };
+enum ScalarArg : int32_t { kScale0 = kTensorArgCount, kNumTokens };
+constexpr int32_t kAivLanes = 8;
+constexpr int32_t kLineBytes = 64;
+constexpr int32_t kCounterWords = pto::SYNCALL_SOFT_WORKSPACE_INT32;
+constexpr int32_t kBarrier1Words = 0;
+constexpr int32_t kBarrier2Words = kCounterWords;
+static_assert(kCounterWords * 4 == kLineBytes, "one counter per cache line");
+
+// --- generated bodies (PTOAS style) ---
+AICORE void split_phase(__gm__ float* v1, __gm__ float* v2, int32_t v3, int32_t v4) {
+  Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, 8, 8, SLayout::NoneBox, 512, PadValue::Null, CompactMode::Null> v5;
+  TASSIGN(v5, (uint64_t) 0);
+  GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> v6(v1 + v3 * 64);
+  GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> v7(v2 + v3 * 64);
+  TLOAD(v5, v6);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  TMULS(v5, v5, 0.5f);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  TSTORE(v7, v5);
+  pipe_barrier(PIPE_ALL);
+}
+
+AICORE void mix_phase(__gm__ float* v1, __gm__ float* v2, __gm__ float* v3, int32_t v4, int32_t v5) {
+  Tile<TileType::Vec, float, 8, 8, BLayout::RowMajor, 8, 8, SLayout::NoneBox, 512, PadValue::Null, CompactMode::Null> v6;
+  TASSIGN(v6, (uint64_t) 0);
+  Tile<TileType::Vec, float, 64, 256, BLayout::RowMajor, 64, 256, SLayout::NoneBox, 512, PadValue::Null, CompactMode::Null> v7;
+  TASSIGN(v7, (uint64_t) 256);
+  GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>> v8(v1 + (v4 / 4) * 64);
+  GlobalTensor<float, Shape<1, 1, 1, 64, 256>, Stride<1, 1, 1, 256, 1>> v9(v2 + v4 * 16384);
+  GlobalTensor<float, Shape<1, 1, 1, 64, 256>, Stride<1, 1, 1, 256, 1>> v10(v3 + v4 * 16384);
+  TLOAD(v6, v8);
+  TLOAD(v7, v9);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  TMUL(v7, v7, v6);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  TSTORE(v10, v7);
+  pipe_barrier(PIPE_ALL);
+}
+
+AICORE void ffn_phase(__gm__ float* v1, __gm__ float* v2, int32_t v3, int32_t v4) {
+  Tile<TileType::Vec, float, 16, 256, BLayout::RowMajor, 16, 256, SLayout::NoneBox, 512, PadValue::Null, CompactMode::Null> v5;
+  TASSIGN(v5, (uint64_t) 0);
+  GlobalTensor<float, Shape<1, 1, 1, 16, 256>, Stride<1, 1, 1, 256, 1>> v6(v1 + v3 * 4096);
+  GlobalTensor<float, Shape<1, 1, 1, 16, 256>, Stride<1, 1, 1, 256, 1>> v7(v2 + v3 * 4096);
+  TLOAD(v5, v6);
+  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+  TRSQRT(v5, v5);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  TSTORE(v7, v5);
+  pipe_barrier(PIPE_ALL);
+}
+
+// --- the fused wrapper: ABI, loops, sync and call order only ---
+template <typename T>
+AICORE inline __gm__ T* tensor_data(__gm__ int64_t* args, int32_t index) {
+  __gm__ Tensor* t = reinterpret_cast<__gm__ Tensor*>(args[index]);
+  return reinterpret_cast<__gm__ T*>(t->buffer.addr) + t->start_offset;
+}
+
+AICORE inline void dcci_lines(__gm__ float* base, int32_t bytes, bool publish) {
+  for (int32_t off = 0; off < bytes; off += kLineBytes) {
+    if (publish) {
+      dcci((__gm__ uint8_t*) base + off, SINGLE_CACHE_LINE, CACHELINE_OUT);
+    } else {
+      dcci((__gm__ uint8_t*) base + off, SINGLE_CACHE_LINE);
+    }
+  }
+}
+
+AICORE inline void soft_sync(__gm__ int32_t* workspace_base, int32_t offset_words, int32_t participants) {
+  GlobalTensor<int32_t, Shape<>, Stride<>> workspace(workspace_base + offset_words);
+  SYNCALL<SyncAllMode::Soft, SyncCoreType::AIVOnly>(workspace, participants);
+}
+
+AICORE inline int32_t active_lanes(int32_t work) { return work < kAivLanes ? work : kAivLanes; }
+
+AICORE void fused_body(__gm__ float* x_mixed, __gm__ float* x_flat, __gm__ float* pre_val, __gm__ float* ffn_out,
+                       __gm__ int32_t* sync_workspace, float scale0, int32_t num_tokens, int32_t lane) {
+  const int32_t split_work = (num_tokens + 7) / 8;
+  const int32_t mix_work = split_work * 4;
+  const int32_t ffn_work = num_tokens;
+  const int32_t active_split = active_lanes(split_work);
+  const int32_t active_mix = active_lanes(mix_work);
+  const int32_t active_ffn = active_lanes(ffn_work);
+  const int32_t barrier1_participants = active_split > active_mix ? active_split : active_mix;
+  const int32_t barrier2_participants = active_mix > active_ffn ? active_mix : active_ffn;
+  for (int32_t logical_block = lane; logical_block < split_work; logical_block += kAivLanes) {
+    split_phase(x_flat, pre_val, logical_block, split_work);
+  }
+  pipe_barrier(PIPE_ALL);
+  for (int32_t logical_block = lane; logical_block < split_work; logical_block += kAivLanes) {
+    dcci_lines(pre_val + logical_block * 64, 256, true);
+  }
+  dsb(DSB_DDR);
+  if (barrier1_participants > 0 && lane < barrier1_participants) {
+    soft_sync(sync_workspace, kBarrier1Words, barrier1_participants);
+  }
+  for (int32_t logical_block = lane; logical_block < mix_work; logical_block += kAivLanes) {
+    dcci_lines(pre_val + (logical_block / 4) * 64, 256, false);
+  }
+  dsb(DSB_DDR);
+  // expect-error@+1 {{barrier-participants}}
+  for (int32_t logical_block = lane; logical_block < mix_work; logical_block += 4) {
+    mix_phase(pre_val, x_flat, x_mixed, logical_block, mix_work);
+  }
+  pipe_barrier(PIPE_ALL);
+  for (int32_t logical_block = lane; logical_block < mix_work; logical_block += kAivLanes) {
+    dcci_lines(x_mixed + logical_block * 16384, 65536, true);
+  }
+  dsb(DSB_DDR);
+  if (barrier2_participants > 0 && lane < barrier2_participants) {
+    soft_sync(sync_workspace, kBarrier2Words, barrier2_participants);
+  }
+  for (int32_t logical_block = lane; logical_block < ffn_work; logical_block += kAivLanes) {
+    dcci_lines(x_mixed + logical_block * 4096, 16384, false);
+  }
+  dsb(DSB_DDR);
+  for (int32_t logical_block = lane; logical_block < ffn_work; logical_block += kAivLanes) {
+    ffn_phase(x_mixed, ffn_out, logical_block, ffn_work);
+  }
+}
+}  // namespace fused
+
+extern "C" __global__ AICORE void kernel_entry(__gm__ int64_t* args) {
+  const int32_t lane = static_cast<int32_t>(get_block_idx(args));
+  __gm__ float* x_mixed = fused::tensor_data<float>(args, fused::kXMixed);
+  __gm__ float* x_flat = fused::tensor_data<float>(args, fused::kXFlat);
+  __gm__ float* pre_val = fused::tensor_data<float>(args, fused::kPreVal);
+  __gm__ float* ffn_out = fused::tensor_data<float>(args, fused::kFfnOut);
+  __gm__ int32_t* sync_workspace = fused::tensor_data<int32_t>(args, fused::kSyncWorkspace);
+  const float scale0 = static_cast<float>(args[fused::kScale0]);
+  const int32_t num_tokens = static_cast<int32_t>(args[fused::kNumTokens]);
+  fused::fused_body(x_mixed, x_flat, pre_val, ffn_out, sync_workspace, scale0, num_tokens, lane);
+}
+
