@@ -807,12 +807,15 @@ class Translator {
           return;
         }
       if (const auto* call = dyn_cast<CallExpr>(x)) {
-        std::string n = calleeName(call);
-        if (n == "get_block_idx") a.source = "block_idx";
-        if (n == "get_block_num") a.source = "block_num";
-        if (n == "get_sub_block_id") a.source = "subblock_idx";
-        if (n == "get_l2_cache_offset") a.source = "l2_cache_offset";
-        if (!a.source.empty()) return;
+        // Lane facts by their declaration; which of the lane-id spellings it is picks the source.
+        if (const ptoisa::Instr* in = instrOf(call->getDirectCallee())) {
+          using CS = ptoisa::CallShape;
+          bool sub = call->getDirectCallee()->getName().contains("sub");
+          if (in->shape == CS::LaneId) a.source = sub ? "subblock_idx" : "block_idx";
+          if (in->shape == CS::LaneCount) a.source = "block_num";
+          if (in->shape == CS::CacheOffset) a.source = "l2_cache_offset";
+          if (!a.source.empty()) return;
+        }
         // tensor_dim(args, k, d): a dimension of tensor k, not the tensor.
         if (call->getType()->isIntegerType()) {
           ExprPtr v = value(call);
