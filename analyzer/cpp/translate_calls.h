@@ -1,0 +1,413 @@
+#pragma once
+// Calls: an instruction of the PTO-ISA table by its CallShape, a user function inlined, anything
+// else a gap; assignments that store to GM. Private to analyzer/cpp/translate.cpp.
+#include "analyzer/cpp/translate_facts.h"
+
+namespace ptov::cpp {
+
+class CallLowering : public WrapperFacts {
+ public:
+  using WrapperFacts::WrapperFacts;
+
+ protected:
+  // Statements are the most derived layer's (translate.cpp): an inlined body is lowered there.
+  virtual void translateStmt(const clang::Stmt* s, Stmt& seq) = 0;
+
+  void emit(Stmt& seq, Op op) {
+    // The values an op touches, for liveness (ub-range's overlap of tiles).
+    for (const auto* refs : {&op.reads, &op.writes})
+      for (const auto& r : *refs)
+        if (!r.value.empty()) op.uses.push_back(r.value);
+    if (!op.tileValue.empty()) op.uses.push_back(op.tileValue);
+    if (op.kind == OpKind::SyncAll) ++barriersEmitted_;
+    seq.children.push_back(Stmt::opStmt(std::move(op)));
+  }
+  int barriersEmitted_ = 0;  // all-core barriers emitted so far (GridStrideLoop::barriersBefore)
+
+  Op makeOp(OpKind kind, const std::string& name, SourceLocation l) {
+    Op op;
+    op.kind = kind;
+    op.name = name;
+    op.loc = loc(l);
+    if (!callSites_.empty()) op.callSite = callSites_.back();
+    return op;
+  }
+
+  // Every call in an expression, in evaluation order (arguments first).
+  void translateCalls(const clang::Expr* e, Stmt& seq) {
+    if (!e || tooDeep(e)) return;
+    if (isa<LambdaExpr>(e)) return;  // a lambda's body runs where it is called; not modelled
+    // `WithRope ? args[17] : args[7]` with a constant condition: only the arm that is evaluated.
+    if (const auto* co = dyn_cast<ConditionalOperator>(e))
+      if (auto c = evalConst(value(co->getCond()))) return translateCalls(*c ? co->getTrueExpr() : co->getFalseExpr(), seq);
+    if (const auto* rec = dyn_cast<RecoveryExpr>(e)) return translateRecovery(rec, seq);
+    if (const auto* call = dyn_cast<CallExpr>(e)) {
+      const ptoisa::Instr* in = instrOf(call->getDirectCallee());
+      // Arguments first, except the operands an instruction reads itself.
+      using CS = ptoisa::CallShape;
+      if (!in || in->shape == CS::LaneId || in->shape == CS::LaneCount || in->shape == CS::CacheOffset)
+        for (const clang::Expr* a : call->arguments()) translateCalls(a, seq);
+      if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) translateCalls(mc->getImplicitObjectArgument(), seq);
+      return in ? translateInstr(call, *in, seq) : translateUserCall(call, seq);
+    }
+    if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
+      translateCalls(bo->getLHS(), seq);
+      translateCalls(bo->getRHS(), seq);
+      if (bo->isAssignmentOp()) assign(bo, seq);
+      return;
+    }
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) noteArgsRead(sub);
+    for (const clang::Stmt* c : e->children())
+      if (const auto* ce = dyn_cast_or_null<clang::Expr>(c)) translateCalls(ce, seq);
+  }
+
+  // A call Clang could not resolve (an undeclared function, no viable overload). A tile
+  // instruction is still modelled from the op table's defaults; anything else is a gap, so the
+  // rules it could affect say `unknown` instead of passing.
+  void translateRecovery(const RecoveryExpr* rec, Stmt& seq) {
+    std::vector<const clang::Expr*> parts(rec->subExpressions().begin(), rec->subExpressions().end());
+    std::string name;
+    const ptoisa::Instr* in = nullptr;
+    if (!parts.empty()) {
+      const clang::Expr* callee = parts.front()->IgnoreParenImpCasts();
+      if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(callee)) {
+        name = ul->getName().getAsString();
+        in = instrOfLookup(*ul);
+      } else if (const auto* dr = dyn_cast<DeclRefExpr>(callee)) {
+        name = dr->getDecl()->getNameAsString();
+        in = instrOf(dr->getDecl()->getAsFunction());
+      } else if (const auto* me = dyn_cast<MemberExpr>(callee)) {
+        name = me->getMemberDecl()->getNameAsString();
+      }
+    }
+    // A tile instruction whose arguments did not resolve still has its table facts.
+    if (in && in->shape == ptoisa::CallShape::Tile && parts.size() > 1) {
+      std::vector<const clang::Expr*> args(parts.begin() + 1, parts.end());
+      return translateTileOp(rec, *in, name, args, seq);
+    }
+    gap(ModelGap::Kind::UndeclaredCall, rec->getBeginLoc(),
+        "'" + (name.empty() ? text(rec) : name) + "'" + (in ? " (an argument's type is not known)" : ""));
+    for (const clang::Expr* p : parts)
+      if (p && !isa<UnresolvedLookupExpr>(p->IgnoreParenImpCasts())) translateCalls(p, seq);
+  }
+
+  void assign(const BinaryOperator* bo, Stmt& seq) {
+    const clang::Expr* lhs = bo->getLHS()->IgnoreParenCasts();
+    if (const ValueDecl* d = declOf(lhs)) {
+      if (bo->getOpcode() == BO_Assign && depth_ == 0) {
+        values_[d] = value(bo->getRHS());
+        Origin o = originOf(bo->getRHS());
+        if (o.known()) origins_[d] = o;
+      } else {
+        values_[d] = Expr::unknown(d->getNameAsString() + "@" + std::to_string(loc(bo->getBeginLoc()).line));
+      }
+      return;
+    }
+    // ptr[i] = v / *ptr = v on a GM pointer: a scalar store.
+    const clang::Expr* base = nullptr;
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(lhs)) base = sub->getBase();
+    if (const auto* uo = dyn_cast<UnaryOperator>(lhs))
+      if (uo->getOpcode() == UO_Deref) base = uo->getSubExpr();
+    if (!base) return;
+    Origin o = originOf(base);
+    if (!o.known() || o.ref.space != "gm") return;
+    Op op = makeOp(OpKind::ScalarStore, "scalar store", bo->getBeginLoc());
+    op.pipes = {Pipe::S};
+    op.writes.push_back(o.ref);
+    emit(seq, std::move(op));
+  }
+
+  Pipe pipeArg(const clang::Expr* e) {
+    std::string n = enumeratorName(e);
+    if (!n.empty()) return pipeFromName(n);
+    static const Pipe order[] = {Pipe::S,   Pipe::V,    Pipe::M,    Pipe::MTE1, Pipe::MTE2, Pipe::MTE3,
+                                 Pipe::ALL, Pipe::MTE4, Pipe::MTE5, Pipe::V2,   Pipe::FIX};
+    if (auto c = constant(e))
+      if (*c >= 0 && *c < 11) return order[*c];
+    return Pipe::Unknown;
+  }
+
+  // The template argument `i` of the called function (SYNCALL<Mode, Core>, SyncAll<false>, ...).
+  std::string templateArgText(const CallExpr* call, unsigned i) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (!fd) return "";
+    const TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
+    if (!args || i >= args->size()) return "";
+    const TemplateArgument& a = (*args)[i];
+    if (a.getKind() == TemplateArgument::Integral) {
+      QualType t = a.getIntegralType();
+      int64_t v = a.getAsIntegral().getExtValue();
+      if (const auto* et = t->getAs<EnumType>())
+        for (const EnumConstantDecl* ec : et->getDecl()->enumerators())
+          if (ec->getInitVal().getExtValue() == v) return ec->getNameAsString();
+      if (t->isBooleanType()) return v ? "true" : "false";
+      return std::to_string(v);
+    }
+    return "";
+  }
+
+  static const clang::Expr* argOf(const CallExpr* call, unsigned i) {
+    return i < call->getNumArgs() ? call->getArg(i) : nullptr;
+  }
+
+  // A call of a table instruction: one handler per call shape (analyzer/model/isa_table.h).
+  void translateInstr(const CallExpr* call, const ptoisa::Instr& in, Stmt& seq) {
+    using CS = ptoisa::CallShape;
+    SourceLocation l = call->getBeginLoc();
+    const std::string n = call->getDirectCallee()->getNameAsString();
+    auto arg = [&](unsigned i) { return argOf(call, i); };
+    switch (in.shape) {
+      case CS::LaneId: return laneRead(call, n);
+      case CS::CacheOffset:
+        facts_.cacheOffsetReads.push_back(CacheOffsetRead{loc(l), inlineDepth_ == 0 && depth_ == 0});
+        return;
+      case CS::HardEvent: return translateHardEvent(call, in.kind, seq);
+      case CS::Event: {
+        Op op = makeOp(in.kind, n, l);
+        op.event.src = pipeArg(arg(0));
+        op.event.dst = pipeArg(arg(1));
+        return emitEvent(std::move(op), arg(2), seq);
+      }
+      case CS::Barrier:
+      case CS::BarrierTemplate: {
+        Op op = makeOp(OpKind::PipeBarrier, n, l);
+        op.barrierPipe = in.shape == CS::Barrier ? pipeArg(arg(0)) : pipeFromName(templateArgText(call, 0));
+        op.pipes = {op.barrierPipe};
+        return emit(seq, std::move(op));
+      }
+      case CS::Dsb: {
+        Op op = makeOp(OpKind::Fence, n, l);
+        op.fenceScope = "dsb";
+        return emit(seq, std::move(op));
+      }
+      case CS::CacheLine: {
+        Op op = makeOp(OpKind::CacheInvalidate, n, l);
+        op.invalidateAll = enumeratorName(arg(1)) == "ENTIRE_DATA_CACHE";
+        op.writeback = enumeratorName(arg(2)) == "CACHELINE_OUT";
+        if (!op.invalidateAll) op.target = originOf(arg(0)).ref;
+        op.pipes = in.pipes;
+        return emit(seq, std::move(op));
+      }
+      case CS::TileAssign: return translateAssign(call, seq);
+      case CS::Signal: {
+        Op op = makeOp(in.kind, "pto::comm::" + n, l);
+        op.pipes = in.pipes;
+        op.target = originOf(arg(0)).ref;
+        return emit(seq, std::move(op));
+      }
+      case CS::Staged: return translateStaged(call, in, seq);
+      case CS::Collective: {
+        Op op = makeOp(OpKind::Collective, "pto::comm::" + n, l);
+        op.pipes = in.pipes;
+        for (const clang::Expr* a : call->arguments())
+          if (!isTileExpr(a))
+            if (Origin o = originOf(a); o.known() && o.ref.space == "gm") op.writes.push_back(o.ref);
+        return emit(seq, std::move(op));
+      }
+      case CS::SyncAllPto:
+      case CS::SyncAllIndexed:
+      case CS::SyncAllAscendC: return translateSyncAll(call, in.shape, seq);
+      case CS::CrossCoreSet: {
+        Op op = makeOp(OpKind::CrossCoreSet, n, l);
+        op.event.src = pipeArg(arg(0));
+        if (const auto* msg = dyn_cast_or_null<CallExpr>(arg(1) ? arg(1)->IgnoreParenCasts() : nullptr))
+          if (calleeName(msg) == "getFFTSMsg" && msg->getNumArgs() == 2) op.event.id = constant(msg->getArg(1));
+        return emit(seq, std::move(op));
+      }
+      case CS::CrossCoreWait: {
+        Op op = makeOp(OpKind::CrossCoreWait, n, l);
+        op.event.id = constant(arg(0));
+        return emit(seq, std::move(op));
+      }
+      case CS::SetFfts: return emit(seq, makeOp(OpKind::SetFfts, n, l));
+      case CS::Tile:
+        if (call->getNumArgs() == 0) return;
+        return translateTileOp(call, in, n, std::vector<const clang::Expr*>(call->arg_begin(), call->arg_end()), seq);
+      case CS::LaneCount:
+      case CS::None: return;
+    }
+  }
+
+  // TPUT / TGET(dst, src, staging tile): its load phase, the set/wait pair it issues inside
+  // itself, then the rest, each access on its own phase's pipe.
+  void translateStaged(const CallExpr* call, const ptoisa::Instr& in, Stmt& seq) {
+    Op op = makeOp(in.kind, "pto::comm::" + call->getDirectCallee()->getNameAsString(), call->getBeginLoc());
+    op.pipes = in.pipes;
+    std::vector<MemRef> refs;
+    for (unsigned i = 0; i < call->getNumArgs() && i < 4; ++i) {
+      const clang::Expr* a = call->getArg(i);
+      refs.push_back(isTileExpr(a) ? tileRef(a) : originOf(a).ref);
+    }
+    std::vector<const MemRef*> operands;
+    for (const MemRef& r : refs) operands.push_back(r.valid() ? &r : nullptr);
+    for (Op& phase : ptoisa::stagedOps(in, operands, std::move(op))) emit(seq, std::move(phase));
+  }
+
+  // A call of anything but an instruction: a user function's body is inlined; a library call
+  // with memory effects the model lacks, or a user function with no body, is a gap.
+  void translateUserCall(const CallExpr* call, Stmt& seq) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (!fd) return;
+    if (isUserFunction(fd)) {
+      if (fd->hasBody() && !stack_.count(fd->getDefinition())) return inlineCall(call, fd, seq);
+      if (!fd->hasBody() && !fd->getReturnType()->isIntegerType())
+        gap(ModelGap::Kind::OpaqueCall, call->getBeginLoc(),
+            "'" + fd->getNameAsString() + "' (its body is not available, so what it does is not modelled)");
+      return;
+    }
+    // AscendC data movement and vector calls (DataCopy, Add, Mmad, ...) are declared by the
+    // prelude without their memory and pipe effects: counted, so the rules say what they could
+    // not see.
+    if (fd->getQualifiedNameAsString().rfind("AscendC::", 0) == 0 && !fd->getReturnType()->isIntegerType())
+      gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
+          "'AscendC::" + fd->getNameAsString() + "' (its memory accesses and pipe are not modelled)");
+  }
+
+  // A PTO-ISA tile instruction: kind, pipe and operand roles from the shared table
+  // (analyzer/model/isa_table). One the table does not list gets its conservative default and is
+  // counted as a gap.
+  void translateTileOp(const clang::Expr* call, const ptoisa::Instr& instr, const std::string& n,
+                       const std::vector<const clang::Expr*>& args, Stmt& seq) {
+    const ptoisa::Instr* in = &instr;
+    Op op = makeOp(in->kind, n, call->getBeginLoc());
+    bool transfer = in->kind == OpKind::Load || in->kind == OpKind::Prefetch || in->kind == OpKind::Store;
+    bool hasTmp = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+      bool tmp = static_cast<int>(i) == in->tmp && isTileExpr(args[i]);
+      bool written = static_cast<int>(i) == in->written || tmp;
+      hasTmp |= tmp;
+      if (isTileExpr(args[i])) (written ? op.writes : op.reads).push_back(tileRef(args[i]));
+      else if (transfer && i < 2) (written ? op.writes : op.reads).push_back(gmRef(args[i], n + " address"));
+    }
+    if (in->window && args.size() >= 4) op.sourceWindowByte = windowByte(args);
+    std::string src = op.reads.empty() ? "" : op.reads.front().space;
+    std::string dst = op.writes.empty() ? "" : op.writes.front().space;
+    op.pipes = ptoisa::pipesFor(*in, src, dst, hasTmp);
+    if (in->kind == OpKind::Load) {
+      std::string hint = dyn_cast<CallExpr>(call) ? templateArgText(cast<CallExpr>(call), 0) : "";
+      if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = "l2_bypass";
+    }
+    emit(seq, std::move(op));
+  }
+
+  // TEXTRACT(dst, src, row, col): where the window starts in src, when it is contiguous there.
+  std::optional<int64_t> windowByte(const std::vector<const clang::Expr*>& args) {
+    auto src = tileInfoOf(args[1]->getType()), dst = tileInfoOf(args[0]->getType());
+    auto row = evalConst(value(args[2])), col = evalConst(value(args[3]));
+    if (!src || !dst || !row || !col || src->elemBytes <= 0) return std::nullopt;
+    bool contiguous = src->rows == 1 || (*col == 0 && dst->cols == src->cols);
+    if (!contiguous) return std::nullopt;
+    return (*row * src->cols + *col) * src->elemBytes;
+  }
+
+  // AscendC::SetFlag<HardEvent::MTE2_V>(id): the event's pipes are named by the enumerator.
+  void translateHardEvent(const CallExpr* call, OpKind kind, Stmt& seq) {
+    Op op = makeOp(kind, kind == OpKind::SetFlag ? "AscendC::SetFlag" : "AscendC::WaitFlag", call->getBeginLoc());
+    std::string pair = templateArgText(call, 0);
+    auto cut = pair.find('_');
+    if (cut != std::string::npos) {
+      op.event.src = pipeFromName(pair.substr(0, cut));
+      op.event.dst = pipeFromName(pair.substr(cut + 1));
+    }
+    if (op.event.src == Pipe::Unknown || op.event.dst == Pipe::Unknown) {
+      gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(), "'" + op.name + "<" + pair + ">'");
+      return;
+    }
+    emitEvent(std::move(op), argOf(call, 0), seq);
+  }
+
+  // A set_flag / wait_flag whose pipes are known: it runs on the set's source or the wait's
+  // destination pipe; the id is folded when it can be.
+  void emitEvent(Op op, const clang::Expr* id, Stmt& seq) {
+    op.pipes = {op.kind == OpKind::SetFlag ? op.event.src : op.event.dst};
+    if (id) {
+      op.event.idExpr = value(id);
+      op.event.id = evalConst(op.event.idExpr);
+    }
+    emit(seq, std::move(op));
+  }
+
+  void translateAssign(const CallExpr* call, Stmt& seq) {
+    if (call->getNumArgs() < 2) return;
+    const clang::Expr* target = call->getArg(0);
+    const ValueDecl* d = declOf(target);
+    if (d && isGlobalTensorType(d->getType())) {  // rebinding a GM tensor's address
+      Origin o = originOf(call->getArg(1));
+      if (o.known()) origins_[d] = o;
+      return;
+    }
+    Op op = makeOp(OpKind::TileAssign, "TASSIGN", call->getBeginLoc());
+    auto ti = d ? tiles_.find(d) : tiles_.end();
+    if (ti != tiles_.end()) {
+      op.tileSpace = ti->second.space;
+      op.tileBytes = ti->second.bytes;
+    } else if (auto info = tileInfoOf(target->getType())) {
+      op.tileSpace = info->space;
+      op.tileBytes = info->bytes;
+    }
+    op.tileValue = tileRef(target).value;
+    ExprPtr addr = value(call->getArg(1));
+    op.tileAddr = evalConst(addr);
+    if (!op.tileAddr) op.tileAddrChoices = possibleConstants(addr);
+    if (ti != tiles_.end()) ti->second.addr = op.tileAddr;
+    if (op.tileAddr && op.tileSpace == "ub")
+      placements_.push_back(Placement{bodies_.back()->getNameAsString(), d, *op.tileAddr + op.tileBytes, op.loc});
+    emit(seq, std::move(op));
+  }
+
+  void translateSyncAll(const CallExpr* call, ptoisa::CallShape shape, Stmt& seq) {
+    using CS = ptoisa::CallShape;
+    Op op = makeOp(OpKind::SyncAll, call->getDirectCallee()->getQualifiedNameAsString(), call->getBeginLoc());
+    op.pipes = {Pipe::ALL};
+    auto arg = [&](unsigned i) { return argOf(call, i); };
+    Origin ws;
+    if (shape == CS::SyncAllAscendC) {
+      op.syncMode = "hard";
+      op.coreType = templateArgText(call, 0) == "false" ? "mix" : "aiv";
+    } else if (shape == CS::SyncAllPto) {
+      op.syncMode = templateArgText(call, 0) == "Hard" ? "hard" : "soft";
+      std::string core = templateArgText(call, 1);
+      op.coreType = core == "AICOnly" ? "aic" : core == "Mix" ? "mix" : "aiv";
+      ws = originOf(arg(0));
+      if (arg(1)) op.participants = value(arg(1));
+    } else {  // SYNCALL_SOFT_AIV_BARRIER(gm, ub, participants, index)
+      op.syncMode = "soft";
+      op.coreType = "aiv";
+      ws = originOf(arg(0));
+      if (arg(2)) op.participants = value(arg(2));
+      if (arg(3)) op.participantIndex = value(arg(3));
+      if (const clang::Expr* ub = arg(1)) ubScratchOf(ub, op.participants);
+    }
+    if (ws.known()) {
+      op.reads.push_back(ws.ref);
+      op.writes.push_back(ws.ref);
+      op.workspaceOffset = ws.offset ? ws.offset : Expr::constant(0);
+      std::string off = toString(op.workspaceOffset);
+      op.uses.push_back(ws.ref.value + (off == "0" ? "" : " + " + off));
+    }
+    emit(seq, std::move(op));
+  }
+
+  void inlineCall(const CallExpr* call, const FunctionDecl* fd, Stmt& seq) {
+    const FunctionDecl* def = fd->getDefinition() ? fd->getDefinition() : fd;
+    if (inlineDepth_ >= 16) {
+      note(call->getBeginLoc(), "call of '" + fd->getNameAsString() + "' nested too deep to inline");
+      return;
+    }
+    if (facts_.wrapper && inlineDepth_ == 0 && def->getReturnType()->isVoidType()) recordForwarded(call, def);
+    callSites_.push_back(loc(call->getBeginLoc()));
+    inCallee(call, def, [&] {
+      bodies_.push_back(def);
+      inlineBaseDepth_.push_back(depth_);
+      ++inlineDepth_;
+      translateStmt(def->getBody(), seq);
+      leftFunction_ = false;  // the caller goes on after the call
+      --inlineDepth_;
+      inlineBaseDepth_.pop_back();
+      bodies_.pop_back();
+    });
+    callSites_.pop_back();
+  }
+};
+
+}  // namespace ptov::cpp

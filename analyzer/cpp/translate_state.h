@@ -1,0 +1,240 @@
+#pragma once
+// The C++ translator's rooms, private to analyzer/cpp/translate.cpp, each a layer over the one
+// before: ModelState (this file: what the walk keeps, names, gaps) -> ValueEvaluator (values and
+// memory origins, translate_values.h) -> WrapperFacts (ABI and launch facts, translate_facts.h)
+// -> CallLowering (instructions and inlined calls, translate_calls.h) -> Translator (statements,
+// translate.cpp).
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/AST/Stmt.h>
+#include <clang/AST/StmtCXX.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <type_traits>
+
+#include "analyzer/cpp/translate.h"
+#include "analyzer/model/isa_table.h"
+
+namespace ptov::cpp {
+
+using namespace clang;
+
+
+// The enumerator an argument names (PIPE_MTE2, EVENT_ID0, CACHELINE_OUT, ...), "" if none.
+inline std::string enumeratorName(const clang::Expr* e) {
+  if (!e) return "";
+  e = e->IgnoreParenCasts();
+  if (const auto* dr = dyn_cast<DeclRefExpr>(e))
+    if (const auto* ec = dyn_cast<EnumConstantDecl>(dr->getDecl())) return ec->getNameAsString();
+  return "";
+}
+
+struct TileInfo {
+  std::string space = "ub";
+  int64_t bytes = 0;
+  int64_t rows = 0, cols = 0, elemBytes = 0;
+  std::optional<int64_t> addr;  // the constant address of its last TASSIGN
+};
+
+// The name of a class (template) type: "Tile" for Tile<...>, also when it is still dependent.
+inline std::string classNameOf(QualType t) {
+  t = t.getNonReferenceType().getUnqualifiedType();
+  if (const auto* rt = t->getAs<RecordType>()) return rt->getDecl()->getNameAsString();
+  if (const auto* spec = t->getAs<TemplateSpecializationType>())
+    if (const auto* td = spec->getTemplateName().getAsTemplateDecl()) return td->getNameAsString();
+  return "";
+}
+
+inline bool isGlobalTensorType(QualType t) { return classNameOf(t) == "GlobalTensor"; }
+
+// Tile<TileType::Vec, float, R, C, ...>: its space and size from the template arguments.
+inline std::optional<TileInfo> tileInfoOf(QualType t) {
+  if (classNameOf(t) != "Tile") return std::nullopt;
+  TileInfo info;
+  const ClassTemplateSpecializationDecl* decl = nullptr;
+  if (const auto* rt = t.getNonReferenceType()->getAs<RecordType>())
+    decl = dyn_cast<ClassTemplateSpecializationDecl>(rt->getDecl());
+  if (!decl) return info;
+  const TemplateArgumentList& args = decl->getTemplateArgs();
+  if (args.size() < 4) return info;
+  static const char* spaces[] = {"ub", "l1", "l0a", "l0b", "l0c", "bias", "fb", "l0a", "l0b"};
+  if (args[0].getKind() == TemplateArgument::Integral) {
+    int64_t v = args[0].getAsIntegral().getExtValue();
+    if (v >= 0 && v < 9) info.space = spaces[v];
+  }
+  int64_t elem = 0;
+  if (args[1].getKind() == TemplateArgument::Type) {
+    QualType et = args[1].getAsType();
+    std::string en = et.getAsString();
+    if (en.find("half") != std::string::npos || en.find("bfloat16") != std::string::npos) elem = 2;
+    else if (!et->isIncompleteType() && !et->isDependentType())
+      elem = static_cast<int64_t>(decl->getASTContext().getTypeSizeInChars(et).getQuantity());
+  }
+  if (args[2].getKind() == TemplateArgument::Integral && args[3].getKind() == TemplateArgument::Integral) {
+    info.rows = args[2].getAsIntegral().getExtValue();
+    info.cols = args[3].getAsIntegral().getExtValue();
+    info.elemBytes = elem;
+    info.bytes = elem * info.rows * info.cols;
+  }
+  return info;
+}
+
+// Where a pointer / tensor value points: a kernel parameter, args[i], or a named local.
+struct Origin {
+  MemRef ref;
+  ExprPtr offset;  // elements from the base, when known
+  bool known() const { return ref.valid(); }
+};
+
+// An integer that holds an address, relative to the address X a declaration holds: exactly
+// X + c, at most X + c (aligned down), or at least X + c (aligned up). Enough to prove that a
+// walk over the cache lines of a non-empty range runs at least once.
+struct AddrBound {
+  enum class Rel { Exact, AtMost, AtLeast } rel = Rel::Exact;
+  const ValueDecl* base = nullptr;
+  int64_t c = 0;
+};
+
+// What the walk over one kernel root keeps: the kernel and facts it fills, the bindings of the
+// inlined instance it is in, and the small helpers every layer uses.
+class ModelState {
+ public:
+  ModelState(ASTContext& ctx, const FunctionDecl& root, Kernel& k, CppFacts& facts,
+             std::vector<InputDiagnostic>& notes)
+      : ctx_(ctx), root_(root), k_(k), facts_(facts), notes_(notes) {}
+  virtual ~ModelState() = default;
+
+ protected:
+  ASTContext& ctx_;
+  const FunctionDecl& root_;
+  Kernel& k_;
+  CppFacts& facts_;
+  std::vector<InputDiagnostic>& notes_;
+  const ParmVarDecl* argsParam_ = nullptr;
+  std::set<const ValueDecl*> argsAliases_;
+  std::map<const ValueDecl*, ExprPtr> values_;       // integer values of variables
+  std::map<const ValueDecl*, Origin> origins_;       // pointers, tensors, tiles
+  std::map<const ValueDecl*, TileInfo> tiles_;       // Tile variables
+  std::map<const ValueDecl*, AddrBound> addrBounds_;  // integers holding an address
+  std::map<const ValueDecl*, ForwardedArg> provenance_;  // where a wrapper's locals come from
+  std::set<const FunctionDecl*> stack_;              // functions being inlined (no recursion)
+  std::vector<const FunctionDecl*> bodies_{&root_};   // the function each statement is in
+  std::vector<SourceLoc> callSites_;                  // the calls being inlined, innermost last
+  struct Placement {  // a TASSIGN at a constant UB address
+    std::string body;
+    const ValueDecl* tile;
+    int64_t end;
+    SourceLoc loc;
+  };
+  std::vector<Placement> placements_;
+  std::set<const ValueDecl*> scratchTiles_;  // tiles used as a soft barrier's UB scratch
+  int depth_ = 0;        // control nesting (loops / branches) in the root
+  int inlineDepth_ = 0;  // 0 in the root
+  std::vector<int> inlineBaseDepth_{0};  // depth_ where each inlined body starts
+  std::map<std::string, int> names_;  // how often a local name was declared (inlined copies)
+  const VarDecl* initializing_ = nullptr;  // the wrapper variable whose initialiser is translated
+  bool leftFunction_ = false;  // a return on every path was translated: the rest is dead
+
+  SourceLoc loc(SourceLocation l) { return locOf(ctx_, l); }
+
+  // How deep `root` nests, memoized and computed without recursion: 20,000 chained `+`
+  // overflowed the stack of every recursive walk over it (Clang's parser builds such chains
+  // in a loop, so nothing before this front end stops them).
+  std::map<const clang::Stmt*, int> astDepth_;
+  int astDepth(const clang::Stmt* root) {
+    if (auto it = astDepth_.find(root); it != astDepth_.end()) return it->second;
+    std::vector<std::pair<const clang::Stmt*, bool>> todo{{root, false}};  // (node, children pushed)
+    while (!todo.empty()) {
+      auto [n, expanded] = todo.back();
+      if (astDepth_.count(n)) {
+        todo.pop_back();
+        continue;
+      }
+      if (!expanded) {
+        todo.back().second = true;
+        for (const clang::Stmt* c : n->children())
+          if (c && !astDepth_.count(c)) todo.emplace_back(c, false);
+        continue;
+      }
+      todo.pop_back();
+      int d = 0;
+      for (const clang::Stmt* c : n->children())
+        if (c) d = std::max(d, astDepth_[c]);
+      astDepth_[n] = d + 1;
+    }
+    return astDepth_[root];
+  }
+  // A statement or expression deeper than kMaxAstDepth is not walked: a gap (once per place).
+  static constexpr int kMaxAstDepth = 1000;
+  std::set<const clang::Stmt*> tooDeepReported_;
+  bool tooDeep(const clang::Stmt* s) {
+    if (astDepth(s) <= kMaxAstDepth) return false;
+    if (tooDeepReported_.insert(s).second)
+      gap(ModelGap::Kind::SkippedCode, s->getBeginLoc(),
+          std::string(isa<clang::Expr>(s) ? "an expression" : "a statement") + " nested more than " +
+              std::to_string(kMaxAstDepth) + " deep");
+    return true;
+  }
+
+  // A local's name, made unique when an inlined function declares it again ("i", "i#2").
+  std::string uniqueName(const std::string& n) {
+    int count = ++names_[n];
+    return count == 1 ? n : n + "#" + std::to_string(count);
+  }
+  // An opaque value (a call the model cannot see into, a variable of unknown value): one symbol
+  // per evaluation, keyed by the AST node or declaration and the inlined instance it is in, never
+  // by its spelling. The spelling is for messages.
+  std::map<std::pair<const void*, int>, ExprPtr> opaque_;
+  int instance_ = 0, instances_ = 0;
+  ExprPtr opaque(const void* key, const std::string& shown) {
+    auto [it, fresh] = opaque_.try_emplace({key, instance_});
+    if (fresh) it->second = Expr::unknown(uniqueName(shown));
+    return it->second;
+  }
+  std::string text(const clang::Expr* e) {
+    std::string s = sourceText(ctx_, e->getSourceRange());
+    return s.empty() ? "<expr>" : s;
+  }
+  void note(SourceLocation l, const std::string& msg) {
+    notes_.push_back({InputDiagnostic::Level::Note, loc(l), msg});
+  }
+
+  std::optional<int64_t> constant(const clang::Expr* e) { return evalInt(ctx_, e); }
+
+  const ValueDecl* declOf(const clang::Expr* e) {
+    e = e->IgnoreParenCasts();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) return dr->getDecl();
+    return nullptr;
+  }
+
+  static std::vector<const clang::Stmt*> statementsOf(const clang::Stmt* s) {
+    if (!s) return {};
+    if (const auto* cs = dyn_cast<CompoundStmt>(s)) return {cs->body_begin(), cs->body_end()};
+    return {s};
+  }
+
+  // The wrapper's `args`, or a helper's parameter bound to it (tensor_data(args, i)).
+  bool isArgs(const clang::Expr* e) {
+    const ValueDecl* d = declOf(e);
+    return d && (d == argsParam_ || argsAliases_.count(d));
+  }
+
+  void gap(ModelGap::Kind kind, SourceLocation l, const std::string& what) {
+    k_.gaps.push_back(ModelGap{kind, loc(l), what});
+  }
+
+  bool isUserFunction(const FunctionDecl* fd) {
+    SourceLocation l = fd->getDefinition() ? fd->getDefinition()->getLocation() : fd->getLocation();
+    return inUserCode(ctx_.getSourceManager(), l);
+  }
+};
+
+}  // namespace ptov::cpp

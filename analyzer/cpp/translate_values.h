@@ -1,0 +1,369 @@
+#pragma once
+// Values and memory origins of C++ expressions: integer values (constants, parameters, lane ids,
+// launch shapes, opaque symbols per evaluation), where a pointer, tensor or tile points, and
+// helpers evaluated in their inlined instance. Private to analyzer/cpp/translate.cpp.
+#include "analyzer/cpp/translate_state.h"
+
+namespace ptov::cpp {
+
+class ValueEvaluator : public ModelState {
+ public:
+  using ModelState::ModelState;
+
+ protected:
+  ExprPtr value(const clang::Expr* e) {
+    if (!e) return Expr::unknown("?");
+    if (tooDeep(e)) return Expr::unknown("a deep expression");
+    if (auto c = constant(e)) return Expr::constant(*c);
+    e = e->IgnoreParenCasts();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+      auto it = values_.find(dr->getDecl());
+      if (it != values_.end()) return it->second;
+      return opaque(dr->getDecl(), dr->getDecl()->getNameAsString());
+    }
+    if (const auto* sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return value(sub->getReplacement());
+    if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
+      ExprPtr a = value(bo->getLHS()), b = value(bo->getRHS());
+      using K = Expr::Kind;
+      switch (bo->getOpcode()) {
+        case BO_Add: return Expr::binary(K::Add, a, b);
+        case BO_Sub: return Expr::binary(K::Sub, a, b);
+        case BO_Mul: return Expr::binary(K::Mul, a, b);
+        case BO_Div: return Expr::binary(K::Div, a, b);
+        case BO_Rem: return Expr::binary(K::Rem, a, b);
+        case BO_LT: return Expr::cmp("slt", a, b);
+        case BO_LE: return Expr::cmp("sle", a, b);
+        case BO_GT: return Expr::cmp("sgt", a, b);
+        case BO_GE: return Expr::cmp("sge", a, b);
+        case BO_EQ: return Expr::cmp("eq", a, b);
+        case BO_NE: return Expr::cmp("ne", a, b);
+        case BO_LAnd: return exprAnd(a, b);
+        case BO_LOr: return exprOr(a, b);
+        default: break;
+      }
+    }
+    if (const auto* uo = dyn_cast<UnaryOperator>(e)) {
+      if (uo->getOpcode() == UO_LNot) return exprNot(value(uo->getSubExpr()));
+      if (uo->getOpcode() == UO_Minus) return Expr::binary(Expr::Kind::Sub, Expr::constant(0), value(uo->getSubExpr()));
+    }
+    if (const auto* co = dyn_cast<ConditionalOperator>(e))
+      return Expr::select(value(co->getCond()), value(co->getTrueExpr()), value(co->getFalseExpr()));
+    if (const auto* call = dyn_cast<CallExpr>(e)) {
+      std::string n = calleeName(call);
+      if (const ptoisa::Instr* in = instrOf(call->getDirectCallee())) {
+        if (in->shape == ptoisa::CallShape::LaneId) return Expr::blockIdx(call->getNumArgs() > 0 ? "logical" : "physical");
+        if (in->shape == ptoisa::CallShape::LaneCount) return Expr::blockNum();
+      }
+      if ((n == "min" || n == "max") && call->getNumArgs() == 2)
+        return Expr::binary(n == "min" ? Expr::Kind::Min : Expr::Kind::Max, value(call->getArg(0)),
+                            value(call->getArg(1)));
+      // A helper that computes a value of its parameters (active lane counts, clamped work, ...).
+      if (const FunctionDecl* fd = call->getDirectCallee())
+        if (const auto* body = dyn_cast_or_null<CompoundStmt>(fd->getBody()))
+          if (!stack_.count(fd) && fd->getNumParams() == call->getNumArgs() && fd->getReturnType()->isIntegerType())
+            if (ExprPtr v = inCallee(call, fd, [&] { return helperValue(*body); })) return v;
+    }
+    if (ExprPtr shape = shapeParam(e)) return shape;
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
+      if (isArgs(sub->getBase())) {
+        auto idx = constant(sub->getIdx());
+        if (!idx)
+          if (auto v = evalConst(value(sub->getIdx()))) idx = *v;
+        return Expr::param(idx ? "args[" + std::to_string(*idx) + "]" : text(e), -1);
+      }
+    return opaque(e, text(e));
+  }
+
+  // The args slot of a runtime tensor descriptor: `args[k]` (through casts) or a local pointer
+  // initialised from it.
+  std::map<const ValueDecl*, int64_t> tensorOfArgs_;
+  std::optional<int64_t> argsTensorIndex(const clang::Expr* e) {
+    e = e->IgnoreParenCasts();
+    if (const ValueDecl* d = declOf(e)) {
+      auto it = tensorOfArgs_.find(d);
+      if (it != tensorOfArgs_.end()) return it->second;
+    }
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
+      if (isArgs(sub->getBase())) return evalConst(value(sub->getIdx()));
+    return std::nullopt;
+  }
+
+  // `args[k]->shapes[d]`: a dimension of a launched tensor, the same on every lane and never
+  // negative. The field is the prelude's runtime `Tensor::shapes`.
+  ExprPtr shapeParam(const clang::Expr* e) {
+    const auto* sub = dyn_cast<ArraySubscriptExpr>(e);
+    const auto* member = sub ? dyn_cast<MemberExpr>(sub->getBase()->IgnoreParenImpCasts()) : nullptr;
+    const auto* field = member ? dyn_cast<FieldDecl>(member->getMemberDecl()) : nullptr;
+    if (!field || field->getName() != "shapes" || inUserCode(ctx_.getSourceManager(), field->getLocation())) return nullptr;
+    auto k = argsTensorIndex(member->getBase());
+    auto d = evalConst(value(sub->getIdx()));
+    if (!k || !d) return nullptr;
+    std::string name = "args[" + std::to_string(*k) + "].shapes[" + std::to_string(*d) + "]";
+    if (std::find(facts_.shapeParams.begin(), facts_.shapeParams.end(), name) == facts_.shapeParams.end())
+      facts_.shapeParams.push_back(name);
+    return Expr::param(name, -1);
+  }
+
+  // The value a helper body returns, for bodies of local integer declarations, static_asserts,
+  // `if (c) v = e;` clamps, `if (c) return a;` early returns (`c ? a : rest`), constant ifs
+  // (`if constexpr (Policy == ...)`: only the arm that runs) and a final return. Null for any
+  // other statement (the call stays unknown).
+  ExprPtr helperValue(const CompoundStmt& body) {
+    return helperValue(std::vector<const clang::Stmt*>(body.body_begin(), body.body_end()), 0);
+  }
+
+  ExprPtr helperValue(const std::vector<const clang::Stmt*>& stmts, size_t from) {
+    for (size_t i = from; i < stmts.size(); ++i) {
+      const clang::Stmt* st = stmts[i];
+      if (isa<NullStmt>(st)) continue;
+      if (const auto* ds = dyn_cast<DeclStmt>(st)) {
+        for (const Decl* d : ds->decls()) {
+          if (isa<StaticAssertDecl>(d)) continue;
+          const auto* vd = dyn_cast<VarDecl>(d);
+          if (!vd || !vd->getInit()) return nullptr;
+          // A descriptor pointer taken from args[k] (`Tensor* t = ...(args[k])`): its fields are
+          // launch parameters (shapeParam).
+          if (vd->getType()->isPointerType()) {
+            if (auto k = argsTensorIndex(vd->getInit())) tensorOfArgs_[vd] = *k;
+            else return nullptr;
+            continue;
+          }
+          if (!vd->getType()->isIntegralOrEnumerationType()) return nullptr;
+          values_[vd] = value(vd->getInit());
+        }
+        continue;
+      }
+      if (const auto* is = dyn_cast<IfStmt>(st)) {
+        std::vector<const clang::Stmt*> rest(stmts.begin() + static_cast<long>(i) + 1, stmts.end());
+        if (auto c = constantCondition(is)) {  // the arm that runs, then what follows
+          std::vector<const clang::Stmt*> chosen = statementsOf(*c ? is->getThen() : is->getElse());
+          chosen.insert(chosen.end(), rest.begin(), rest.end());
+          return helperValue(chosen, 0);
+        }
+        if (is->getElse() || is->getInit() || is->getConditionVariable()) return nullptr;
+        std::vector<const clang::Stmt*> then = statementsOf(is->getThen());
+        if (then.size() != 1) return nullptr;
+        if (const auto* ret = dyn_cast<ReturnStmt>(then.front())) {  // if (c) return a; ...
+          if (!ret->getRetValue()) return nullptr;
+          ExprPtr early = value(ret->getRetValue()), cond = value(is->getCond());
+          ExprPtr later = helperValue(stmts, i + 1);
+          return later ? Expr::select(cond, early, later) : nullptr;
+        }
+        const auto* as = dyn_cast<BinaryOperator>(then.front());
+        const ValueDecl* target = as && as->getOpcode() == BO_Assign ? declOf(as->getLHS()) : nullptr;
+        if (!target || !values_.count(target)) return nullptr;
+        values_[target] = Expr::select(value(is->getCond()), value(as->getRHS()), values_[target]);
+        continue;
+      }
+      if (const auto* ret = dyn_cast<ReturnStmt>(st)) return ret->getRetValue() ? value(ret->getRetValue()) : nullptr;
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+  Origin originOf(const clang::Expr* e) {
+    Origin none;
+    if (!e) return none;
+    e = e->IgnoreParenCasts();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+      auto it = origins_.find(dr->getDecl());
+      if (it != origins_.end()) return it->second;
+      return none;
+    }
+    if (const auto* bo = dyn_cast<BinaryOperator>(e)) {
+      // An address held as an integer (`reinterpret_cast<uint64_t>(p)`): `+`/`-` of an offset
+      // and alignment masks (`raw & ~63`) stay in the same buffer; the byte offset is kept as an
+      // expression of the integer value.
+      if (!bo->getType()->isPointerType() && bo->getType()->isIntegerType()) {
+        BinaryOperatorKind opc = bo->getOpcode();
+        if (opc == BO_Add || opc == BO_Sub || opc == BO_And || opc == BO_Or) {
+          Origin o = originOf(bo->getLHS());
+          // `end - first` of two addresses is a length, not an address.
+          if (opc == BO_Sub && originOf(bo->getRHS()).known()) return none;
+          if (!o.known() && opc != BO_Sub) o = originOf(bo->getRHS());
+          if (o.known()) o.offset = nullptr;  // a byte offset now, not elements: not kept
+          return o;
+        }
+        return none;
+      }
+      if (bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub) {
+        bool lhsPtr = bo->getLHS()->getType()->isPointerType();
+        Origin o = originOf(lhsPtr ? bo->getLHS() : bo->getRHS());
+        if (!o.known()) return o;
+        const clang::Expr* offExpr = (lhsPtr ? bo->getRHS() : bo->getLHS())->IgnoreParenCasts();
+        // A tensor descriptor's own start_offset is part of the buffer, not an offset into it.
+        if (const auto* me = dyn_cast<MemberExpr>(offExpr))
+          if (me->getMemberDecl()->getNameAsString() == "start_offset") return o;
+        ExprPtr off = value(offExpr);
+        if (bo->getOpcode() == BO_Sub) off = Expr::binary(Expr::Kind::Sub, Expr::constant(0), off);
+        o.offset = o.offset ? Expr::binary(Expr::Kind::Add, o.offset, off) : off;
+        return o;
+      }
+    }
+    if (const auto* uo = dyn_cast<UnaryOperator>(e))
+      if (uo->getOpcode() == UO_AddrOf) {
+        if (const auto* sub = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParenCasts())) {
+          Origin o = originOf(sub->getBase());
+          if (o.known()) o.offset = o.offset ? Expr::binary(Expr::Kind::Add, o.offset, value(sub->getIdx())) : value(sub->getIdx());
+          return o;
+        }
+        return originOf(uo->getSubExpr());
+      }
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
+      if (isArgs(sub->getBase())) {
+        Origin o;
+        ExprPtr idx = value(sub->getIdx());
+        auto c = evalConst(idx);
+        o.ref.value = c ? "args[" + std::to_string(*c) + "]" : "args[" + toString(idx) + "]";
+        return o;
+      }
+    if (const auto* me = dyn_cast<MemberExpr>(e)) return originOf(me->getBase());
+    if (const auto* call = dyn_cast<CallExpr>(e)) {
+      if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) return originOf(mc->getImplicitObjectArgument());
+      // A helper returning a pointer into one of its arguments (tensor_data<T>(args, i), ...).
+      if (const FunctionDecl* fd = call->getDirectCallee())
+        if (fd->getReturnType()->isPointerType() && fd->hasBody() && !stack_.count(fd)) {
+          const ReturnStmt* ret = nullptr;
+          for (const clang::Stmt* s : cast<CompoundStmt>(fd->getBody())->body())
+            if (const auto* r = dyn_cast<ReturnStmt>(s)) ret = r;
+          if (ret && ret->getRetValue() && fd->getNumParams() == call->getNumArgs())
+            return inCallee(call, fd, [&] {
+              for (const clang::Stmt* s : cast<CompoundStmt>(fd->getBody())->body())
+                if (const auto* ds = dyn_cast<DeclStmt>(s))
+                  for (const Decl* d : ds->decls())
+                    if (const auto* vd = dyn_cast<VarDecl>(d); vd && vd->getInit()) {
+                      if (vd->getType()->isPointerType()) origins_[vd] = originOf(vd->getInit());
+                      else if (vd->getType()->isIntegralOrEnumerationType()) values_[vd] = value(vd->getInit());
+                    }
+              return originOf(ret->getRetValue());
+            });
+        }
+    }
+    if (const auto* ce = dyn_cast<CXXConstructExpr>(e))
+      if (ce->getNumArgs() > 0) return originOf(ce->getArg(0));
+    return none;
+  }
+
+  std::optional<AddrBound> addrBound(const clang::Expr* e) {
+    if (!e) return std::nullopt;
+    e = e->IgnoreParenCasts();
+    if (const ValueDecl* d = declOf(e)) {
+      auto it = addrBounds_.find(d);
+      if (it != addrBounds_.end()) return it->second;
+      if (d->getType()->isPointerType()) return AddrBound{AddrBound::Rel::Exact, d, 0};
+      return std::nullopt;
+    }
+    const auto* bo = dyn_cast<BinaryOperator>(e);
+    if (!bo) return std::nullopt;
+    if ((bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub) && !bo->getType()->isPointerType()) {
+      auto a = addrBound(bo->getLHS());
+      auto k = evalConst(value(bo->getRHS()));
+      if (!a || !k) return std::nullopt;
+      a->c += bo->getOpcode() == BO_Add ? *k : -*k;
+      return a;
+    }
+    if (bo->getOpcode() == BO_And) {  // x & ~(L - 1), L a power of two
+      auto a = addrBound(bo->getLHS());
+      auto mask = evalConst(value(bo->getRHS()));
+      if (!a || !mask || a->rel != AddrBound::Rel::Exact) return std::nullopt;
+      int64_t line = -*mask;  // ~(L - 1) == -L
+      if (line <= 0 || (line & (line - 1)) != 0) return std::nullopt;
+      // Aligned down: at most x. With x = X + c, c >= L - 1, at least X + c - (L - 1).
+      if (a->c >= line - 1) return AddrBound{AddrBound::Rel::AtLeast, a->base, a->c - (line - 1)};
+      return AddrBound{AddrBound::Rel::AtMost, a->base, a->c};
+    }
+    return std::nullopt;
+  }
+
+  // `for (v = lo; v < hi; ...)` with lo <= X + a < X + b <= hi for one address X.
+  bool provablyNonEmpty(const clang::Expr* lo, const clang::Expr* hi) {
+    auto l = addrBound(lo), h = addrBound(hi);
+    if (!l || !h || l->base != h->base) return false;
+    bool lowOk = l->rel != AddrBound::Rel::AtLeast, highOk = h->rel != AddrBound::Rel::AtMost;
+    return lowOk && highOk && h->c > l->c;
+  }
+
+  // Runs `body` with `fd`'s parameters bound to the call's arguments; afterwards the caller's
+  // bindings are back as they were (the callee's locals go out of scope).
+  template <class F>
+  std::invoke_result_t<F> inCallee(const CallExpr* call, const FunctionDecl* fd, F&& body) {
+    auto values = values_;
+    auto origins = origins_;
+    auto tiles = tiles_;
+    auto aliases = argsAliases_;
+    auto bounds = addrBounds_;
+    for (unsigned i = 0; i < fd->getNumParams() && i < call->getNumArgs(); ++i)
+      bindParam(fd->getParamDecl(i), call->getArg(i));
+    stack_.insert(fd);
+    const int callerInstance = instance_;
+    instance_ = ++instances_;
+    auto restore = [&] {
+      instance_ = callerInstance;
+      stack_.erase(fd);
+      values_ = std::move(values);
+      origins_ = std::move(origins);
+      tiles_ = std::move(tiles);
+      argsAliases_ = std::move(aliases);
+      addrBounds_ = std::move(bounds);
+    };
+    if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+      body();
+      restore();
+    } else {
+      auto result = body();
+      restore();
+      return result;
+    }
+  }
+
+  void bindParam(const ParmVarDecl* p, const clang::Expr* arg) {
+    if (isArgs(arg)) argsAliases_.insert(p);
+    QualType t = p->getType();
+    if (tileInfoOf(t)) {
+      if (const ValueDecl* d = declOf(arg)) {
+        if (tiles_.count(d)) tiles_[p] = tiles_[d];
+        if (origins_.count(d)) origins_[p] = origins_[d];
+      }
+      return;
+    }
+    Origin o = originOf(arg);
+    if (o.known()) origins_[p] = o;
+    values_[p] = value(arg);
+    if (auto b = addrBound(arg)) addrBounds_[p] = *b;
+  }
+
+  // The value of an if's condition when it is a constant: `if constexpr`, a literal, or a bound
+  // parameter of an inlined helper (`if (publish)` with publish = true).
+  std::optional<int64_t> constantCondition(const IfStmt* is) {
+    if (is->getInit() || is->getConditionVariable()) return std::nullopt;
+    if (auto c = constant(is->getCond())) return c;
+    return evalConst(value(is->getCond()));
+  }
+
+  // A tile operand: the tile declaration (in its inlined instance) it names. One that cannot be
+  // traced is a gap with a value of its own, so it never aliases another tile by spelling.
+  MemRef tileRef(const clang::Expr* e) {
+    Origin o = originOf(e);
+    if (o.known()) return o.ref;
+    gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), "tile operand '" + text(e) + "'");
+    MemRef m;
+    m.space = "ub";
+    m.value = uniqueName("<untraced tile>");
+    return m;
+  }
+
+  bool isTileExpr(const clang::Expr* e) {
+    if (tileInfoOf(e->getType())) return true;
+    const ValueDecl* d = declOf(e);
+    return d && tiles_.count(d);
+  }
+
+  // A GM operand's buffer; an address that cannot be traced is a gap, never "no buffer".
+  MemRef gmRef(const clang::Expr* e, const std::string& what) {
+    Origin o = originOf(e);
+    if (!o.known()) gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), what + " '" + text(e) + "'");
+    return o.ref;
+  }
+};
+
+}  // namespace ptov::cpp
