@@ -99,7 +99,7 @@ class CallLowering : public WrapperFacts {
         Origin o = originOf(bo->getRHS());
         if (o.known()) origins_[d] = o;
       } else {
-        values_[d] = Expr::unknown(d->getNameAsString() + "@" + std::to_string(loc(bo->getBeginLoc()).line));
+        values_[d] = opaque(bo, d->getNameAsString() + "@" + std::to_string(loc(bo->getBeginLoc()).line));
       }
       return;
     }
@@ -211,7 +211,9 @@ class CallLowering : public WrapperFacts {
         Op op = makeOp(OpKind::CrossCoreSet, n, l);
         op.event.src = pipeArg(arg(0));
         if (const auto* msg = dyn_cast_or_null<CallExpr>(arg(1) ? arg(1)->IgnoreParenCasts() : nullptr))
-          if (calleeName(msg) == "getFFTSMsg" && msg->getNumArgs() == 2) op.event.id = constant(msg->getArg(1));
+          if (msg->getDirectCallee() && !isUserFunction(msg->getDirectCallee()) && calleeName(msg) == "getFFTSMsg" &&
+              msg->getNumArgs() == 2)
+            op.event.id = constant(msg->getArg(1));
         return emit(seq, std::move(op));
       }
       case CS::CrossCoreWait: {

@@ -54,7 +54,9 @@ class ValueEvaluator : public ModelState {
         if (in->shape == ptoisa::CallShape::LaneId) return Expr::blockIdx(call->getNumArgs() > 0 ? "logical" : "physical");
         if (in->shape == ptoisa::CallShape::LaneCount) return Expr::blockNum();
       }
-      if ((n == "min" || n == "max") && call->getNumArgs() == 2)
+      // The library's min / max (std::, the prelude's); a user's own is a helper below.
+      const FunctionDecl* callee = call->getDirectCallee();
+      if (callee && !isUserFunction(callee) && (n == "min" || n == "max") && call->getNumArgs() == 2)
         return Expr::binary(n == "min" ? Expr::Kind::Min : Expr::Kind::Max, value(call->getArg(0)),
                             value(call->getArg(1)));
       // A helper that computes a value of its parameters (active lane counts, clamped work, ...).
