@@ -249,7 +249,11 @@ class CallLowering : public WrapperFacts {
   // with memory effects the model lacks, or a user function with no body, is a gap.
   void translateUserCall(const CallExpr* call, Stmt& seq) {
     const FunctionDecl* fd = call->getDirectCallee();
-    if (!fd) return;
+    if (!fd) {  // through a pointer or a callable object: what it runs is not known here
+      if (!call->getType()->isIntegerType())
+        gap(ModelGap::Kind::OpaqueCall, call->getBeginLoc(), "'" + text(call) + "' (an indirect call)");
+      return;
+    }
     if (isUserFunction(fd)) {
       if (fd->hasBody() && !stack_.count(fd->getDefinition())) return inlineCall(call, fd, seq);
       if (!fd->hasBody() && !fd->getReturnType()->isIntegerType())

@@ -651,14 +651,15 @@ class FunctionLifter {
           if (const ValueInfo* v = info(o); v && v->isTile) ++tileIns;
         bool hasTmp = in && in->tmp >= 0 && tileIns > in->tileSources;
         int seen = 0;
+        std::string tmp;
         for (const auto& o : ins)
           if (const ValueInfo* v = info(o); v && v->isTile) {
-            bool tmp = hasTmp && ++seen == tileIns;
-            if (!tmp) m.reads.push_back(tileRef(o));
+            if (hasTmp && ++seen == tileIns) tmp = o;
+            else m.reads.push_back(tileRef(o));
           }
         for (const auto& o : outs)
           if (const ValueInfo* v = info(o); v && v->isTile) m.writes.push_back(tileRef(o));
-        if (hasTmp) m.writes.push_back(tileRef(ins.back()));
+        if (!tmp.empty()) m.writes.push_back(tileRef(tmp));
         // Moves run on the pipe of their direction (isa_table: L1 -> L0A/L0B on MTE1, L0C -> L1
         // on FIX); TCI's tmp overload on V.
         if (in)
