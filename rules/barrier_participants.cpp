@@ -85,10 +85,7 @@ class BarrierParticipants : public Rule {
   // grid stride leaves the last lane's blocks racing the others'. Lanes are those the kernel is
   // written for: below its grid stride.
   static void checkLanesBeyondCount(const Kernel& k, const std::vector<const Op*>& group, RuleContext& ctx) {
-    std::vector<const Op*> order;  // every all-core barrier, in the order the loops count them
-    forEachOp(*k.body, [&](const Op& op) {
-      if (op.kind == OpKind::SyncAll) order.push_back(&op);
-    });
+    const std::vector<const Op*> order = barriersOf(k);  // in the order the loops count them
     for (const Op* b : group) {
       // A constant count is compared with every stride below; a computed one is asked here.
       if (!b->participants || evalConst(b->participants)) continue;
@@ -103,7 +100,7 @@ class BarrierParticipants : public Rule {
                                        "a lane at or above the participant count of barrier '" + b->name +
                                            "' does phase work in this grid-stride loop next to it: the barrier does "
                                            "not wait for that lane, so its blocks race the other lanes' across it");
-        if (f) f->notes.push_back({b->callSite.line > 0 ? b->callSite : b->loc, "the barrier"});
+        if (f) f->notes.push_back({siteOf(*b), "the barrier"});
         return;  // one finding per barrier group
       }
     }

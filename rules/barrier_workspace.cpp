@@ -13,9 +13,6 @@ namespace {
 constexpr int64_t kCounterWords = 16;       // pto::SYNCALL_SOFT_WORKSPACE_INT32: one 64-byte line
 constexpr int64_t kIndexedSlotWords = 8;    // the older indexed helper: 8 words per participant
 
-// Where a reader finds a barrier: the kernel's call of the helper that holds it, else the op.
-SourceLoc siteOf(const Op& op) { return op.callSite.line > 0 ? op.callSite : op.loc; }
-
 class BarrierWorkspace : public Rule {
  public:
   const RuleInfo& info() const override {

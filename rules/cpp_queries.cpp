@@ -12,6 +12,8 @@ std::vector<const Op*> barriersOf(const Kernel& k) {
   return out;
 }
 
+SourceLoc siteOf(const Op& barrier) { return barrier.callSite.line > 0 ? barrier.callSite : barrier.loc; }
+
 bool isSoftBarrier(const Op& op) { return op.kind == OpKind::SyncAll && op.syncMode == "soft"; }
 
 std::vector<std::vector<const Op*>> barrierCounters(const Kernel& k) {

@@ -16,6 +16,8 @@ bool isSoftBarrier(const Op& op);
 // The barriers of a kernel grouped by the counter they count on (mode, core type, workspace
 // buffer and offset): the arrivals of one barrier, in program order of their first arrival.
 std::vector<std::vector<const Op*>> barrierCounters(const Kernel& k);
+// Where a reader finds a barrier: the call of the inlined helper that holds it, else the op.
+SourceLoc siteOf(const Op& barrier);
 // "workspace args[12] + 16", or "" for a barrier without a workspace.
 std::string counterText(const Op& barrier);
 

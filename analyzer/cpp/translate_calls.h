@@ -272,24 +272,23 @@ class CallLowering : public WrapperFacts {
   // A PTO-ISA tile instruction: kind, pipe and operand roles from the shared table
   // (analyzer/model/isa_table). One the table does not list gets its conservative default and is
   // counted as a gap.
-  void translateTileOp(const clang::Expr* call, const ptoisa::Instr& instr, const std::string& n,
+  void translateTileOp(const clang::Expr* call, const ptoisa::Instr& in, const std::string& n,
                        const std::vector<const clang::Expr*>& args, Stmt& seq) {
-    const ptoisa::Instr* in = &instr;
-    Op op = makeOp(in->kind, n, call->getBeginLoc());
-    bool transfer = in->kind == OpKind::Load || in->kind == OpKind::Prefetch || in->kind == OpKind::Store;
+    Op op = makeOp(in.kind, n, call->getBeginLoc());
+    bool transfer = in.kind == OpKind::Load || in.kind == OpKind::Prefetch || in.kind == OpKind::Store;
     bool hasTmp = false;
     for (size_t i = 0; i < args.size(); ++i) {
-      bool tmp = static_cast<int>(i) == in->tmp && isTileExpr(args[i]);
-      bool written = static_cast<int>(i) == in->written || tmp;
+      bool tmp = static_cast<int>(i) == in.tmp && isTileExpr(args[i]);
+      bool written = static_cast<int>(i) == in.written || tmp;
       hasTmp |= tmp;
       if (isTileExpr(args[i])) (written ? op.writes : op.reads).push_back(tileRef(args[i]));
       else if (transfer && i < 2) (written ? op.writes : op.reads).push_back(gmRef(args[i], n + " address"));
     }
-    if (in->window && args.size() >= 4) op.sourceWindowByte = windowByte(args);
+    if (in.window && args.size() >= 4) op.sourceWindowByte = windowByte(args);
     std::string src = op.reads.empty() ? "" : op.reads.front().space;
     std::string dst = op.writes.empty() ? "" : op.writes.front().space;
-    op.pipes = ptoisa::pipesFor(*in, src, dst, hasTmp);
-    if (in->kind == OpKind::Load) {
+    op.pipes = ptoisa::pipesFor(in, src, dst, hasTmp);
+    if (in.kind == OpKind::Load) {
       std::string hint = dyn_cast<CallExpr>(call) ? templateArgText(cast<CallExpr>(call), 0) : "";
       if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = "l2_bypass";
     }

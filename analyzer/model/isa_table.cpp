@@ -25,6 +25,13 @@ Instr entry(const char* name, K kind, S shape, R rule, std::vector<Pipe> pipes, 
   return in;
 }
 
+// A mnemonic as .pto spells it: lower case, with dots for underscores where `dots` (pto.tmatmul.acc).
+std::string ptoSpelling(const char* name, bool dots) {
+  std::string s = name;
+  for (char& c : s) c = dots && c == '_' ? '.' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 // A tile instruction spelt pto::NAME in C++ and pto.name (dots for underscores) in .pto.
 Instr tile(const char* name, K kind, std::vector<Pipe> pipes, std::vector<Form> forms = {}) {
   Instr in = entry(name, kind, S::Tile, forms.empty() ? R::Fixed : R::ByForm, std::move(pipes), {}, {});
@@ -131,10 +138,8 @@ std::vector<Instr> build() {
   // on MTE3, ordered by their own set/wait on EVENT_ID0 (PTOAS #706, #721).
   for (auto [n, kind] : {std::pair{"TPUT", K::Put}, std::pair{"TGET", K::Get}, std::pair{"TPUT_ASYNC", K::Put},
                          std::pair{"TGET_ASYNC", K::Get}}) {
-    std::string lower = n;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     Instr in = entry(n, kind, S::Staged, R::Fixed, {P::MTE2, P::MTE3}, {std::string("pto::comm::") + n},
-                     {"pto.comm." + lower});
+                     {"pto.comm." + ptoSpelling(n, false)});
     if (in.name[4] == '_') {  // the async forms run on a session's DMA engine: no staging phases
       in.hidden = {{1, false, P::MTE2, false}, {0, true, P::MTE3, false}};
     } else {  // [dst, src, ping(, pong)]
@@ -145,10 +150,8 @@ std::vector<Instr> build() {
     add(in);
   }
   for (const char* n : {"TBROADCAST", "TGATHER", "TSCATTER"}) {
-    std::string lower = n;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     add(entry(n, K::Collective, S::Collective, R::Fixed, {P::MTE2, P::MTE3}, {std::string("pto::comm::") + n},
-              {"pto.comm." + lower}));
+              {"pto.comm." + ptoSpelling(n, false)}));
   }
   add(entry("TREDUCE", K::Collective, S::Collective, R::Fixed, {P::MTE2, P::V, P::MTE3}, {"pto::comm::TREDUCE"},
        {"pto.comm.treduce"}));
@@ -192,9 +195,7 @@ std::vector<Instr> build() {
   for (Instr& in : t) {
     if (in.shape != S::Tile && in.shape != S::TileAssign) continue;
     in.cpp = {std::string("pto::") + in.name};
-    std::string lower = in.name;
-    for (char& c : lower) c = c == '_' ? '.' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    in.pto = {"pto." + lower};
+    in.pto = {"pto." + ptoSpelling(in.name, true)};
   }
   return t;
 }
@@ -222,6 +223,37 @@ const Instr* find(const std::map<std::string, const Instr*>& m, const std::strin
 }
 
 bool spaceMatches(const char* want, const std::string& have) { return !*want || have == want; }
+
+// The form that decides the pipe for these spaces, or null (then `pipes` apply).
+const Form* formFor(const Instr& in, const std::string& src, const std::string& dst) {
+  for (const Form& f : in.forms)
+    if (spaceMatches(f.src, src) && spaceMatches(f.dst, dst)) return &f;
+  return nullptr;
+}
+
+// How the pipe is chosen, for `ptoverify isa`.
+std::string describePipes(const Instr& in) {
+  auto list = [](const std::vector<Pipe>& ps) {
+    std::string s;
+    for (Pipe p : ps) s += std::string(s.empty() ? "" : ",") + pipeName(p);
+    return s.empty() ? "-" : s;
+  };
+  switch (in.rule) {
+    case R::EventSource: return "the set's source / the wait's destination pipe";
+    case R::Named: return "the pipe it names";
+    case R::TmpVector: return "V with a tmp tile, else " + list(in.pipes);
+    case R::ByForm: {
+      std::string s;
+      for (const Form& f : in.forms)
+        s += std::string(s.empty() ? "" : "; ") + (*f.src ? f.src : "*") + "->" + (*f.dst ? f.dst : "*") + " " +
+             pipeName(f.pipe) + (f.upstream ? std::string(" (") + f.upstream + ")" : "");
+      return s + "; else " + list(in.pipes);
+    }
+    case R::Fixed: break;
+  }
+  return list(in.pipes);
+}
+
 }  // namespace
 
 const std::vector<Instr>& all() { return index().table; }
@@ -236,11 +268,6 @@ const Instr* lookupPto(const std::string& n) {
 }
 const Instr* lookup(const std::string& n) { return find(index().byName, n); }
 
-const Form* formFor(const Instr& in, const std::string& src, const std::string& dst) {
-  for (const Form& f : in.forms)
-    if (spaceMatches(f.src, src) && spaceMatches(f.dst, dst)) return &f;
-  return nullptr;
-}
 
 std::vector<Pipe> pipesFor(const Instr& in, const std::string& src, const std::string& dst, bool hasTmp) {
   switch (in.rule) {
@@ -304,27 +331,6 @@ const std::string& preludeDeclarations() {
   return text;
 }
 
-std::string describePipes(const Instr& in) {
-  auto list = [](const std::vector<Pipe>& ps) {
-    std::string s;
-    for (Pipe p : ps) s += std::string(s.empty() ? "" : ",") + pipeName(p);
-    return s.empty() ? "-" : s;
-  };
-  switch (in.rule) {
-    case R::EventSource: return "the set's source / the wait's destination pipe";
-    case R::Named: return "the pipe it names";
-    case R::TmpVector: return "V with a tmp tile, else " + list(in.pipes);
-    case R::ByForm: {
-      std::string s;
-      for (const Form& f : in.forms)
-        s += std::string(s.empty() ? "" : "; ") + (*f.src ? f.src : "*") + "->" + (*f.dst ? f.dst : "*") + " " +
-             pipeName(f.pipe) + (f.upstream ? std::string(" (") + f.upstream + ")" : "");
-      return s + "; else " + list(in.pipes);
-    }
-    case R::Fixed: break;
-  }
-  return list(in.pipes);
-}
 
 std::string describe(const Instr& in) {
   auto join = [](const std::vector<std::string>& v) {

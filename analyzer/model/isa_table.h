@@ -4,7 +4,6 @@
 // hidden accesses and internal events. Tile, communication, sync, cache and barrier instructions
 // are all here (analyzer/model/isa_table.cpp); `ptoverify isa` prints it. Rules never see this
 // table; they read the facts it puts into the model.
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -110,9 +109,6 @@ const Instr* lookup(const std::string& name);
 std::vector<Pipe> pipesFor(const Instr& in, const std::string& srcSpace, const std::string& dstSpace,
                            bool hasTmp = false);
 
-// The form that decides the pipe for these spaces, or null (then `pipes` apply).
-const Form* formFor(const Instr& in, const std::string& srcSpace, const std::string& dstSpace);
-
 // A Staged instruction as the ops it issues, in order, from its operands (null: not a memory
 // operand here): its load into the staging tile(s) on MTE2, the set_flag / wait_flag pairs it
 // issues inside itself (so the rules see an event id the user holds across it being taken, and
@@ -128,8 +124,6 @@ bool coreHasPipe(const std::string& coreKind, Pipe p);
 // namespace pto): one catch-all template set each.
 const std::string& preludeDeclarations();
 
-// One-line description of how the pipe is chosen.
-std::string describePipes(const Instr& in);
 // One line for `ptoverify isa`: mnemonic, kind, C++ and .pto spellings, pipes, hidden accesses
 // and internal events.
 std::string describe(const Instr& in);
