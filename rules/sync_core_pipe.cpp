@@ -1,7 +1,8 @@
 // sync-core-pipe: a pipe barrier or intra-core event on a pipe the kernel's core does not have. The
 // vector core (AIV) has no M, MTE1 or FIX pipe and the cube core (AIC) no V pipe
-// (analyzer/model/isa_table: coreHasPipe). A barrier or wait on a missing pipe never returns on
-// hardware: PTOAS #1026 lowered a GM fence to pipe_barrier(PIPE_FIX) in a vector kernel and it hung.
+// (analyzer/model/isa_table: coreHasPipe). Sync on a missing pipe is not defined: PTOAS #1026
+// lowered a GM fence to pipe_barrier(PIPE_FIX) in a vector kernel, and after a TPUT the kernel
+// never returned.
 #include "analyzer/model/cpp_facts.h"
 #include "analyzer/model/isa_table.h"
 #include "rules/model_queries.h"
@@ -32,7 +33,7 @@ class SyncCorePipe : public Rule {
   const RuleInfo& info() const override {
     static const RuleInfo i{"sync-core-pipe", "sync", Severity::Error,
                             "a pipe barrier or event names a pipe the kernel's core kind does not have",
-                            {"PTOAS #1026 (pipe_barrier(PIPE_FIX) in a vector kernel hung)",
+                            {"PTOAS #1026 (fence_scope<gm> emits pipe_barrier(PIPE_FIX) in a vector kernel, hanging the device after a TPUT)",
                              "AscendNPU IR InferCoreType (cube-only pipes M, MTE1, FIX; vector-only V)"}};
     return i;
   }
@@ -44,7 +45,8 @@ class SyncCorePipe : public Rule {
         if (p == Pipe::Unknown || ptoisa::coreHasPipe(core, p)) continue;
         std::string what = op.kind == OpKind::PipeBarrier ? "waits for" : "names";
         ctx.report(op.loc, "'" + op.name + "' " + what + " " + pipeName(p) + ", which the " + coreName(core) + " of '" +
-                               k.name + "' does not have: on hardware it never completes");
+                               k.name + "' does not have: sync on a missing pipe is not defined (PTOAS #1026: a "
+                               "kernel with pipe_barrier(PIPE_FIX) on a vector core hung after a TPUT)");
         break;
       }
     });
