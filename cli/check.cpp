@@ -64,6 +64,35 @@ Solver& solverFor(const SolverOptions& o) {
   return *s;
 }
 
+// A C++ kernel modelled in both core views: a finding both views give is reported once; one that
+// only one view gives says which.
+void mergeCoreViews(const std::vector<Kernel>& kernels, std::vector<std::vector<Finding>>& findings) {
+  auto same = [](const Finding& a, const Finding& b) {
+    return a.ruleId == b.ruleId && a.unknown == b.unknown && a.loc.file == b.loc.file && a.loc.line == b.loc.line &&
+           a.loc.col == b.loc.col && a.message == b.message;
+  };
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i].view.empty()) continue;
+    for (size_t j = i + 1; j < kernels.size(); ++j) {
+      const Kernel &a = kernels[i], &b = kernels[j];
+      if (b.view.empty() || b.view == a.view || b.name != a.name || b.loc.line != a.loc.line) continue;
+      std::vector<Finding>& fa = findings[i];
+      std::vector<Finding>& fb = findings[j];
+      std::vector<bool> shared(fa.size(), false);
+      std::vector<Finding> onlyB;
+      for (auto& x : fb) {
+        auto it = std::find_if(fa.begin(), fa.end(), [&](const Finding& y) { return same(x, y); });
+        if (it != fa.end()) shared[static_cast<size_t>(it - fa.begin())] = true;
+        else onlyB.push_back(std::move(x));
+      }
+      for (size_t k = 0; k < fa.size(); ++k)
+        if (!shared[k]) fa[k].message += " (" + std::string(a.view == "aic" ? "AIC" : "AIV") + " view)";
+      for (auto& x : onlyB) x.message += " (" + std::string(b.view == "aic" ? "AIC" : "AIV") + " view)";
+      fb = std::move(onlyB);
+    }
+  }
+}
+
 FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   FileResult r;
   r.path = loaded.path;
@@ -90,14 +119,18 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
     if (req.recordApplicability) r.applicableRules.push_back(std::move(applicable));
   }
   Solver& solver = solverFor(req.solver);
+  std::vector<std::vector<Finding>> perKernel;
   for (const auto& k : loaded.kernels) {
     auto f = runRules(k, req.ruleGlobs, &solver, &req.ruleSettings);
     for (auto& x : f) {
       auto o = req.severityOverrides.find(x.ruleId);
       if (o != req.severityOverrides.end() && !x.unknown) x.severity = o->second;
     }
-    r.findings.insert(r.findings.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
+    perKernel.push_back(std::move(f));
   }
+  mergeCoreViews(loaded.kernels, perKernel);
+  for (auto& f : perKernel)
+    r.findings.insert(r.findings.end(), std::make_move_iterator(f.begin()), std::make_move_iterator(f.end()));
   return r;
 }
 

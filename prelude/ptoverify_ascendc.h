@@ -6,8 +6,8 @@
 
 #define GM_ADDR __gm__ uint8_t*
 
-// Fixpipe quantisation modes (a global enum in CANN).
-enum class QuantMode_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, REQ8 };
+// Fixpipe quantisation modes (a global unscoped enum in CANN: it converts to the 64-bit field).
+enum QuantMode_t : uint64_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, REQ8 };
 
 namespace AscendC {
 enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM, SPM, SHM, TSCM, C2PIPE2GM, MAX };

@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
+#include <type_traits>
+#include <utility>
 
 // Address-space and kernel qualifiers: empty, the front end reads them from the spelling.
 #define __gm__
@@ -18,19 +21,29 @@
 #define __fbuf__
 #define __aicore__
 #define __host_aicore__
-#define __global__
 #define AICORE
 #define __simd_callee__
 #define __VEC_SCOPE__
 #define __inline__ inline
+// A device entry: the front end finds entries by this attribute, not by spelling.
+#define __global__ __attribute__((annotate("ptoverify.global")))
+// pto-isa's function qualifiers and parameter direction markers.
+#define PTO_INTERNAL __aicore__ inline
+#define PTO_INST __aicore__ inline
+#define __tf__
+#define __in__
+#define __out__
 
 // Element types the host compiler does not have (clang 14 rejects _Float16 on x86-64).
+// Two bytes each, as on the device: sizeof(T) in a TASSIGN offset must be the real size.
 struct half {
+  uint16_t bits;
   half() = default;
   template <class T> half(T) {}
   operator float() const { return 0.0f; }
 };
 struct bfloat16_t {
+  uint16_t bits;
   bfloat16_t() = default;
   template <class T> bfloat16_t(T) {}
   operator float() const { return 0.0f; }
@@ -57,6 +70,10 @@ void rls_buf(pipe_t pipe, int id, int mode);
 void set_mask_norm();
 template <class... A> void set_vector_mask(const A&...);
 void set_atomic_none();
+
+// The CCE builtin lane variables (the physical block id and count, as get_block_idx()).
+extern int64_t block_idx;
+extern int64_t block_num;
 
 // Lane ids. get_block_idx(args) / get_sub_block_id(args) are the runtime's dense logical ids;
 // the argument-less forms read the physical core id.
@@ -120,6 +137,14 @@ template <TileType Ty, class T, int R, int C, BLayout BL = BLayout::RowMajor, in
           CompactMode CM = CompactMode::Null>
 struct Tile {
   using DType = T;
+  static constexpr TileType Loc = Ty;
+  static constexpr int Rows = R;
+  static constexpr int Cols = C;
+  static constexpr int ValidRow = VR;
+  static constexpr int ValidCol = VC;
+  static constexpr int Numel = R * C;
+  static constexpr bool isRowMajor = BL == BLayout::RowMajor;
+  static constexpr SLayout SFractal = SL;
   Tile() {}
   template <class... A> Tile(const A&...) {}
   __ubuf__ T* data() const { return nullptr; }
@@ -127,20 +152,61 @@ struct Tile {
   int GetValidRow() const { return VR; }
   int GetValidCol() const { return VC; }
 };
-template <int... N> struct Shape {
+// pto-isa's shapes and strides: five dimensions, each static or DYNAMIC (given at run time).
+constexpr int DYNAMIC = -1;
+constexpr int C0_SIZE_BYTE = 32;   // one fractal row of a cube operand
+constexpr int FRACTAL_NZ_ROW = 16;
+template <int N1 = DYNAMIC, int N2 = DYNAMIC, int N3 = DYNAMIC, int N4 = DYNAMIC, int N5 = DYNAMIC> struct Shape {
+  static constexpr int staticShape[5] = {N1, N2, N3, N4, N5};
+  int shape[5] = {1, 1, 1, 1, 1};
   Shape() {}
   template <class... A> Shape(const A&...) {}
 };
-template <int... N> struct Stride {
+template <int N1 = DYNAMIC, int N2 = DYNAMIC, int N3 = DYNAMIC, int N4 = DYNAMIC, int N5 = DYNAMIC> struct Stride {
+  static constexpr int staticStride[5] = {N1, N2, N3, N4, N5};
+  int stride[5] = {1, 1, 1, 1, 1};
   Stride() {}
   template <class... A> Stride(const A&...) {}
 };
+// 2-D shapes and strides of a tile-sized GM box (row-major ND; the cube layouts have the same size).
+template <class T, int Rows = DYNAMIC, int Cols = DYNAMIC, Layout L = Layout::ND>
+struct TileShape2D : Shape<1, 1, 1, Rows, Cols> {
+  template <class... A> TileShape2D(const A&...) {}
+};
+template <class T, int Rows = DYNAMIC, int Cols = DYNAMIC, Layout L = Layout::ND>
+struct BaseShape2D : Stride<(Rows == DYNAMIC || Cols == DYNAMIC) ? DYNAMIC : Rows * Cols,
+                            (Rows == DYNAMIC || Cols == DYNAMIC) ? DYNAMIC : Rows * Cols,
+                            (Rows == DYNAMIC || Cols == DYNAMIC) ? DYNAMIC : Rows * Cols, Cols, 1> {
+  template <class... A> BaseShape2D(const A&...) {}
+};
 template <class T, class S = Shape<>, class St = Stride<>, Layout L = Layout::ND>
 struct GlobalTensor {
+  using DType = T;
+  using Shape = S;
+  using Stride = St;
+  static constexpr Layout layout = L;
   GlobalTensor() {}
   template <class P, class... A> GlobalTensor(P, const A&...) {}
   __gm__ T* data() const { return nullptr; }
 };
+
+// The cube operand tiles (pto-isa pto_tile.hpp): L0A row-major with row-major fractals, L0B
+// row-major with column-major fractals, L0C column-major with 1024-byte fractals.
+template <class T, int R, int C, int VR = R, int VC = C>
+using TileLeft = Tile<TileType::Left, T, R, C, BLayout::RowMajor, VR, VC, SLayout::RowMajor, 512>;
+template <class T, int R, int C, int VR = R, int VC = C>
+using TileRight = Tile<TileType::Right, T, R, C, BLayout::RowMajor, VR, VC, SLayout::ColMajor, 512>;
+template <class T, int R, int C, int VR = R, int VC = C>
+using TileAcc = Tile<TileType::Acc, T, R, C, BLayout::ColMajor, VR, VC, SLayout::RowMajor, 1024>;
+template <class T> struct is_tile : std::false_type {};
+template <TileType Ty, class T, int R, int C, BLayout BL, int VR, int VC, SLayout SL, int F, PadValue P, CompactMode CM>
+struct is_tile<Tile<Ty, T, R, C, BL, VR, VC, SL, F, P, CM>> : std::true_type {};
+template <class T> struct is_global : std::false_type {};
+template <class T, class S, class St, Layout L> struct is_global<GlobalTensor<T, S, St, L>> : std::true_type {};
+template <class T> constexpr bool is_tile_data_v = is_tile<T>::value;
+template <class T> constexpr bool is_global_data_v = is_global<T>::value;
+enum class AccPhase { Unknown, Partial, Final };
+enum class TileSplitAxis { TILE_NO_SPLIT, TILE_UP_DOWN, TILE_LEFT_RIGHT };
 
 PTOVERIFY_TILE_OP(TASSIGN)
 // Every instruction of the PTO-ISA table (analyzer/model/isa_table.cpp): the front end generates
@@ -156,6 +222,8 @@ template <SyncAllMode M, SyncCoreType C, class... A> void SYNCALL(const A&...) {
 template <class... A> void SYNCALL_SOFT_AIV_BARRIER(const A&...) {}
 
 namespace comm {
+// A signal word in GM that TNOTIFY / TWAIT / TTEST act on.
+using Signal = GlobalTensor<int32_t, Shape<1, 1, 1, 1, 1>, Stride<1, 1, 1, 1, 1>>;
 enum class NotifyOp { Set, AtomicAdd };
 enum class WaitCmp { EQ, NE, GE, GT, LE, LT };
 enum class DmaEngine { SDMA, MTE };

@@ -10,6 +10,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Lexer.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/CompilationDatabase.h>
@@ -133,8 +134,16 @@ class Collector : public DiagnosticConsumer {
 class PPWatcher : public PPCallbacks {
  public:
   PPWatcher(std::set<std::string>& macros, std::map<std::string, NamedConstant>& constants,
-            std::vector<InputDiagnostic>& diags, std::vector<std::string>& included, SourceManager& sm)
-      : macros_(macros), constants_(constants), diags_(diags), included_(included), sm_(sm) {}
+            std::vector<InputDiagnostic>& diags, std::vector<std::string>& included,
+            std::vector<std::string>& skipped, SourceManager& sm)
+      : macros_(macros), constants_(constants), diags_(diags), included_(included), skipped_(skipped), sm_(sm) {}
+
+  void SourceRangeSkipped(SourceRange range, SourceLocation) override {
+    if (!inUserCode(sm_, range.getBegin())) return;
+    bool invalid = false;
+    StringRef text = Lexer::getSourceText(CharSourceRange::getCharRange(range), sm_, LangOptions(), &invalid);
+    if (!invalid) skipped_.push_back(text.str());
+  }
 
   // `#define TIMEOUT_A2A3_100MS 5000000ULL` in the user's code: a named constant.
   void MacroDefined(const Token& name, const MacroDirective* md) override {
@@ -186,6 +195,7 @@ class PPWatcher : public PPCallbacks {
   std::map<std::string, NamedConstant>& constants_;
   std::vector<InputDiagnostic>& diags_;
   std::vector<std::string>& included_;  // the user's includes that exist, absolute
+  std::vector<std::string>& skipped_;
   SourceManager& sm_;
   std::set<std::string> standInsShown_;
 };
@@ -232,6 +242,9 @@ struct Output {
   std::set<std::string> testedMacros;
   std::map<std::string, NamedConstant> macroConstants;  // `#define NAME <integer>` of the user's code
   std::vector<std::string> included;                    // files the user's code includes
+  std::vector<std::string> skippedText;                 // the user's code the preprocessor skipped
+  std::vector<size_t> launchOffsets;                    // of each `<<<` launch in the main file
+  std::string view;                                     // "vector" / "cube": the core view parsed
   std::string arch;
   bool header = false;  // the input is a header (.h, .hpp, ...): library code unless an entry
   bool control = false;  // control code (no kernel, wrapper or orchestration): parsed as written
@@ -274,14 +287,24 @@ class Consumer : public ASTConsumer {
     return fd->getCanonicalDecl();
   }
 
-  void modelKernels(ASTContext& ctx, const FileFacts& facts) {
-    if (out_.control) {
-      modelMachineCode(ctx, facts);
-      return;
-    }
-    // Who calls whom among the user's functions (instantiations count for their template).
-    std::set<const FunctionDecl*> called, relevant, orchestration;
+  // A device entry: `__global__` (the prelude's attribute, on any declaration of it).
+  static bool isGlobal(const FunctionDecl* fd) {
+    if (const FunctionDecl* pattern = fd->getTemplateInstantiationPattern()) fd = pattern;
+    for (const FunctionDecl* d : fd->redecls())
+      for (const auto* a : d->specific_attrs<AnnotateAttr>())
+        if (a->getAnnotation() == "ptoverify.global") return true;
+    return false;
+  }
+
+  struct CallGraph {
+    std::set<const FunctionDecl*> called, relevant, orchestration, host;
     std::map<const FunctionDecl*, std::set<const FunctionDecl*>> callees;
+  };
+
+  // Who calls whom among the user's functions (instantiations count for their template). A
+  // function that writes a `<<<...>>>` launch is host code, whose calls make no callee.
+  CallGraph callGraphOf(const SourceManager& sm, const FileFacts& facts) const {
+    CallGraph g;
     for (const FunctionDecl* fd : facts.functions) {
       struct Calls : RecursiveASTVisitor<Calls> {
         std::set<const FunctionDecl*> out;
@@ -289,8 +312,7 @@ class Consumer : public ASTConsumer {
         bool VisitCallExpr(CallExpr* c) {
           if (const FunctionDecl* t = c->getDirectCallee()) out.insert(canonical(t));
           if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts()))
-            for (const NamedDecl* d : ul->decls())
-            {
+            for (const NamedDecl* d : ul->decls()) {
               if (const auto* ftd = dyn_cast<FunctionTemplateDecl>(d)) {
                 out.insert(ftd->getTemplatedDecl()->getCanonicalDecl());
               } else if (const auto* f = dyn_cast<FunctionDecl>(d)) {
@@ -305,48 +327,92 @@ class Consumer : public ASTConsumer {
       } calls;
       calls.TraverseStmt(fd->getBody());
       const FunctionDecl* self = canonical(fd);
+      if (writesLaunch(sm, fd) && !isGlobal(fd)) {
+        g.host.insert(self);
+        continue;
+      }
       for (const FunctionDecl* c : calls.out)
-        if (c != self) called.insert(c), callees[self].insert(c);
-      if (calls.orchestrates) orchestration.insert(self);
-      if (callsModelledOp(*fd)) relevant.insert(self);
+        if (c != self) g.called.insert(c), g.callees[self].insert(c);
+      if (calls.orchestrates) g.orchestration.insert(self);
+      if (callsModelledOp(*fd)) g.relevant.insert(self);
     }
     // Relevant: calls a modelled op, directly or through callees.
     for (bool changed = true; changed;) {
       changed = false;
-      for (const auto& [f, cs] : callees)
-        if (!relevant.count(f))
+      for (const auto& [f, cs] : g.callees)
+        if (!g.relevant.count(f))
           for (const FunctionDecl* c : cs)
-            if (relevant.count(c)) {
-              relevant.insert(f);
+            if (g.relevant.count(c)) {
+              g.relevant.insert(f);
               changed = true;
               break;
             }
     }
+    return g;
+  }
+
+  // Its body holds a `<<<...>>>` launch (of a kernel this parse may not even declare).
+  bool writesLaunch(const SourceManager& sm, const FunctionDecl* fd) const {
+    if (out_.launchOffsets.empty() || !fd->getBody()) return false;
+    auto [bf, b] = sm.getDecomposedLoc(sm.getExpansionLoc(fd->getBody()->getBeginLoc()));
+    auto [ef, e] = sm.getDecomposedLoc(sm.getExpansionLoc(fd->getBody()->getEndLoc()));
+    if (bf != sm.getMainFileID() || ef != bf) return false;
+    return std::any_of(out_.launchOffsets.begin(), out_.launchOffsets.end(),
+                       [&](size_t at) { return at > b && at < e; });
+  }
+
+  // An entry of device code: `__global__`, kernel_entry, or an extern "C" function that reaches
+  // an instruction.
+  static bool isEntry(const FunctionDecl* fd, const CallGraph& g) {
+    return isGlobal(fd) || fd->getNameAsString() == "kernel_entry" ||
+           (fd->isExternC() && g.relevant.count(canonical(fd)));
+  }
+
+  // The kernels a root stands for: itself, or each instantiation of a template entry.
+  static std::vector<const FunctionDecl*> instancesOf(const FunctionDecl* fd) {
+    const FunctionTemplateDecl* tpl = fd->getDescribedFunctionTemplate();
+    if (!tpl) return {fd};
+    std::vector<const FunctionDecl*> out;
+    for (const FunctionDecl* spec : tpl->specializations())
+      if (spec->hasBody() && spec->isTemplateInstantiation()) out.push_back(spec);
+    return out;
+  }
+
+  void modelKernels(ASTContext& ctx, const FileFacts& facts) {
+    if (out_.control) {
+      modelMachineCode(ctx, facts);
+      return;
+    }
+    CallGraph g = callGraphOf(ctx.getSourceManager(), facts);
+    bool hasEntries = false;
+    for (const FunctionDecl* fd : facts.functions) hasEntries |= isEntry(fd, g);
     const SourceManager& sm = ctx.getSourceManager();
     bool kernelInMainFile = false;  // a kernel, wrapper or orchestration function of the file itself
     std::set<const FunctionDecl*> done;
+    std::vector<std::string> hostFunctions;
     for (const FunctionDecl* fd : facts.functions) {
       const FunctionDecl* self = canonical(fd);
       if (fd->isTemplateInstantiation() || !done.insert(self).second) continue;
       bool inMainFile = sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
-      if (orchestration.count(self)) {
+      if (g.host.count(self)) {
+        hostFunctions.push_back(fd->getNameAsString());
+        continue;
+      }
+      if (g.orchestration.count(self)) {
         kernelInMainFile |= inMainFile;
         Kernel k = modelOrchestration(ctx, *fd, out_.diags);
         k.cpp = std::make_shared<CppFacts>(withFileFacts(*k.cpp, facts));
         out_.kernels.push_back(std::move(k));
         continue;
       }
-      bool entry = fd->getNameAsString() == "kernel_entry";
-      if (!entry && (called.count(self) || !relevant.count(self))) continue;
       if (isa<CXXMethodDecl>(fd)) continue;
-      // A header given as an input (or found in a directory) is library code: only a device entry
-      // (extern "C", kernel_entry) in it is a root; helpers are checked where a kernel calls them.
-      if (out_.header && !entry && !fd->isExternC()) {
-        libraryHelpers_.push_back(fd->getNameAsString());
-        continue;
-      }
-      // A template is a kernel only where an entry instantiates it: its pattern has no types.
-      if (fd->isDependentContext()) {
+      // Roots are never called by device code. With entries in the file, only they are roots;
+      // without, a function that reaches an instruction (a generated body) is, unless its caller
+      // was preprocessed away.
+      if (g.called.count(self) || (hasEntries ? !isEntry(fd, g) : !g.relevant.count(self))) continue;
+      if (!hasEntries && calledFromSkippedCode(fd)) continue;
+      std::vector<const FunctionDecl*> instances = instancesOf(fd);
+      if (fd->isDependentContext() && instances.empty()) {
         out_.diags.push_back({InputDiagnostic::Level::Note, locOf(ctx, fd->getLocation()),
                               "template '" + fd->getNameAsString() +
                                   "' is not instantiated by a kernel of this file; it is checked where an entry "
@@ -354,19 +420,33 @@ class Consumer : public ASTConsumer {
         continue;
       }
       kernelInMainFile |= inMainFile;
-      TranslateResult r = translateKernel(ctx, *fd, out_.arch, out_.testedMacros);
-      r.kernel.cpp = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
-      out_.kernels.push_back(std::move(r.kernel));
-      out_.diags.insert(out_.diags.end(), r.notes.begin(), r.notes.end());
+      for (const FunctionDecl* instance : instances) {
+        TranslateResult r = translateKernel(ctx, *instance, out_.arch, out_.testedMacros, out_.view);
+        r.kernel.cpp = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
+        out_.kernels.push_back(std::move(r.kernel));
+        out_.diags.insert(out_.diags.end(), r.notes.begin(), r.notes.end());
+      }
     }
-    if (!kernelInMainFile && !out_.header) modelMachineCode(ctx, facts);
-    if (!libraryHelpers_.empty() && out_.kernels.empty())
+    if (!hostFunctions.empty())
       out_.diags.push_back({InputDiagnostic::Level::Note, SourceLoc{sm.getFileEntryForID(sm.getMainFileID())->getName().str(), 1, 1},
-                            "header with no kernel entry (" + std::to_string(libraryHelpers_.size()) +
-                                " helper function(s), first '" + libraryHelpers_.front() +
-                                "'): library code, checked where a kernel includes it"});
+                            "host code skipped: " + std::to_string(hostFunctions.size()) +
+                                " function(s) that launch kernels (first '" + hostFunctions.front() + "')"});
+    if (!kernelInMainFile && !out_.header) modelMachineCode(ctx, facts);
   }
-  std::vector<std::string> libraryHelpers_;
+
+  // Named as a call (`name(` or `name<`) in code the preprocessor skipped in this view: its caller
+  // is there, so it is no root of its own (the other core view models that caller).
+  bool calledFromSkippedCode(const FunctionDecl* fd) const {
+    std::string n = fd->getNameAsString();
+    for (const std::string& text : out_.skippedText)
+      for (size_t at = text.find(n); at != std::string::npos; at = text.find(n, at + 1)) {
+        bool wordStart = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+        size_t after = at + n.size();
+        while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+        if (wordStart && after < text.size() && (text[after] == '(' || text[after] == '<')) return true;
+      }
+    return false;
+  }
 
   // A file that defines no kernel, wrapper or orchestration function is control code (AICPU
   // ctrl / sche, seed 003): each function of the file itself, and of the run's input headers it
@@ -545,7 +625,7 @@ class Action : public ASTFrontendAction {
   bool BeginSourceFileAction(CompilerInstance& ci) override {
     ci.getPreprocessor().addPPCallbacks(
         std::make_unique<PPWatcher>(out_.testedMacros, out_.macroConstants, out_.diags, out_.included,
-                                    ci.getSourceManager()));
+                                    out_.skippedText, ci.getSourceManager()));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
@@ -725,12 +805,28 @@ bool isHostCode(const std::string& text) {
   return host && !definesDeviceFunction(text);
 }
 
-// PTOAS emits `extern "C" [aicore] void k(...)`: the single-bracket qualifier is no C++ syntax.
-// It is blanked with spaces of the same length, so every column stays where it was.
-std::string withoutBracketQualifiers(std::string text) {
+// What the device compiler reads that is no host C++, rewritten in place with the same length so
+// every column stays where it was:
+// - PTOAS's `extern "C" [aicore] void k(...)`: the single-bracket qualifier is blanked;
+// - a host launch `k<<<grid, nullptr, stream>>>(args)` becomes `k/*<grid, nullptr, stream>*/(args)`,
+//   a plain call that the front end knows for a launch (the caller is host code, skipped).
+std::string asHostCpp(std::string text, std::vector<size_t>* launches = nullptr) {
   for (const char* q : {"[aicore]", "[host]"})
     for (size_t at = text.find(q); at != std::string::npos; at = text.find(q, at))
       text.replace(at, std::strlen(q), std::string(std::strlen(q), ' '));
+  for (size_t at = text.find("<<<"); at != std::string::npos; at = text.find("<<<", at)) {
+    size_t close = text.find(">>>", at + 3);
+    size_t stop = text.find_first_of(";{}", at + 3);
+    if (close == std::string::npos || (stop != std::string::npos && stop < close) ||
+        text.find("*/", at) < close) {
+      at += 3;
+      continue;
+    }
+    text.replace(at, 3, "/*<");
+    text.replace(close, 3, ">*/");
+    if (launches) launches->push_back(at);
+    at = close + 3;
+  }
   return text;
 }
 
@@ -889,6 +985,71 @@ void retryControlCodeWithOpaqueNames(const std::string& path, Output& out, std::
                            ") were read as opaque externals: the code using them is kept, their values are unknown"});
 }
 
+// A kernel of one core kind only (a vector kernel under `#if defined(__DAV_VEC__)`) is empty in
+// the other view, which the toolchain does not compile it for: that view is dropped.
+void dropEmptyViews(std::vector<Kernel>& kernels) {
+  auto empty = [](const Kernel& k) {
+    bool any = false;
+    if (k.body) forEachOp(*k.body, [&](const Op&) { any = true; });
+    return !any && k.gaps.empty();
+  };
+  std::vector<bool> drop(kernels.size(), false);
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const Kernel& k = kernels[i];
+    if (k.view.empty() || !empty(k)) continue;
+    bool twinHasCode = std::any_of(kernels.begin(), kernels.end(), [&](const Kernel& o) {
+      return &o != &k && !o.view.empty() && o.name == k.name && o.loc.line == k.loc.line && !empty(o);
+    });
+    drop[i] = twinHasCode || k.view != "aiv";  // both empty: the vector one stays, to say so
+  }
+  std::vector<Kernel> kept;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (!drop[i]) kept.push_back(std::move(kernels[i]));
+  kernels = std::move(kept);
+}
+
+bool testsCoreView(const std::set<std::string>& macros) {
+  for (const char* m : {"__DAV_C220_VEC__", "__DAV_VEC__", "__DAV_C220_CUBE__", "__DAV_CUBE__"})
+    if (macros.count(m)) return true;
+  return false;
+}
+
+// Device code that tests the core macros is compiled once per core kind, as the toolchain does:
+// `out` holds the vector view; the cube view is parsed with the cube defines and its kernels and
+// diagnostics join it (a diagnostic both views give is shown once).
+template <class Parse>
+void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefines, Parse&& parse) {
+  out.view = "vector";
+  for (auto& k : out.kernels)
+    if (k.frontEnd == "cpp" && k.cpp && k.kind != "orchestration") {
+      k.view = "aiv";
+      auto facts = std::make_shared<CppFacts>(*k.cpp);
+      facts->coreView = "vector";
+      k.cpp = facts;
+    }
+  std::vector<std::string> cubeArgs = args;
+  cubeArgs[viewDefines] = "-D__DAV_C220_CUBE__";
+  cubeArgs[viewDefines + 1] = "-D__DAV_CUBE__";
+  std::swap(args, cubeArgs);
+  Output cube;
+  cube.arch = out.arch;
+  cube.header = out.header;
+  cube.inputFiles = out.inputFiles;
+  cube.view = "cube";
+  parse(cube);
+  std::swap(args, cubeArgs);
+  for (auto& k : cube.kernels)
+    if (k.kind != "orchestration") out.kernels.push_back(std::move(k));
+  dropEmptyViews(out.kernels);
+  auto same = [](const InputDiagnostic& a, const InputDiagnostic& b) {
+    return a.level == b.level && a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.col == b.loc.col &&
+           a.message == b.message;
+  };
+  for (auto& d : cube.diags)
+    if (std::none_of(out.diags.begin(), out.diags.end(), [&](const InputDiagnostic& o) { return same(o, d); }))
+      out.diags.push_back(std::move(d));
+}
+
 }  // namespace
 
 LoadedFile load(const std::string& path, const std::string& text, const FrontendOptions& opts) {
@@ -927,9 +1088,10 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   // written (the prelude's `__gm__` and `DataType` would change its meaning).
   out.control = isControlCode(text, names);
   out.inputFiles = opts.inputFiles;
+  size_t viewDefines = args.size();  // the core view's two defines (the vector view first)
   if (!out.control)
-    args.insert(args.end(), {"-include", prelude + "/ptoverify_prelude.h", "-I", prelude + "/stubinc",
-                             "-D__DAV_C220_VEC__", "-D__DAV_VEC__"});
+    args.insert(args.end(), {"-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-include", prelude + "/ptoverify_prelude.h",
+                             "-I", prelude + "/stubinc"});
   // After every directory of the build, so a real SDK wins: the vendor stand-ins, then empty
   // files for headers found nowhere.
   if (out.control) args.insert(args.end(), {"-idirafter", prelude + "/vendor"});
@@ -942,10 +1104,13 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   // an `else if` chain or a unary-operator run, which bracket limits do not bound, and 10,000
   // chained `else if` overflowed the 8 MB of an ordinary thread (issue 18). The pages are
   // committed only as they are used.
+  std::vector<size_t> launches;
+  const std::string hostCpp = asHostCpp(text, &launches);
   auto parse = [&](Output& into) {
+    into.launchOffsets = launches;
     llvm::CrashRecoveryContext().RunSafelyOnThread(
         [&] {
-          tooling::runToolOnCodeWithArgs(std::make_unique<Action>(into), withoutBracketQualifiers(text), args, path,
+          tooling::runToolOnCodeWithArgs(std::make_unique<Action>(into), hostCpp, args, path,
                                          "ptoverify-cpp", std::make_shared<PCHContainerOperations>(), missing);
         },
         kParseStackBytes);
@@ -953,6 +1118,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   parse(out);
   retryOrchestrationWithExternals(out, args, missing, parse);
   retryControlCodeWithOpaqueNames(path, out, args, missing, parse);
+  if (!out.control && testsCoreView(out.testedMacros)) parseCubeView(out, args, viewDefines, parse);
   // A header with no kernel entry is library code that may need its includer's includes to
   // parse: what fails in it alone is shown, but it is not an input error.
   if (out.header && out.kernels.empty())

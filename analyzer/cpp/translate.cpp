@@ -451,10 +451,16 @@ bool callsModelledOp(const FunctionDecl& fn) {
 }
 
 TranslateResult translateKernel(ASTContext& ctx, const FunctionDecl& root, const std::string& arch,
-                                const std::set<std::string>& testedMacros) {
+                                const std::set<std::string>& testedMacros, const std::string& view) {
   TranslateResult r;
   Kernel& k = r.kernel;
   k.name = root.getNameAsString();
+  if (root.isTemplateInstantiation()) {  // each instantiation an entry is launched with
+    std::string full;
+    llvm::raw_string_ostream os(full);
+    root.getNameForDiagnostic(os, ctx.getPrintingPolicy(), false);
+    k.name = os.str();
+  }
   k.arch = arch;
   k.frontEnd = "cpp";
   k.loc = locOf(ctx, root.getLocation());
@@ -462,8 +468,9 @@ TranslateResult translateKernel(ASTContext& ctx, const FunctionDecl& root, const
   k.isEntry = true;
   auto facts = std::make_shared<CppFacts>();
   facts->mixed = testedMacros.count("__DAV_CUBE__") || testedMacros.count("__DAV_C220_CUBE__");
-  if (testedMacros.count("__DAV_VEC__") || testedMacros.count("__DAV_C220_VEC__")) facts->coreView = "vector";
-  k.kind = facts->mixed ? "mix" : "vector";
+  facts->coreView = view;
+  k.view = view == "cube" ? "aic" : view == "vector" ? "aiv" : "";
+  k.kind = facts->mixed ? "mix" : view == "cube" ? "cube" : "vector";
   Translator t(ctx, root, k, *facts, r.notes);
   t.run();
   k.cpp = facts;

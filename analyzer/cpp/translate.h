@@ -31,8 +31,9 @@ struct TranslateResult {
   std::vector<InputDiagnostic> notes;  // what could not be modelled
 };
 
+// `view` is the core view the file was parsed in ("vector", "cube"), "" when it tests none.
 TranslateResult translateKernel(clang::ASTContext& ctx, const clang::FunctionDecl& root, const std::string& arch,
-                                const std::set<std::string>& testedMacros);
+                                const std::set<std::string>& testedMacros, const std::string& view);
 
 // True when the function calls (directly) something the model cares about: a sync, memory,
 // barrier, lane-id or args[] operation.

@@ -146,8 +146,9 @@ struct LaunchFacts {
 struct CppFacts {
   bool wrapper = false;  // kernel_entry(args)
   bool mixed = false;    // the source also has cube code (__DAV_CUBE__ / __DAV_C220_CUBE__ blocks)
-  // "vector" when the source tests the vector view's macros (__DAV_C220_VEC__ / __DAV_VEC__), so
-  // the code modelled is what the vector core compiles; "" when the view is not known.
+  // The core view modelled when the source tests a view's macros (__DAV_C220_VEC__ / __DAV_VEC__,
+  // __DAV_C220_CUBE__ / __DAV_CUBE__): "vector" or "cube", each parsed with its defines; "" when
+  // the source tests none (one parse, the core not known).
   std::string coreView;
   std::vector<LaneRead> laneReads;
   std::vector<GridStrideLoop> gridLoops;

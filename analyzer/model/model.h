@@ -209,6 +209,8 @@ struct Kernel {
   std::string name;
   std::string arch = "a2a3";  // a2a3 or a5
   std::string kind;           // vector, cube, mix, "" when unknown
+  // C++ compiled once per core kind: the view this model is of ("aic", "aiv"), "" for one view.
+  std::string view;
   bool isEntry = false;
   std::vector<Param> params;
   StmtPtr body;
