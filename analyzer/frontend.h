@@ -29,9 +29,17 @@ struct FunctionCoverage {
   int full = 0, partly = 0, none = 0;
 };
 
+// C++ device code: the synchronisation calls written in it (set_flag / wait_flag / pipe_barrier
+// and their AscendC forms) and how many of them reached a kernel's model; the rest, where and why.
+struct SyncCoverage {
+  int written = 0, modelled = 0;  // modelled: in a model, or in dead code of a function a kernel runs
+  std::vector<ModelGap> missed;  // each call no model holds, with why
+};
+
 struct LoadedFile {
   std::string path;
   FunctionCoverage coverage;
+  SyncCoverage sync;
   std::vector<Kernel> kernels;
   std::vector<InputDiagnostic> diagnostics;
   // C++: every file the input included (absolute, normalised), so that a header that is also an

@@ -98,6 +98,8 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   r.path = loaded.path;
   r.inputDiagnostics = loaded.diagnostics;
   r.coverage = loaded.coverage;
+  r.sync = {loaded.sync.written, loaded.sync.modelled, {}};
+  r.notModelled = loaded.sync.missed;
   for (const auto& k : loaded.kernels) {
     r.kernelNames.push_back(k.name);
     r.notModelled.insert(r.notModelled.end(), k.gaps.begin(), k.gaps.end());

@@ -61,6 +61,7 @@ struct FileResult {
   std::vector<size_t> linkedLaunches;  // per kernel: launches found in orchestration inputs
   std::vector<ModelGap> notModelled;  // what the front end could not model, over the file's kernels
   FunctionCoverage coverage;          // C++ control code: functions modelled fully / partly / not at all
+  SyncCoverage sync;                  // C++ device code: sync calls written / modelled (missed: in notModelled)
   std::vector<HiddenFinding> hidden;  // removed by inline suppressions or by the baseline
   size_t suppressedCount() const;
   size_t baselinedCount() const;

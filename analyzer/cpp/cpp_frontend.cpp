@@ -244,6 +244,11 @@ struct Output {
   std::vector<std::string> included;                    // files the user's code includes
   std::vector<std::string> skippedText;                 // the user's code the preprocessor skipped
   std::vector<size_t> launchOffsets;                    // of each `<<<` launch in the main file
+  // The sync calls written in the user's device functions: location -> the function they are in,
+  // and why that function is not modelled whole ("" when it is).
+  std::map<std::tuple<std::string, int, int>, std::pair<std::string, std::string>> syncWritten;
+  std::set<const FunctionDecl*> reached;  // functions some kernel inlined (patternOf)
+  std::set<std::tuple<std::string, int, int>> syncInReached;  // of those, the sync calls
   std::string view;                                     // "vector" / "cube": the core view parsed
   std::string arch;
   bool header = false;  // the input is a header (.h, .hpp, ...): library code unless an entry
@@ -276,6 +281,7 @@ class Consumer : public ASTConsumer {
     finder.addMatcher(staticAssertDecl().bind("assert"), &facts);
     finder.matchAST(ctx);
     modelKernels(ctx, facts);
+    if (!out_.control) recordSyncCalls(ctx, facts);
   }
 
  private:
@@ -351,6 +357,33 @@ class Consumer : public ASTConsumer {
     return g;
   }
 
+  // Every set_flag / wait_flag / pipe_barrier (by the prelude's declarations) in the user's device
+  // functions, template patterns included, with the function it is written in.
+  void recordSyncCalls(ASTContext& ctx, const FileFacts& facts) {
+    const SourceManager& sm = ctx.getSourceManager();
+    Coverage coverage(sm, out_.gaps);
+    for (const FunctionDecl* fd : facts.functions) {
+      if (fd->isTemplateInstantiation() || writesLaunch(sm, fd)) continue;
+      struct Calls : RecursiveASTVisitor<Calls> {
+        std::vector<SourceLocation> found;
+        bool VisitCallExpr(CallExpr* c) {
+          const ptoisa::Instr* in = instrOf(c->getDirectCallee());
+          if (const auto* ov = dyn_cast<OverloadExpr>(c->getCallee()->IgnoreParenImpCasts())) in = instrOfLookup(*ov);
+          if (in && (in->kind == OpKind::SetFlag || in->kind == OpKind::WaitFlag || in->kind == OpKind::PipeBarrier))
+            found.push_back(c->getBeginLoc());
+          return true;
+        }
+      } calls;
+      calls.TraverseStmt(fd->getBody());
+      bool reached = out_.reached.count(patternOf(fd)) > 0;
+      for (SourceLocation l : calls.found) {
+        SourceLoc at = locOf(ctx, l);
+        out_.syncWritten[{at.file, at.line, at.col}] = {fd->getQualifiedNameAsString(), coverage.gapOf(fd)};
+        if (reached) out_.syncInReached.insert({at.file, at.line, at.col});
+      }
+    }
+  }
+
   // Its body holds a `<<<...>>>` launch (of a kernel this parse may not even declare).
   bool writesLaunch(const SourceManager& sm, const FunctionDecl* fd) const {
     if (out_.launchOffsets.empty() || !fd->getBody()) return false;
@@ -422,6 +455,7 @@ class Consumer : public ASTConsumer {
       kernelInMainFile |= inMainFile;
       for (const FunctionDecl* instance : instances) {
         TranslateResult r = translateKernel(ctx, *instance, out_.arch, out_.testedMacros, out_.view);
+        out_.reached.insert(r.reached.begin(), r.reached.end());
         r.kernel.cpp = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
         out_.kernels.push_back(std::move(r.kernel));
         out_.diags.insert(out_.diags.end(), r.notes.begin(), r.notes.end());
@@ -1008,6 +1042,34 @@ void dropEmptyViews(std::vector<Kernel>& kernels) {
   kernels = std::move(kept);
 }
 
+// How many of the sync calls written in device code some kernel's model holds; each other one is
+// listed with why it is not there.
+SyncCoverage syncCoverage(const Output& out) {
+  SyncCoverage c;
+  std::set<std::tuple<std::string, int, int>> modelled;
+  for (const auto& k : out.kernels)
+    if (k.body)
+      forEachOp(*k.body, [&](const Op& op) {
+        if (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag || op.kind == OpKind::PipeBarrier)
+          modelled.insert({op.loc.file, op.loc.line, op.loc.col});
+      });
+  for (const auto& [at, where] : out.syncWritten) {
+    ++c.written;
+    // In a function a kernel inlined but not in its model: code that does not run there (an arm
+    // of a constant condition, after a return); nothing of it is missing from the model.
+    if (modelled.count(at) || out.syncInReached.count(at)) {
+      ++c.modelled;
+      continue;
+    }
+    const auto& [function, gap] = where;
+    std::string why = !gap.empty() ? "'" + function + "' is not modelled whole (" + gap + ")"
+                                   : "no kernel of this file reaches '" + function + "'";
+    c.missed.push_back({ModelGap::Kind::SkippedCode, SourceLoc{std::get<0>(at), std::get<1>(at), std::get<2>(at)},
+                        "a synchronisation call in no kernel's model: " + why});
+  }
+  return c;
+}
+
 bool testsCoreView(const std::set<std::string>& macros) {
   for (const char* m : {"__DAV_C220_VEC__", "__DAV_VEC__", "__DAV_C220_CUBE__", "__DAV_CUBE__"})
     if (macros.count(m)) return true;
@@ -1041,6 +1103,8 @@ void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefin
   for (auto& k : cube.kernels)
     if (k.kind != "orchestration") out.kernels.push_back(std::move(k));
   dropEmptyViews(out.kernels);
+  out.syncWritten.insert(cube.syncWritten.begin(), cube.syncWritten.end());
+  out.syncInReached.insert(cube.syncInReached.begin(), cube.syncInReached.end());
   auto same = [](const InputDiagnostic& a, const InputDiagnostic& b) {
     return a.level == b.level && a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.col == b.loc.col &&
            a.message == b.message;
@@ -1127,6 +1191,14 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
         d.level = InputDiagnostic::Level::Warning;
         d.message += " (in a header parsed on its own, with no kernel entry)";
       }
+  result.sync = syncCoverage(out);
+  if (!result.sync.missed.empty()) {
+    const ModelGap& first = result.sync.missed.front();
+    result.diagnostics.push_back({InputDiagnostic::Level::Warning, first.loc,
+                                  std::to_string(result.sync.missed.size()) + " of " + std::to_string(result.sync.written) +
+                                      " synchronisation call(s) written in device code are in no kernel's model (each is "
+                                      "listed as not modelled); this one: " + first.what.substr(first.what.find(": ") + 2)});
+  }
   result.diagnostics.insert(result.diagnostics.end(), out.diags.begin(), out.diags.end());
   result.kernels = std::move(out.kernels);
   result.includedFiles = std::move(out.included);

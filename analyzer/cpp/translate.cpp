@@ -70,6 +70,11 @@ std::optional<std::vector<CaseGroup>> caseGroups(const SwitchStmt& sw) {
   return out;
 }
 
+const FunctionDecl* patternOf(const FunctionDecl* fd) {
+  if (const FunctionDecl* p = fd->getTemplateInstantiationPattern()) fd = p;
+  return fd->getCanonicalDecl();
+}
+
 const ptoisa::Instr* instrOf(const FunctionDecl* fd) {
   if (!fd) return nullptr;
   if (inUserCode(fd->getASTContext().getSourceManager(), fd->getLocation())) return nullptr;
@@ -100,6 +105,7 @@ namespace {
 class Translator final : public CallLowering {
  public:
   using CallLowering::CallLowering;
+  const std::set<const FunctionDecl*>& reached() const { return reached_; }
 
   void run() {
     for (unsigned i = 0; i < root_.getNumParams(); ++i) {
@@ -473,6 +479,8 @@ TranslateResult translateKernel(ASTContext& ctx, const FunctionDecl& root, const
   k.kind = facts->mixed ? "mix" : view == "cube" ? "cube" : "vector";
   Translator t(ctx, root, k, *facts, r.notes);
   t.run();
+  r.reached = t.reached();
+  r.reached.insert(patternOf(&root));
   k.cpp = facts;
   return r;
 }

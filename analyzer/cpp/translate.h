@@ -29,7 +29,11 @@ namespace ptov::cpp {
 struct TranslateResult {
   Kernel kernel;
   std::vector<InputDiagnostic> notes;  // what could not be modelled
+  std::set<const clang::FunctionDecl*> reached;  // the functions inlined (their patterns, canonical)
 };
+
+// A function's template pattern (itself when it is none), canonical.
+const clang::FunctionDecl* patternOf(const clang::FunctionDecl* fd);
 
 // `view` is the core view the file was parsed in ("vector", "cube"), "" when it tests none.
 TranslateResult translateKernel(clang::ASTContext& ctx, const clang::FunctionDecl& root, const std::string& arch,

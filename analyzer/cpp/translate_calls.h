@@ -401,6 +401,7 @@ class CallLowering : public WrapperFacts {
     }
     if (facts_.wrapper && inlineDepth_ == 0 && def->getReturnType()->isVoidType()) recordForwarded(call, def);
     callSites_.push_back(loc(call->getBeginLoc()));
+    reached_.insert(patternOf(def));
     inCallee(call, def, [&] {
       bodies_.push_back(def);
       inlineBaseDepth_.push_back(depth_);

@@ -19,6 +19,7 @@ class ValueEvaluator : public ModelState {
     if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
       auto it = values_.find(dr->getDecl());
       if (it != values_.end()) return it->second;
+      if (ExprPtr lane = builtinLaneVariable(dr->getDecl())) return lane;
       return opaque(dr->getDecl(), dr->getDecl()->getNameAsString());
     }
     if (const auto* sub = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return value(sub->getReplacement());
@@ -74,6 +75,15 @@ class ValueEvaluator : public ModelState {
         return Expr::param(idx ? "args[" + std::to_string(*idx) + "]" : text(e), -1);
       }
     return opaque(e, text(e));
+  }
+
+  // The prelude's CCE builtin variables `block_idx` / `block_num` (not a user's of that name).
+  ExprPtr builtinLaneVariable(const ValueDecl* d) {
+    const auto* vd = dyn_cast<VarDecl>(d);
+    if (!vd || !vd->hasGlobalStorage() || inUserCode(ctx_.getSourceManager(), vd->getLocation())) return nullptr;
+    if (vd->getName() == "block_idx") return Expr::blockIdx("physical");
+    if (vd->getName() == "block_num") return Expr::blockNum();
+    return nullptr;
   }
 
   // The args slot of a runtime tensor descriptor: `args[k]` (through casts) or a local pointer
