@@ -130,5 +130,33 @@ if [ "$got" = "$want" ]; then pass; else
   diff <(echo "$want") <(echo "$got") | head -n 20
 fi
 
+echo "== pto-isa hand-written kernels (both core views)"
+# Each device-kernel file gives kernels or lists what it could not model; the share of its set_flag / wait_flag / pipe_barrier calls
+# that reach a model does not fall below what is measured today (51% of 929; the goal is 95%,
+# the rest are listed as not modelled), and nothing crashes.
+I=$REAL/pto-isa_3186c381
+if [ -d "$I" ]; then
+  written=0 modelled=0 empty="" sync_errors=""
+  while IFS= read -r f; do
+    json=$("$BIN" check --format json "$f" -- -D__CCE_AICORE__=220 "-I$I/tests/common" 2>/dev/null)
+    [ $? -le 2 ] || fail "pto-isa: $f crashed"
+    read -r k w m e < <(python3 -c 'import json,sys; j=json.load(sys.stdin); f=j["files"][0]; s=f.get("syncCalls",{})
+e=sum(1 for x in j["findings"] if x["level"]=="error" and x["ruleId"] in ("sync-exit-balance","sync-deadlock"))
+print(f["kernels"], s.get("written",0), s.get("modelled",0), e)' <<<"$json")
+    # A file whose entries Clang could not read gives no kernel, but never silently: its sync
+    # calls are listed as not modelled.
+    [ "$k" -gt 0 ] || [ "$m" -lt "$w" ] || empty="$empty ${f#"$I"/}"
+    [ "$e" -eq 0 ] || sync_errors="$sync_errors ${f#"$I"/}"
+    written=$((written + w)); modelled=$((modelled + m))
+  done < <(find "$I" -name '*.cpp' ! -name 'main*.cpp' ! -name golden.cpp | sort)
+  [ -z "$empty" ] && pass || fail "pto-isa: no kernel and nothing listed as not modelled in$empty"
+  echo "pto-isa: $modelled of $written sync calls in a model"
+  [ $((modelled * 100)) -ge $((written * 50)) ] && [ "$written" -ge 900 ] && pass ||
+    fail "pto-isa: $modelled of $written sync calls in a model (at least half expected)"
+  # A helper whose only caller is cube code is no root of the vector view (before, such prime
+  # helpers gave false unbalanced-event and deadlock errors): none over the tree.
+  [ -z "$sync_errors" ] && pass || fail "pto-isa: false sync errors:$sync_errors"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

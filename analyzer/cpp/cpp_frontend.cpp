@@ -465,7 +465,12 @@ class Consumer : public ASTConsumer {
       out_.diags.push_back({InputDiagnostic::Level::Note, SourceLoc{sm.getFileEntryForID(sm.getMainFileID())->getName().str(), 1, 1},
                             "host code skipped: " + std::to_string(hostFunctions.size()) +
                                 " function(s) that launch kernels (first '" + hostFunctions.front() + "')"});
-    if (!kernelInMainFile && !out_.header) modelMachineCode(ctx, facts);
+    // No kernel here and no sign of device code: AICPU control code. A file with device entries,
+    // or one that tests the core macros, is device code even where a view finds no kernel.
+    bool deviceCode = hasEntries || !out_.view.empty() ||
+                      std::any_of(out_.testedMacros.begin(), out_.testedMacros.end(),
+                                  [](const std::string& m) { return m.rfind("__DAV_", 0) == 0; });
+    if (!kernelInMainFile && !out_.header && !deviceCode) modelMachineCode(ctx, facts);
   }
 
   // Named as a call (`name(` or `name<`) in code the preprocessor skipped in this view: its caller
