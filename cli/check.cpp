@@ -72,10 +72,9 @@ void mergeCoreViews(const std::vector<Kernel>& kernels, std::vector<std::vector<
            a.loc.col == b.loc.col && a.message == b.message;
   };
   for (size_t i = 0; i < kernels.size(); ++i) {
-    if (kernels[i].view.empty()) continue;
     for (size_t j = i + 1; j < kernels.size(); ++j) {
       const Kernel &a = kernels[i], &b = kernels[j];
-      if (b.view.empty() || b.view == a.view || b.name != a.name || b.loc.line != a.loc.line) continue;
+      if (!areViewTwins(a, b)) continue;
       std::vector<Finding>& fa = findings[i];
       std::vector<Finding>& fb = findings[j];
       std::vector<bool> shared(fa.size(), false);

@@ -53,6 +53,10 @@ std::string preludeDir() {
 
 namespace {
 
+// The synchronisation calls whose coverage is counted (SyncCoverage): set_flag, wait_flag and
+// pipe_barrier, in every spelling the PTO-ISA table gives them.
+bool isCountedSync(OpKind k) { return k == OpKind::SetFlag || k == OpKind::WaitFlag || k == OpKind::PipeBarrier; }
+
 // The stack of the thread each file is parsed on (see `parse` in load).
 constexpr unsigned kParseStackBytes = 512u << 20;
 
@@ -244,11 +248,14 @@ struct Output {
   std::vector<std::string> included;                    // files the user's code includes
   std::vector<std::string> skippedText;                 // the user's code the preprocessor skipped
   std::vector<size_t> launchOffsets;                    // of each `<<<` launch in the main file
-  // The sync calls written in the user's device functions: location -> the function they are in,
-  // and why that function is not modelled whole ("" when it is).
-  std::map<std::tuple<std::string, int, int>, std::pair<std::string, std::string>> syncWritten;
+  // The sync calls written in the user's device functions, by location.
+  struct WrittenSync {
+    std::string function;  // the function it is written in
+    std::string gap;       // why that function is not modelled whole ("" when it is)
+    bool reached = false;  // some kernel of some view inlined that function
+  };
+  std::map<std::tuple<std::string, int, int>, WrittenSync> syncWritten;
   std::set<const FunctionDecl*> reached;  // functions some kernel inlined (patternOf)
-  std::set<std::tuple<std::string, int, int>> syncInReached;  // of those, the sync calls
   std::string view;                                     // "vector" / "cube": the core view parsed
   std::string arch;
   bool header = false;  // the input is a header (.h, .hpp, ...): library code unless an entry
@@ -288,15 +295,9 @@ class Consumer : public ASTConsumer {
   Output& out_;
   std::vector<Decl*> top_;
 
-  static const FunctionDecl* canonical(const FunctionDecl* fd) {
-    if (const FunctionDecl* pattern = fd->getTemplateInstantiationPattern()) fd = pattern;
-    return fd->getCanonicalDecl();
-  }
-
   // A device entry: `__global__` (the prelude's attribute, on any declaration of it).
   static bool isGlobal(const FunctionDecl* fd) {
-    if (const FunctionDecl* pattern = fd->getTemplateInstantiationPattern()) fd = pattern;
-    for (const FunctionDecl* d : fd->redecls())
+    for (const FunctionDecl* d : patternOf(fd)->redecls())
       for (const auto* a : d->specific_attrs<AnnotateAttr>())
         if (a->getAnnotation() == "ptoverify.global") return true;
     return false;
@@ -316,7 +317,7 @@ class Consumer : public ASTConsumer {
         std::set<const FunctionDecl*> out;
         bool orchestrates = false;
         bool VisitCallExpr(CallExpr* c) {
-          if (const FunctionDecl* t = c->getDirectCallee()) out.insert(canonical(t));
+          if (const FunctionDecl* t = c->getDirectCallee()) out.insert(patternOf(t));
           if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(c->getCallee()->IgnoreParenImpCasts()))
             for (const NamedDecl* d : ul->decls()) {
               if (const auto* ftd = dyn_cast<FunctionTemplateDecl>(d)) {
@@ -332,7 +333,7 @@ class Consumer : public ASTConsumer {
         }
       } calls;
       calls.TraverseStmt(fd->getBody());
-      const FunctionDecl* self = canonical(fd);
+      const FunctionDecl* self = patternOf(fd);
       if (writesLaunch(sm, fd) && !isGlobal(fd)) {
         g.host.insert(self);
         continue;
@@ -369,7 +370,7 @@ class Consumer : public ASTConsumer {
         bool VisitCallExpr(CallExpr* c) {
           const ptoisa::Instr* in = instrOf(c->getDirectCallee());
           if (const auto* ov = dyn_cast<OverloadExpr>(c->getCallee()->IgnoreParenImpCasts())) in = instrOfLookup(*ov);
-          if (in && (in->kind == OpKind::SetFlag || in->kind == OpKind::WaitFlag || in->kind == OpKind::PipeBarrier))
+          if (in && isCountedSync(in->kind))
             found.push_back(c->getBeginLoc());
           return true;
         }
@@ -378,8 +379,7 @@ class Consumer : public ASTConsumer {
       bool reached = out_.reached.count(patternOf(fd)) > 0;
       for (SourceLocation l : calls.found) {
         SourceLoc at = locOf(ctx, l);
-        out_.syncWritten[{at.file, at.line, at.col}] = {fd->getQualifiedNameAsString(), coverage.gapOf(fd)};
-        if (reached) out_.syncInReached.insert({at.file, at.line, at.col});
+        out_.syncWritten[{at.file, at.line, at.col}] = {fd->getQualifiedNameAsString(), coverage.gapOf(fd), reached};
       }
     }
   }
@@ -398,7 +398,7 @@ class Consumer : public ASTConsumer {
   // an instruction.
   static bool isEntry(const FunctionDecl* fd, const CallGraph& g) {
     return isGlobal(fd) || fd->getNameAsString() == "kernel_entry" ||
-           (fd->isExternC() && g.relevant.count(canonical(fd)));
+           (fd->isExternC() && g.relevant.count(patternOf(fd)));
   }
 
   // The kernels a root stands for: itself, or each instantiation of a template entry.
@@ -424,7 +424,7 @@ class Consumer : public ASTConsumer {
     std::set<const FunctionDecl*> done;
     std::vector<std::string> hostFunctions;
     for (const FunctionDecl* fd : facts.functions) {
-      const FunctionDecl* self = canonical(fd);
+      const FunctionDecl* self = patternOf(fd);
       if (fd->isTemplateInstantiation() || !done.insert(self).second) continue;
       bool inMainFile = sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
       if (g.host.count(self)) {
@@ -503,11 +503,11 @@ class Consumer : public ASTConsumer {
         externC.push_back(fd->getQualifiedNameAsString());
     std::set<const FunctionDecl*> done;
     for (const FunctionDecl* fd : facts.functions) {
-      if (fd->isTemplateInstantiation() || !done.insert(canonical(fd)).second) continue;
+      if (fd->isTemplateInstantiation() || !done.insert(patternOf(fd)).second) continue;
       if (!isRoot(sm, fd)) continue;
       coverage.count(fd);
       MachineFacts known;
-      const auto& reaching = entries[canonical(fd)];
+      const auto& reaching = entries[patternOf(fd)];
       known.entries.assign(reaching.begin(), reaching.end());
       known.fileEntries = externC;
       bool hasFacts = false;
@@ -530,7 +530,7 @@ class Consumer : public ASTConsumer {
         const FunctionDecl* caller;
         CallSites* out;
         bool VisitCallExpr(CallExpr* c) {
-          if (const FunctionDecl* t = c->getDirectCallee()) (*out)[canonical(t)].push_back({c, caller});
+          if (const FunctionDecl* t = c->getDirectCallee()) (*out)[patternOf(t)].push_back({c, caller});
           return true;
         }
       } calls;
@@ -550,16 +550,16 @@ class Consumer : public ASTConsumer {
       struct Calls : RecursiveASTVisitor<Calls> {
         std::set<const FunctionDecl*> out;
         bool VisitCallExpr(CallExpr* c) {
-          if (const FunctionDecl* t = c->getDirectCallee()) out.insert(canonical(t));
+          if (const FunctionDecl* t = c->getDirectCallee()) out.insert(patternOf(t));
           return true;
         }
         bool VisitCXXConstructExpr(CXXConstructExpr* c) {
-          if (const auto* ctor = c->getConstructor()) out.insert(canonical(ctor));
+          if (const auto* ctor = c->getConstructor()) out.insert(patternOf(ctor));
           return true;
         }
       } calls;
       calls.TraverseStmt(fd->getBody());
-      const FunctionDecl* self = canonical(fd);
+      const FunctionDecl* self = patternOf(fd);
       all.insert(self);
       for (const FunctionDecl* c : calls.out)
         if (c != self) called.insert(c), callees[self].insert(c);
@@ -849,7 +849,7 @@ bool isHostCode(const std::string& text) {
 // - PTOAS's `extern "C" [aicore] void k(...)`: the single-bracket qualifier is blanked;
 // - a host launch `k<<<grid, nullptr, stream>>>(args)` becomes `k/*<grid, nullptr, stream>*/(args)`,
 //   a plain call that the front end knows for a launch (the caller is host code, skipped).
-std::string asHostCpp(std::string text, std::vector<size_t>* launches = nullptr) {
+std::string asHostCpp(std::string text, std::vector<size_t>& launches) {
   for (const char* q : {"[aicore]", "[host]"})
     for (size_t at = text.find(q); at != std::string::npos; at = text.find(q, at))
       text.replace(at, std::strlen(q), std::string(std::strlen(q), ' '));
@@ -863,7 +863,7 @@ std::string asHostCpp(std::string text, std::vector<size_t>* launches = nullptr)
     }
     text.replace(at, 3, "/*<");
     text.replace(close, 3, ">*/");
-    if (launches) launches->push_back(at);
+    launches.push_back(at);
     at = close + 3;
   }
   return text;
@@ -1037,7 +1037,7 @@ void dropEmptyViews(std::vector<Kernel>& kernels) {
     const Kernel& k = kernels[i];
     if (k.view.empty() || !empty(k)) continue;
     bool twinHasCode = std::any_of(kernels.begin(), kernels.end(), [&](const Kernel& o) {
-      return &o != &k && !o.view.empty() && o.name == k.name && o.loc.line == k.loc.line && !empty(o);
+      return areViewTwins(o, k) && !empty(o);
     });
     drop[i] = twinHasCode || k.view != "aiv";  // both empty: the vector one stays, to say so
   }
@@ -1055,20 +1055,19 @@ SyncCoverage syncCoverage(const Output& out) {
   for (const auto& k : out.kernels)
     if (k.body)
       forEachOp(*k.body, [&](const Op& op) {
-        if (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag || op.kind == OpKind::PipeBarrier)
+        if (isCountedSync(op.kind))
           modelled.insert({op.loc.file, op.loc.line, op.loc.col});
       });
   for (const auto& [at, where] : out.syncWritten) {
     ++c.written;
-    // In a function a kernel inlined but not in its model: code that does not run there (an arm
-    // of a constant condition, after a return); nothing of it is missing from the model.
-    if (modelled.count(at) || out.syncInReached.count(at)) {
+    // In a function a kernel inlined whole but not in its model: code that does not run there
+    // (an arm of a constant condition, after a return); nothing of it is missing from the model.
+    if (modelled.count(at) || (where.reached && where.gap.empty())) {
       ++c.modelled;
       continue;
     }
-    const auto& [function, gap] = where;
-    std::string why = !gap.empty() ? "'" + function + "' is not modelled whole (" + gap + ")"
-                                   : "no kernel of this file reaches '" + function + "'";
+    std::string why = !where.gap.empty() ? "'" + where.function + "' is not modelled whole (" + where.gap + ")"
+                                         : "no kernel of this file reaches '" + where.function + "'";
     c.missed.push_back({ModelGap::Kind::SkippedCode, SourceLoc{std::get<0>(at), std::get<1>(at), std::get<2>(at)},
                         "a synchronisation call in no kernel's model: " + why});
   }
@@ -1108,8 +1107,10 @@ void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefin
   for (auto& k : cube.kernels)
     if (k.kind != "orchestration") out.kernels.push_back(std::move(k));
   dropEmptyViews(out.kernels);
-  out.syncWritten.insert(cube.syncWritten.begin(), cube.syncWritten.end());
-  out.syncInReached.insert(cube.syncInReached.begin(), cube.syncInReached.end());
+  for (const auto& [at, w] : cube.syncWritten) {  // reached in either view is reached
+    auto [it, fresh] = out.syncWritten.emplace(at, w);
+    if (!fresh) it->second.reached |= w.reached;
+  }
   auto same = [](const InputDiagnostic& a, const InputDiagnostic& b) {
     return a.level == b.level && a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.col == b.loc.col &&
            a.message == b.message;
@@ -1174,7 +1175,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   // chained `else if` overflowed the 8 MB of an ordinary thread (issue 18). The pages are
   // committed only as they are used.
   std::vector<size_t> launches;
-  const std::string hostCpp = asHostCpp(text, &launches);
+  const std::string hostCpp = asHostCpp(text, launches);
   auto parse = [&](Output& into) {
     into.launchOffsets = launches;
     llvm::CrashRecoveryContext().RunSafelyOnThread(

@@ -72,10 +72,8 @@ inline std::optional<TileInfo> tileInfoOf(QualType t) {
   }
   int64_t elem = 0;
   if (args[1].getKind() == TemplateArgument::Type) {
-    QualType et = args[1].getAsType();
-    std::string en = et.getAsString();
-    if (en.find("half") != std::string::npos || en.find("bfloat16") != std::string::npos) elem = 2;
-    else if (!et->isIncompleteType() && !et->isDependentType())
+    QualType et = args[1].getAsType();  // the prelude's half / bfloat16_t are two bytes, as on the device
+    if (!et->isIncompleteType() && !et->isDependentType())
       elem = static_cast<int64_t>(decl->getASTContext().getTypeSizeInChars(et).getQuantity());
   }
   if (args[2].getKind() == TemplateArgument::Integral && args[3].getKind() == TemplateArgument::Integral) {

@@ -35,6 +35,11 @@ Pipe pipeFromName(const std::string& name) {
   return Pipe::Unknown;
 }
 
+bool areViewTwins(const Kernel& a, const Kernel& b) {
+  return !a.view.empty() && !b.view.empty() && a.view != b.view && a.name == b.name && a.file == b.file &&
+         a.loc.line == b.loc.line;
+}
+
 const char* gapKindName(ModelGap::Kind k) {
   switch (k) {
     case ModelGap::Kind::UndeclaredCall: return "undeclared call";

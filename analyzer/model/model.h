@@ -239,6 +239,9 @@ struct Kernel {
   std::optional<int64_t> launchedLanes() const;
 };
 
+// The same C++ entry modelled in two core views (Kernel::view "aic" and "aiv").
+bool areViewTwins(const Kernel& a, const Kernel& b);
+
 struct Model {
   std::vector<Kernel> kernels;
 };
