@@ -19,6 +19,25 @@ trap 'rm -rf "$gen"' EXIT
 "$build/ptoverify" isa --prelude > "$gen/ptoverify_isa_ops.h"
 clang_flags=(-fsyntax-only -std=c++20 -x c++ -w -include "$prelude/ptoverify_prelude.h" -I "$prelude/stubinc"
              -D__DAV_C220_VEC__ -D__DAV_VEC__ -idirafter "$gen")
+cube_flags=("${clang_flags[@]/__DAV_C220_VEC__/__DAV_C220_CUBE__}")
+cube_flags=("${cube_flags[@]/__DAV_VEC__/__DAV_CUBE__}")
+# The compiler's floor for a file: one parse per core view the front end models it in (device
+# code that tests the core macros is compiled for the cube and the vector core).
+floor_script() {  # FILE [compiler flags...]: the floor as one shell command
+  local f=$1 model
+  shift
+  model=$("$build/ptoverify" model "$f" ${1:+--} "$@" 2>/dev/null || true)  # whole: grep -q under pipefail would cut it
+  if grep -qE ', AI[CV] view, ' <<<"$model"; then
+    echo "$clangxx ${clang_flags[*]} $* $f && $clangxx ${cube_flags[*]} $* $f"
+  else
+    echo "$clangxx ${clang_flags[*]} $* $f"
+  fi
+}
+clang_floor() {  # FILE: the floor's command, one word a line (no shell for one view)
+  local script
+  script=$(floor_script "$1")
+  if [[ $script == *"&&"* ]]; then printf '%s\n' bash -c "$script"; else printf '%s\n' "$clangxx" "${clang_flags[@]}" "$1"; fi
+}
 files=("$src/corpus/barrier-participants/good/fused_three_phase.cpp"
        "$src/corpus/sync-event-pairing/good/ptoas_vector_kernel.cpp"
        "$src/corpus/cache-policy-wrapper/good/pypto_wrapper.cpp"
@@ -51,20 +70,35 @@ compare() {  # name, then the clang command and the ptoverify command separated 
 
 printf '%-32s %12s %12s %8s\n' "file" "clang (ms)" "ptoverify" "ratio"
 for f in "${files[@]}"; do
-  compare "$(basename "$f")" "$clangxx" "${clang_flags[@]}" "$f" -- "$build/ptoverify-cpp" check "$f"
+  mapfile -t floor < <(clang_floor "$f")
+  compare "$(basename "$f")" "${floor[@]}" -- "$build/ptoverify-cpp" check "$f"
 done
 # All of them in one process: the per-process start-up is paid once.
-compare "all files (one ptoverify)" bash -c "for f in ${files[*]}; do $clangxx ${clang_flags[*]} \$f; done" -- \
-  "$build/ptoverify-cpp" check "${files[@]}"
+all=""
+for f in "${files[@]}"; do all+="${all:+ && }$(floor_script "$f")"; done
+compare "all files (one ptoverify)" bash -c "$all" -- "$build/ptoverify-cpp" check "${files[@]}"
 # The real fused kernel (issue 14's targets).
 real="$src/../shared/corpus-real/cpp/pypto-lib_3192c95d/models/deepseek/v4-flash/kernels/fused_pre_norm_cce"
 if [ -d "$real" ]; then
   for f in "$real/entry.cpp" "$real/debug/entry.cpp"; do
-    compare "fused $(basename "$(dirname "$f")")/$(basename "$f")" "$clangxx" "${clang_flags[@]}" "$f" -- \
-      "$build/ptoverify-cpp" check "$f"
+    mapfile -t floor < <(clang_floor "$f")
+    compare "fused $(basename "$(dirname "$f")")/$(basename "$f")" "${floor[@]}" -- "$build/ptoverify-cpp" check "$f"
   done
 else
   echo "real fused kernel: skipped (../shared/corpus-real is not beside the project)"
+fi
+# pto-isa's hand-written device kernels (issue 38's target: <= 1.5x), each file in the core views
+# it is modelled in; one run each.
+isa="$src/../shared/corpus-real/cpp/pto-isa_3186c381"
+if [ -d "$isa" ]; then
+  isa_flags=(-D__CCE_AICORE__=220 -I "$isa/tests/common")
+  mapfile -t isa_files < <(find "$isa" -name '*.cpp' ! -name 'main*.cpp' ! -name golden.cpp | sort)
+  isa_floor="true"
+  for f in "${isa_files[@]}"; do isa_floor+=" && { $(floor_script "$f" "${isa_flags[@]}") >/dev/null 2>&1 || true; }"; done
+  n=1 compare "pto-isa tree (${#isa_files[@]} files)" bash -c "$isa_floor" -- \
+    bash -c "for f in ${isa_files[*]}; do $build/ptoverify-cpp check \$f -- ${isa_flags[*]}; done"
+else
+  echo "pto-isa tree: skipped (../shared/corpus-real is not beside the project)"
 fi
 # cann/pypto's device tree (issue 19's target: <= 2x clang++ -fsyntax-only): one check of the
 # directory against clang on each of its sources, with the flags of the compile_commands.json
