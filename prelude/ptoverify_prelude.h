@@ -124,7 +124,12 @@ enum class BLayout { RowMajor, ColMajor };
 enum class SLayout { NoneBox, RowMajor, ColMajor };
 enum class PadValue { Null, Zero, Max, Min };
 enum class CompactMode { Null, Normal, RowPlusOne };
-enum class Layout { ND, DN, NZ };
+// Global-memory layouts (pto/common/type.hpp): row/column major, the cube fractal, and the
+// convolution and scale layouts of hand-written cube kernels.
+enum class Layout {
+  ND, DN, NZ, SCALE, MX_A_ND, MX_A_DN, MX_A_ZZ, MX_B_ND, MX_B_DN, MX_B_NN, HIF4_A_ZZ, HIF4_B_NN,
+  NC1HWC0, GNC1HWC0, NCHW, GNCHW, NHWC, NDC1HWC0, NCDHW, FRACTAL_Z, FRACTAL_Z_S16S8, FRACTAL_Z_3D, MAX
+};
 enum class TLoadL2Hint { Default, NotAllocKeep, NotAllocClear };
 enum class STPhase { Unspecified, Partial, Final };
 enum class AtomicType { AtomicNone, AtomicAdd };
@@ -151,6 +156,10 @@ struct Tile {
   template <class... A> void SetValidShape(const A&...) {}
   int GetValidRow() const { return VR; }
   int GetValidCol() const { return VC; }
+  void SetKAligned(bool) {}
+  // The run-time valid rows / columns a kernel may set directly on a dynamic tile.
+  int RowMaskInternal = VR;
+  int ColMaskInternal = VC;
 };
 // pto-isa's shapes and strides: five dimensions, each static or DYNAMIC (given at run time).
 constexpr int DYNAMIC = -1;
@@ -226,11 +235,18 @@ namespace comm {
 using Signal = GlobalTensor<int32_t, Shape<1, 1, 1, 1, 1>, Stride<1, 1, 1, 1, 1>>;
 enum class NotifyOp { Set, AtomicAdd };
 enum class WaitCmp { EQ, NE, GE, GT, LE, LT };
-enum class DmaEngine { SDMA, MTE };
+enum class DmaEngine { SDMA, MTE, URMA };
 PTOVERIFY_TILE_OP(TPUT)
 PTOVERIFY_TILE_OP(TGET)
-PTOVERIFY_TILE_OP(TPUT_ASYNC)
-PTOVERIFY_TILE_OP(TGET_ASYNC)
+// The asynchronous forms run on a session's DMA engine and return the event that completes them.
+struct AsyncSession {};
+struct AsyncEvent {
+  template <class... A> bool Wait(const A&...) const { return true; }
+  template <class... A> bool Test(const A&...) const { return true; }
+};
+template <class... A> bool BuildAsyncSession(const A&...) { return true; }
+template <class... A> AsyncEvent TPUT_ASYNC(const A&...) { return {}; }
+template <class... A> AsyncEvent TGET_ASYNC(const A&...) { return {}; }
 PTOVERIFY_TILE_OP(TNOTIFY)
 PTOVERIFY_TILE_OP(TWAIT)
 PTOVERIFY_TILE_OP(TBROADCAST)
@@ -241,6 +257,7 @@ template <class... A> bool TTEST(const A&...) { return true; }
 }  // namespace comm
 }  // namespace pto
 
+#include "ptoverify_ptoisa.h"
 #include "ptoverify_ascendc.h"
 
 namespace AscendC {

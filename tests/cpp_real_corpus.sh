@@ -132,13 +132,16 @@ fi
 
 echo "== pto-isa hand-written kernels (both core views)"
 # Each device-kernel file gives kernels or lists what it could not model; the share of its set_flag / wait_flag / pipe_barrier calls
-# that reach a model does not fall below what is measured today (51% of 929; the goal is 95%,
-# the rest are listed as not modelled), and nothing crashes.
+# that reach a model does not fall below what is measured today (83% of 949; the goal is 95%,
+# the rest are listed as not modelled), and nothing crashes. The include folders are the ones the
+# tree's CMake files give its kernels (the communication tests' common header, the flash
+# attention helpers).
 I=$REAL/pto-isa_3186c381
 if [ -d "$I" ]; then
   written=0 modelled=0 empty="" sync_errors=""
+  includes=("-I$I/tests/common" "-I$I/tests/npu/a2a3/comm/st/testcase" "-I$I/kernels/manual/common/flash_atten")
   while IFS= read -r f; do
-    json=$("$BIN" check --format json "$f" -- -D__CCE_AICORE__=220 "-I$I/tests/common" 2>/dev/null)
+    json=$("$BIN" check --format json "$f" -- -D__CCE_AICORE__=220 "${includes[@]}" 2>/dev/null)
     [ $? -le 2 ] || fail "pto-isa: $f crashed"
     read -r k w m e < <(python3 -c 'import json,sys; j=json.load(sys.stdin); f=j["files"][0]; s=f.get("syncCalls",{})
 e=sum(1 for x in j["findings"] if x["level"]=="error" and x["ruleId"] in ("sync-exit-balance","sync-deadlock"))
@@ -151,8 +154,8 @@ print(f["kernels"], s.get("written",0), s.get("modelled",0), e)' <<<"$json")
   done < <(find "$I" -name '*.cpp' ! -name 'main*.cpp' ! -name golden.cpp | sort)
   [ -z "$empty" ] && pass || fail "pto-isa: no kernel and nothing listed as not modelled in$empty"
   echo "pto-isa: $modelled of $written sync calls in a model"
-  [ $((modelled * 100)) -ge $((written * 50)) ] && [ "$written" -ge 900 ] && pass ||
-    fail "pto-isa: $modelled of $written sync calls in a model (at least half expected)"
+  [ $((modelled * 100)) -ge $((written * 82)) ] && [ "$written" -ge 940 ] && pass ||
+    fail "pto-isa: $modelled of $written sync calls in a model (at least 82% expected)"
   # A helper whose only caller is cube code is no root of the vector view (before, such prime
   # helpers gave false unbalanced-event and deadlock errors): none over the tree.
   [ -z "$sync_errors" ] && pass || fail "pto-isa: false sync errors:$sync_errors"

@@ -2,6 +2,7 @@
 
 #include "analyzer/numbers.h"
 
+#include <cctype>
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -844,11 +845,39 @@ bool isHostCode(const std::string& text) {
   return host && !definesDeviceFunction(text);
 }
 
-// What the device compiler reads that is no host C++, rewritten in place with the same length so
-// every column stays where it was:
+// The callee of the launch whose `<<<` is at `at`, when it names its template arguments
+// (`k<T, 64>`), with its line breaks as spaces; "" otherwise.
+std::string explicitLaunchCallee(const std::string& text, size_t at, size_t& start) {
+  size_t end = at;
+  while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+  if (end == 0 || text[end - 1] != '>') return "";
+  size_t i = end;
+  for (int depth = 0; i > 0;) {
+    char c = text[--i];
+    depth += c == '>' ? 1 : c == '<' ? -1 : 0;
+    if (depth == 0) break;
+  }
+  start = i;
+  while (start > 0 && std::isspace(static_cast<unsigned char>(text[start - 1]))) --start;
+  size_t nameEnd = start;
+  while (start > 0 && (std::isalnum(static_cast<unsigned char>(text[start - 1])) || text[start - 1] == '_' ||
+                       text[start - 1] == ':'))
+    --start;
+  if (start == nameEnd) return "";
+  std::string callee = text.substr(start, end - start);
+  for (char& c : callee)
+    if (c == '\n' || c == '\r') c = ' ';
+  return callee;
+}
+
+// What the device compiler reads that is no host C++, rewritten in place, every line kept where
+// it was:
 // - PTOAS's `extern "C" [aicore] void k(...)`: the single-bracket qualifier is blanked;
 // - a host launch `k<<<grid, nullptr, stream>>>(args)` becomes `k/*<grid, nullptr, stream>*/(args)`,
-//   a plain call that the front end knows for a launch (the caller is host code, skipped).
+//   a plain call that the front end knows for a launch (the caller is host code, skipped). A
+//   launch that names its template arguments also takes the kernel's address first
+//   (`(void)&k<T, 64>, k<T, 64>(args)`), so the entry is instantiated even when an argument's
+//   host type does not parse. `launches` receives each launch's offset in the result.
 std::string asHostCpp(std::string text, std::vector<size_t>& launches) {
   for (const char* q : {"[aicore]", "[host]"})
     for (size_t at = text.find(q); at != std::string::npos; at = text.find(q, at))
@@ -863,6 +892,13 @@ std::string asHostCpp(std::string text, std::vector<size_t>& launches) {
     }
     text.replace(at, 3, "/*<");
     text.replace(close, 3, ">*/");
+    size_t start = 0;
+    if (std::string callee = explicitLaunchCallee(text, at, start); !callee.empty()) {
+      std::string reference = "(void)&" + callee + ", ";
+      text.insert(start, reference);
+      at += reference.size();
+      close += reference.size();
+    }
     launches.push_back(at);
     at = close + 3;
   }

@@ -222,6 +222,11 @@ class CallLowering : public WrapperFacts {
         return emit(seq, std::move(op));
       }
       case CS::SetFfts: return emit(seq, makeOp(OpKind::SetFfts, n, l));
+      case CS::AsyncWait: {
+        Op op = makeOp(in.kind, "pto::comm::AsyncEvent::" + n, l);
+        op.pipes = in.pipes;
+        return emit(seq, std::move(op));
+      }
       case CS::Tile:
         if (call->getNumArgs() == 0) return;
         return translateTileOp(call, in, n, std::vector<const clang::Expr*>(call->arg_begin(), call->arg_end()), seq);
@@ -267,6 +272,13 @@ class CallLowering : public WrapperFacts {
     if (fd->getQualifiedNameAsString().rfind("AscendC::", 0) == 0 && !fd->getReturnType()->isIntegerType())
       gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
           "'AscendC::" + fd->getNameAsString() + "' (its memory accesses and pipe are not modelled)");
+    // A pto-isa function the instruction table does not list (TPUSH / TPOP through a TPipe FIFO):
+    // it may move data and synchronise, none of which the model has.
+    else if (fd->getQualifiedNameAsString().rfind("pto::", 0) == 0 && !isa<CXXMethodDecl>(fd) &&
+             fd->getReturnType()->isVoidType())
+      gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
+          "'" + fd->getQualifiedNameAsString() + "' (not in the instruction table: its memory accesses, pipes and "
+          "synchronisation are not modelled)");
   }
 
   // A PTO-ISA tile instruction: kind, pipe and operand roles from the shared table

@@ -65,7 +65,7 @@ inline std::optional<TileInfo> tileInfoOf(QualType t) {
   if (!decl) return info;
   const TemplateArgumentList& args = decl->getTemplateArgs();
   if (args.size() < 4) return info;
-  static const char* spaces[] = {"ub", "l1", "l0a", "l0b", "l0c", "bias", "fb", "l0a", "l0b"};
+  static const char* spaces[] = {"ub", "l1", "l0a", "l0b", "l0c", "bias", "scaling", "l0a", "l0b"};
   if (args[0].getKind() == TemplateArgument::Integral) {
     int64_t v = args[0].getAsIntegral().getExtValue();
     if (v >= 0 && v < 9) info.space = spaces[v];
@@ -81,6 +81,19 @@ inline std::optional<TileInfo> tileInfoOf(QualType t) {
     info.cols = args[3].getAsIntegral().getExtValue();
     info.elemBytes = elem;
     info.bytes = elem * info.rows * info.cols;
+    // A compact tile (CompactMode::Normal, the compact cube operands) stores only its valid
+    // region, each edge padded to a whole fractal: the packed footprint, never more than the
+    // declared shape (pto-isa's tests place a 128x256 f32 compact L0B tile with 22x215 valid).
+    auto integral = [&](unsigned i) -> std::optional<int64_t> {
+      if (args.size() <= i || args[i].getKind() != TemplateArgument::Integral) return std::nullopt;
+      return args[i].getAsIntegral().getExtValue();
+    };
+    auto validRows = integral(5), validCols = integral(6), compact = integral(10);
+    if (compact && *compact != 0 && validRows && validCols && *validRows > 0 && *validCols > 0 && elem > 0) {
+      int64_t edge = std::max<int64_t>(16, 32 / elem);
+      auto padded = [edge](int64_t n) { return (n + edge - 1) / edge * edge; };
+      info.bytes = elem * std::min(info.rows, padded(*validRows)) * std::min(info.cols, padded(*validCols));
+    }
   }
   return info;
 }

@@ -115,7 +115,13 @@ std::vector<Instr> build() {
     tr.tileSources = 1;
     add(tr);
   }
-  add(tile("TRESHAPE", K::Other, {P::S}));
+  {
+    // A reinterpretation of the source's bytes as the destination's type: no data moves, so the
+    // destination is not written (it names bytes that already hold a value).
+    Instr reshape = tile("TRESHAPE", K::Other, {P::S});
+    reshape.written = -1;
+    add(reshape);
+  }
   // Pipe classes pto-isa's own event helpers name for untyped scalar and vector work.
   for (auto [n, p] : {std::pair{"SCALAR", P::S}, std::pair{"VECTOR", P::V}}) {
     Instr c = tile(n, K::Other, {p});
@@ -155,7 +161,8 @@ std::vector<Instr> build() {
   }
   add(entry("TREDUCE", K::Collective, S::Collective, R::Fixed, {P::MTE2, P::V, P::MTE3}, {"pto::comm::TREDUCE"},
        {"pto.comm.treduce"}));
-  add(entry("WAIT_ASYNC_EVENT", K::AsyncWait, S::None, R::Fixed, {P::S}, {},
+  add(entry("WAIT_ASYNC_EVENT", K::AsyncWait, S::AsyncWait, R::Fixed, {P::S},
+            {"pto::comm::AsyncEvent::Wait", "pto::comm::AsyncEvent::Test"},
        {"pto.comm.wait_async_event", "pto.comm.test_async_event"}));
 
   // ---- intra-core sync ----------------------------------------------------------------------

@@ -39,6 +39,7 @@ enum class CallShape {
   SyncAllAscendC,  // AscendC::SyncAll<IsAIVOnly>()
   CrossCoreSet,    // ffts_cross_core_sync(pipe, getFFTSMsg(mode, id)) / CrossCoreSetFlag
   CrossCoreWait,   // wait_flag_dev(id) / CrossCoreWaitFlag
+  AsyncWait,       // event.Wait(session) / event.Test(session) on TPUT_ASYNC's returned event
   SetFfts,         // set_ffts_base_addr(addr)
   LaneId,          // get_block_idx / get_sub_block_id: the lane's index
   LaneCount,       // get_block_num
