@@ -153,6 +153,8 @@ class ProofContext {
   std::vector<SyncStep> syncSteps();
   // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between?
   bool ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second);
+  bool orderedAssuming(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second,
+                       const ExprPtr& ga, std::vector<ExprPtr>& split);
 
   // The kernel budget, read every 4096 steps of the proofs' own work (shape folding, the race
   // walk): a clock read per step would cost more than the step, and kernels below that much

@@ -184,14 +184,31 @@ std::vector<ProofContext::SyncStep> ProofContext::syncSteps() {
 }
 
 bool ProofContext::ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second) {
+  std::vector<ExprPtr> split;
+  return orderedAssuming(syncs, from, to, first, second, trace().ops[from].guard, split);
+}
+
+// Ordered on every path: the sync ops that run whenever both accesses run (and the `split`
+// branch conditions assumed in `ga`) are walked in issue order. When they do not order the two,
+// a branch whose condition neither holds nor fails there is split on, both arms: the two arms of
+// an if/else that each order the accesses their own way (MTE2 -> V -> MTE3 in one, MTE2 -> MTE3
+// in the other) order them on every path. At most kMaxSplits conditions are split on.
+bool ProofContext::orderedAssuming(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first,
+                                   Pipe second, const ExprPtr& ga, std::vector<ExprPtr>& split) {
+  constexpr size_t kMaxSplits = 3;
   const Trace& t = trace();
-  const ExprPtr& ga = t.ops[from].guard;
   const ExprPtr& gb = t.ops[to].guard;
   std::set<Pipe> reached{first};
   std::set<std::tuple<Pipe, Pipe, std::string_view>> pending;  // events set after `from` on a reached pipe
+  ExprPtr undecided;
   auto begin = std::upper_bound(syncs.begin(), syncs.end(), from, [](size_t i, const SyncStep& s) { return i < s.index; });
   for (auto s = begin; s != syncs.end() && s->index < to; ++s) {
-    if (!implied(t.ops[s->index].guard, ga, gb)) continue;
+    const ExprPtr& g = t.ops[s->index].guard;
+    if (!implied(g, ga, gb)) {
+      bool splitAlready = std::any_of(split.begin(), split.end(), [&](const ExprPtr& x) { return shapeId(x) == shapeId(g); });
+      if (!undecided && !splitAlready && split.size() < kMaxSplits) undecided = g;
+      continue;
+    }
     switch (s->kind) {
       case SyncStep::Kind::All: return true;
       // pipe_barrier(p) holds issue until pipe p drains (the drain PTOAS puts before TNOTIFY).
@@ -208,7 +225,13 @@ bool ProofContext::ordered(const std::vector<SyncStep>& syncs, size_t from, size
         break;
     }
   }
-  return reached.count(second) > 0;
+  if (reached.count(second)) return true;
+  if (!undecided) return false;
+  split.push_back(undecided);
+  bool both = orderedAssuming(syncs, from, to, first, second, exprAnd(ga, undecided), split) &&
+              orderedAssuming(syncs, from, to, first, second, exprAnd(ga, exprNot(undecided)), split);
+  split.pop_back();
+  return both;
 }
 
 // What the shape of a guard says, as sorted shape ids: its conjuncts, the values its `!x`

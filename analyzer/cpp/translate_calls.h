@@ -286,6 +286,13 @@ class CallLowering : public WrapperFacts {
   // counted as a gap.
   void translateTileOp(const clang::Expr* call, const ptoisa::Instr& in, const std::string& n,
                        const std::vector<const clang::Expr*>& args, Stmt& seq) {
+    // TMOV(pipe, tile) / TMOV(tile, pipe) through a cube <-> vector FIFO is a TPUSH / TPOP: its
+    // data movement and cross-core flags are not the plain move the table describes.
+    for (const clang::Expr* a : args)
+      if (a && classNameOf(a->getType()) == "TPipe")
+        return gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
+                   "'" + n + "' through a TPipe FIFO (a TPUSH / TPOP: its data movement and cross-core flags are "
+                   "not modelled)");
     Op op = makeOp(in.kind, n, call->getBeginLoc());
     bool transfer = in.kind == OpKind::Load || in.kind == OpKind::Prefetch || in.kind == OpKind::Store;
     bool hasTmp = false;
