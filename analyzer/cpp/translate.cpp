@@ -119,6 +119,7 @@ class Translator final : public CallLowering {
         Origin o;
         o.ref.param = static_cast<int>(i);
         o.ref.value = param.name;
+        o.bytes = Expr::constant(0);
         origins_[p] = o;
       } else {
         values_[p] = Expr::param(param.name, static_cast<int>(i));
@@ -292,6 +293,7 @@ class Translator final : public CallLowering {
     Origin walked = originOf(init);
     if (walked.known()) {
       walked.offset = nullptr;
+      walked.bytes = nullptr;
       origins_[var] = walked;
     }
     loop->children.push_back(Stmt::seq());

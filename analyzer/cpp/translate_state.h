@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 // The C++ translator's rooms, private to analyzer/cpp/translate.cpp, each a layer over the one
 // before: ModelState (this file: what the walk keeps, names, gaps) -> ValueEvaluator (values and
 // memory origins, translate_values.h) -> WrapperFacts (ABI and launch facts, translate_facts.h)
@@ -55,6 +56,50 @@ inline std::string classNameOf(QualType t) {
 
 inline bool isGlobalTensorType(QualType t) { return classNameOf(t) == "GlobalTensor"; }
 
+// The five static dimensions of `pto::Shape<...>` / `pto::Stride<...>` named `name`, found in the
+// record or its bases (TileShape2D derives from Shape); nullopt when one is DYNAMIC.
+inline std::optional<std::array<int64_t, 5>> staticDims(QualType t, const std::string& name) {
+  const CXXRecordDecl* rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  for (int depth = 0; rd && depth < 4; ++depth) {
+    if (const auto* spec = dyn_cast<ClassTemplateSpecializationDecl>(rd); spec && spec->getName() == name) {
+      const TemplateArgumentList& args = spec->getTemplateArgs();
+      if (args.size() != 5) return std::nullopt;
+      std::array<int64_t, 5> dims{};
+      for (unsigned i = 0; i < 5; ++i) {
+        if (args[i].getKind() != TemplateArgument::Integral) return std::nullopt;
+        dims[i] = args[i].getAsIntegral().getExtValue();
+        if (dims[i] < 0) return std::nullopt;
+      }
+      return dims;
+    }
+    if (!rd->hasDefinition() || rd->getNumBases() != 1) return std::nullopt;
+    rd = rd->bases_begin()->getType()->getAsCXXRecordDecl();
+  }
+  return std::nullopt;
+}
+
+// The bytes a GlobalTensor with static shape and strides spans, from its first element to its
+// last (sum of (shape - 1) * stride, plus one, elements); nullopt when not static.
+inline std::optional<int64_t> globalTensorSpanBytes(QualType t) {
+  const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!spec || spec->getName() != "GlobalTensor") return std::nullopt;
+  const TemplateArgumentList& args = spec->getTemplateArgs();
+  if (args.size() < 3 || args[0].getKind() != TemplateArgument::Type || args[1].getKind() != TemplateArgument::Type ||
+      args[2].getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  QualType elem = args[0].getAsType();
+  if (elem->isIncompleteType() || elem->isDependentType()) return std::nullopt;
+  auto shape = staticDims(args[1].getAsType(), "Shape");
+  auto stride = staticDims(args[2].getAsType(), "Stride");
+  if (!shape || !stride) return std::nullopt;
+  int64_t last = 0;
+  for (int i = 0; i < 5; ++i) {
+    if ((*shape)[i] == 0) return std::nullopt;
+    last += ((*shape)[i] - 1) * (*stride)[i];
+  }
+  return (last + 1) * spec->getASTContext().getTypeSizeInChars(elem).getQuantity();
+}
+
 // Tile<TileType::Vec, float, R, C, ...>: its space and size from the template arguments.
 inline std::optional<TileInfo> tileInfoOf(QualType t) {
   if (classNameOf(t) != "Tile") return std::nullopt;
@@ -102,6 +147,7 @@ inline std::optional<TileInfo> tileInfoOf(QualType t) {
 struct Origin {
   MemRef ref;
   ExprPtr offset;  // elements from the base, when known
+  ExprPtr bytes;   // bytes from the base, when known (whatever the pointer types on the way)
   bool known() const { return ref.valid(); }
 };
 

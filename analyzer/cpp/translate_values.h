@@ -192,8 +192,15 @@ class ValueEvaluator : public ModelState {
           Origin o = originOf(bo->getLHS());
           // `end - first` of two addresses is a length, not an address.
           if (opc == BO_Sub && originOf(bo->getRHS()).known()) return none;
+          bool lhsAddress = o.known();
           if (!o.known() && opc != BO_Sub) o = originOf(bo->getRHS());
           if (o.known()) o.offset = nullptr;  // a byte offset now, not elements: not kept
+          if (o.known() && o.bytes && opc != BO_And && opc != BO_Or) {
+            ExprPtr off = value(lhsAddress ? bo->getRHS() : bo->getLHS());
+            o.bytes = Expr::binary(opc == BO_Sub ? Expr::Kind::Sub : Expr::Kind::Add, o.bytes, off);
+          } else {
+            o.bytes = nullptr;  // an alignment mask moves the address by an amount not known here
+          }
           return o;
         }
         return none;
@@ -209,6 +216,7 @@ class ValueEvaluator : public ModelState {
         ExprPtr off = value(offExpr);
         if (bo->getOpcode() == BO_Sub) off = Expr::binary(Expr::Kind::Sub, Expr::constant(0), off);
         o.offset = o.offset ? Expr::binary(Expr::Kind::Add, o.offset, off) : off;
+        o.bytes = addBytes(o.bytes, off, (lhsPtr ? bo->getLHS() : bo->getRHS())->getType());
         return o;
       }
     }
@@ -216,7 +224,10 @@ class ValueEvaluator : public ModelState {
       if (uo->getOpcode() == UO_AddrOf) {
         if (const auto* sub = dyn_cast<ArraySubscriptExpr>(uo->getSubExpr()->IgnoreParenCasts())) {
           Origin o = originOf(sub->getBase());
-          if (o.known()) o.offset = o.offset ? Expr::binary(Expr::Kind::Add, o.offset, value(sub->getIdx())) : value(sub->getIdx());
+          if (o.known()) {
+            o.offset = o.offset ? Expr::binary(Expr::Kind::Add, o.offset, value(sub->getIdx())) : value(sub->getIdx());
+            o.bytes = addBytes(o.bytes, value(sub->getIdx()), sub->getBase()->getType());
+          }
           return o;
         }
         return originOf(uo->getSubExpr());
@@ -371,9 +382,30 @@ class ValueEvaluator : public ModelState {
   }
 
   // A GM operand's buffer; an address that cannot be traced is a gap, never "no buffer".
+  // `bytes` moved by `n` elements of what pointer type `ptr` points to (null: not known).
+  ExprPtr addBytes(const ExprPtr& bytes, const ExprPtr& n, QualType ptr) {
+    if (!bytes || !n || !ptr->isPointerType()) return nullptr;
+    QualType pointee = ptr->getPointeeType();
+    int64_t size = pointee->isVoidType() ? 1 : 0;  // GNU void* arithmetic: bytes
+    if (!size && !pointee->isIncompleteType() && !pointee->isDependentType())
+      size = ctx_.getTypeSizeInChars(pointee).getQuantity();
+    if (size <= 0) return nullptr;
+    return Expr::binary(Expr::Kind::Add, bytes, Expr::binary(Expr::Kind::Mul, n, Expr::constant(size)));
+  }
+
+  // A GM operand: its buffer, and when the GlobalTensor's shape and strides are static and the
+  // bytes from the buffer's base are known, the bytes it spans ([first element, last element]),
+  // so two accesses of one buffer at different offsets (double buffering of `x + i * 64`) are
+  // told apart.
   MemRef gmRef(const clang::Expr* e, const std::string& what) {
     Origin o = originOf(e);
     if (!o.known()) gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), what + " '" + text(e) + "'");
+    if (o.known() && o.bytes && o.ref.param >= 0)
+      if (auto span = globalTensorSpanBytes(e->getType())) {
+        o.ref.view = "bytes of param " + std::to_string(o.ref.param);
+        o.ref.offsets = {o.bytes};
+        o.ref.sizes = {Expr::constant(*span)};
+      }
     return o.ref;
   }
 };
