@@ -78,7 +78,22 @@ class SyncEventPairing : public Rule {
       const Op& op = *n.op;
       int self = static_cast<int>(&n - flow.nodes.data());
       if (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag) {
-        if (!op.event.id || op.event.src == Pipe::Unknown || op.event.dst == Pipe::Unknown) return;
+        if (op.event.src == Pipe::Unknown || op.event.dst == Pipe::Unknown) return;
+        // An id computed per iteration (a ping-pong flag): the CFG cannot tell which event it
+        // is, so every set of such an id goes to the trace proof, and it may leave any id of its
+        // pipes set; such a wait may clear none.
+        if (!op.event.id) {
+          if (op.kind != OpKind::SetFlag) return;
+          if (report && !complete()) unprovable.push_back(&op);
+          else if (report)
+            ctx.reportVerdict(mayOverwrite(op), op.loc,
+                              "set_flag [" + std::string(pipeName(op.event.src)) + ", " + pipeName(op.event.dst) + ", " +
+                                  (op.event.idExpr ? toString(op.event.idExpr) : std::string("?")) +
+                                  "] can run while the same event is still set (no wait in between): the flag is "
+                                  "binary, so one of the two waits has nothing to consume");
+          for (int id = 0; id <= kMaxEventId; ++id) s.counts.bits[EventKey{op.event.src, op.event.dst, id}] |= kOne;
+          return;
+        }
         EventKey key{op.event.src, op.event.dst, *op.event.id};
         unsigned c = s.get(key);
         if (op.kind == OpKind::SetFlag) {

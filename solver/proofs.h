@@ -149,6 +149,7 @@ class ProofContext {
     enum class Kind { All, Drain, Set, Wait } kind;
     Pipe src, dst;      // Set/Wait: the event's pipes; Drain: the drained pipe (both)
     std::string event;  // Set/Wait: the id, folded when constant
+    ExprPtr id;         // Set/Wait: the id in this iteration (symbolic in a loop's tail copies)
   };
   std::vector<SyncStep> syncSteps();
   // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between?

@@ -171,13 +171,13 @@ std::vector<ProofContext::SyncStep> ProofContext::syncSteps() {
   for (size_t k = 0; k < t.ops.size(); ++k) {
     const Op& op = *t.ops[k].op;
     if (ordersEverything(op)) {
-      out.push_back({k, SyncStep::Kind::All, Pipe::Unknown, Pipe::Unknown, ""});
+      out.push_back({k, SyncStep::Kind::All, Pipe::Unknown, Pipe::Unknown, "", nullptr});
     } else if (op.kind == OpKind::PipeBarrier) {
-      out.push_back({k, SyncStep::Kind::Drain, op.barrierPipe, op.barrierPipe, ""});
+      out.push_back({k, SyncStep::Kind::Drain, op.barrierPipe, op.barrierPipe, "", nullptr});
     } else if (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag) {
       auto c = evalConst(t.ops[k].eventId);
       out.push_back({k, op.kind == OpKind::SetFlag ? SyncStep::Kind::Set : SyncStep::Kind::Wait, op.event.src,
-                     op.event.dst, c ? std::to_string(*c) : toString(t.ops[k].eventId)});
+                     op.event.dst, c ? std::to_string(*c) : toString(t.ops[k].eventId), t.ops[k].eventId});
     }
   }
   return out;
@@ -199,7 +199,14 @@ bool ProofContext::orderedAssuming(const std::vector<SyncStep>& syncs, size_t fr
   const Trace& t = trace();
   const ExprPtr& gb = t.ops[to].guard;
   std::set<Pipe> reached{first};
-  std::set<std::tuple<Pipe, Pipe, std::string_view>> pending;  // events set after `from` on a reached pipe
+  std::vector<const SyncStep*> pending;  // events set after `from` on a reached pipe
+  // A wait takes a pending set of its pipes whose id is the same: spelled the same, or equal
+  // whenever both accesses run (a loop's tail copy waits on (p0 + m) % 2, its set took 0).
+  auto takes = [&](const SyncStep& wait, const SyncStep& set) {
+    if (set.src != wait.src || set.dst != wait.dst) return false;
+    if (set.event == wait.event) return true;
+    return set.id && wait.id && implied(exprEq(set.id, wait.id), ga, gb);
+  };
   ExprPtr undecided;
   auto begin = std::upper_bound(syncs.begin(), syncs.end(), from, [](size_t i, const SyncStep& s) { return i < s.index; });
   for (auto s = begin; s != syncs.end() && s->index < to; ++s) {
@@ -216,10 +223,10 @@ bool ProofContext::orderedAssuming(const std::vector<SyncStep>& syncs, size_t fr
         if (reached.count(s->src)) return true;
         break;
       case SyncStep::Kind::Set:
-        if (reached.count(s->src)) pending.insert({s->src, s->dst, s->event});
+        if (reached.count(s->src)) pending.push_back(&*s);
         break;
       case SyncStep::Kind::Wait:
-        if (!pending.count({s->src, s->dst, s->event})) break;
+        if (std::none_of(pending.begin(), pending.end(), [&](const SyncStep* set) { return takes(*s, *set); })) break;
         if (s->dst == Pipe::S) return true;  // the scalar unit issues everything after the wait
         reached.insert(s->dst);
         break;

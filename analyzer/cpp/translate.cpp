@@ -102,6 +102,37 @@ std::string calleeName(const clang::Expr* e) {
 namespace {
 
 // Statements of a kernel root and everything it inlines -> the model's Stmt tree.
+// What a loop body changes, before the body is read: each variable assigned, incremented, passed
+// to a non-const reference parameter, or placed by TASSIGN, with the statements that assign it.
+class ChangedVars : public RecursiveASTVisitor<ChangedVars> {
+ public:
+  std::map<const ValueDecl*, std::vector<const clang::Stmt*>> changed;
+  bool VisitBinaryOperator(BinaryOperator* bo) {
+    if (bo->isAssignmentOp()) note(bo->getLHS(), bo);
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* uo) {
+    if (uo->isIncrementDecrementOp()) note(uo->getSubExpr(), uo);
+    if (uo->getOpcode() == UO_AddrOf) note(uo->getSubExpr(), nullptr);
+    return true;
+  }
+  bool VisitCallExpr(CallExpr* call) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (fd && fd->getName() == "TASSIGN" && call->getNumArgs() > 0) note(call->getArg(0), nullptr);
+    for (unsigned i = 0; fd && i < call->getNumArgs() && i < fd->getNumParams(); ++i) {
+      QualType t = fd->getParamDecl(i)->getType();
+      if (t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified()) note(call->getArg(i), nullptr);
+    }
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr*) { return true; }  // a lambda's body runs where it is called
+
+ private:
+  void note(const clang::Expr* e, const clang::Stmt* by) {
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e->IgnoreParenCasts())) changed[dr->getDecl()].push_back(by);
+  }
+};
+
 class Translator final : public CallLowering {
  public:
   using CallLowering::CallLowering;
@@ -298,10 +329,78 @@ class Translator final : public CallLowering {
     }
     loop->children.push_back(Stmt::seq());
     ++depth_;
+    ExprPtr iteration = values_[var];  // (var - lb) / step, spelled as simply as it can be
+    if (evalConst(loop->lb) != std::optional<int64_t>(0)) iteration = Expr::binary(Expr::Kind::Sub, iteration, loop->lb);
+    if (evalConst(step) != std::optional<int64_t>(1)) iteration = Expr::binary(Expr::Kind::Div, iteration, step);
+    auto carried = enterLoopBody(fs->getBody(), iteration, var);
     translateStmt(fs->getBody(), *loop->children[0]);
     --depth_;
+    leaveLoopBody(carried, fs);
     values_[var] = Expr::unknown(var->getNameAsString() + " after the loop");
     seq.children.push_back(std::move(loop));
+  }
+
+  // A loop body reads, at the top of each iteration, what the iterations before it left: a
+  // variable it changes does not hold its value from before the loop. A 0/1 flag flipped once per
+  // iteration at the body's top level (`p = 1 - p`, `p ^= 1`, `p = !p`, `p = p == 0 ? 1 : 0`)
+  // holds (p0 + k) % 2 in iteration k (`iteration`; null for a while loop); any other changed
+  // integer is unknown in the body, and a changed pointer keeps its buffer but not its offset.
+  std::vector<const ValueDecl*> enterLoopBody(const clang::Stmt* body, const ExprPtr& iteration,
+                                              const ValueDecl* counter) {
+    ChangedVars scan;
+    scan.TraverseStmt(const_cast<clang::Stmt*>(body));
+    std::vector<const ValueDecl*> out;
+    for (const auto& [d, by] : scan.changed) {
+      if (d == counter || (!values_.count(d) && !origins_.count(d))) continue;  // declared in the body
+      out.push_back(d);
+      if (auto o = origins_.find(d); o != origins_.end()) o->second.offset = o->second.bytes = nullptr;
+      if (!values_.count(d)) continue;
+      std::optional<int64_t> before = evalConst(values_[d]);
+      if (iteration && before && (*before == 0 || *before == 1) && by.size() == 1 && isTopLevelIn(by[0], body) &&
+          flipsFlag(by[0], d)) {
+        ExprPtr k = *before ? Expr::binary(Expr::Kind::Add, Expr::constant(1), iteration) : iteration;
+        values_[d] = Expr::binary(Expr::Kind::Rem, k, Expr::constant(2));
+        flipped_[d] = depth_;
+      } else {
+        values_[d] = opaque(by.front() ? static_cast<const void*>(by.front()) : static_cast<const void*>(d),
+                            d->getNameAsString() + " in the loop at line " + std::to_string(loc(body->getBeginLoc()).line));
+      }
+    }
+    return out;
+  }
+
+  void leaveLoopBody(const std::vector<const ValueDecl*>& carried, const clang::Stmt* loop) {
+    for (const ValueDecl* d : carried) {
+      flipped_.erase(d);
+      if (values_.count(d)) values_[d] = opaque(loop, d->getNameAsString() + " after the loop");
+      if (auto o = origins_.find(d); o != origins_.end()) o->second.offset = o->second.bytes = nullptr;
+    }
+  }
+
+  static bool isTopLevelIn(const clang::Stmt* s, const clang::Stmt* body) {
+    if (!s) return false;
+    if (s == body) return true;
+    if (const auto* cs = dyn_cast<CompoundStmt>(body))
+      return std::any_of(cs->body_begin(), cs->body_end(), [&](const clang::Stmt* c) {
+        return c == s || (isa<clang::Expr>(c) && cast<clang::Expr>(c)->IgnoreParenImpCasts() == s);
+      });
+    return false;
+  }
+
+  // Does `s` (an assignment to `d`) turn 0 into 1 and 1 into 0?
+  bool flipsFlag(const clang::Stmt* s, const ValueDecl* d) {
+    if (const auto* ca = dyn_cast<CompoundAssignOperator>(s))
+      return ca->getOpcode() == BO_XorAssign && constant(ca->getRHS()) == std::optional<int64_t>(1);
+    const auto* bo = dyn_cast<BinaryOperator>(s);
+    if (!bo || bo->getOpcode() != BO_Assign) return false;
+    ExprPtr saved = values_[d];
+    bool flips = true;
+    for (int64_t v : {0, 1}) {
+      values_[d] = Expr::constant(v);
+      flips &= evalConst(value(bo->getRHS())) == std::optional<int64_t>(1 - v);
+    }
+    values_[d] = saved;
+    return flips;
   }
 
   static bool mentionsLane(const ExprPtr& e, const std::string& which = "") {
@@ -319,10 +418,12 @@ class Translator final : public CallLowering {
     w->children.push_back(Stmt::seq());
     w->children.push_back(Stmt::seq());
     ++depth_;
+    auto carried = enterLoopBody(body, nullptr, nullptr);
     if (cond) translateCalls(cond, *w->children[0]);
     w->cond = cond ? value(cond) : Expr::unknown("loop condition");
     translateStmt(body, *w->children[1]);
     --depth_;
+    leaveLoopBody(carried, body);
     seq.children.push_back(std::move(w));
   }
 

@@ -57,6 +57,11 @@ class CallLowering : public WrapperFacts {
       return;
     }
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) noteArgsRead(sub);
+    if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->isIncrementDecrementOp())
+      if (const ValueDecl* d = declOf(uo->getSubExpr()->IgnoreParenCasts())) {
+        translateCalls(uo->getSubExpr(), seq);
+        return changed(d, uo);
+      }
     for (const clang::Stmt* c : e->children())
       if (const auto* ce = dyn_cast_or_null<clang::Expr>(c)) translateCalls(ce, seq);
   }
@@ -91,15 +96,24 @@ class CallLowering : public WrapperFacts {
       if (p && !isa<UnresolvedLookupExpr>(p->IgnoreParenImpCasts())) translateCalls(p, seq);
   }
 
+  // `d` changed in a way not followed here (a compound assignment, an assignment under a branch,
+  // an increment): an unknown value, and a pointer keeps its buffer but not its offset.
+  void changed(const ValueDecl* d, const clang::Stmt* by) {
+    values_[d] = opaque(by, d->getNameAsString() + "@" + std::to_string(loc(by->getBeginLoc()).line));
+    if (auto o = origins_.find(d); o != origins_.end()) o->second.offset = o->second.bytes = nullptr;
+  }
+
   void assign(const BinaryOperator* bo, Stmt& seq) {
     const clang::Expr* lhs = bo->getLHS()->IgnoreParenCasts();
     if (const ValueDecl* d = declOf(lhs)) {
-      if (bo->getOpcode() == BO_Assign && depth_ == 0) {
+      if (auto f = flipped_.find(d); f != flipped_.end() && f->second == depth_) {
+        values_[d] = Expr::binary(Expr::Kind::Sub, Expr::constant(1), values_[d]);  // the loop's flag flips
+      } else if (bo->getOpcode() == BO_Assign && depth_ == 0) {
         values_[d] = value(bo->getRHS());
         Origin o = originOf(bo->getRHS());
         if (o.known()) origins_[d] = o;
       } else {
-        values_[d] = opaque(bo, d->getNameAsString() + "@" + std::to_string(loc(bo->getBeginLoc()).line));
+        changed(d, bo);
       }
       return;
     }

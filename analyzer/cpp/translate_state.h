@@ -251,6 +251,9 @@ class ModelState {
   // per evaluation, keyed by the AST node or declaration and the inlined instance it is in, never
   // by its spelling. The spelling is for messages.
   std::map<std::pair<const void*, int>, ExprPtr> opaque_;
+  // Loop flags flipped once per iteration (enterLoopBody), with the depth of the body whose
+  // top-level statement flips them.
+  std::map<const ValueDecl*, int> flipped_;
   int instance_ = 0, instances_ = 0;
   ExprPtr opaque(const void* key, const std::string& shown) {
     auto [it, fresh] = opaque_.try_emplace({key, instance_});

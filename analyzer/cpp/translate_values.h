@@ -315,16 +315,36 @@ class ValueEvaluator : public ModelState {
     auto tiles = tiles_;
     auto aliases = argsAliases_;
     auto bounds = addrBounds_;
-    for (unsigned i = 0; i < fd->getNumParams() && i < call->getNumArgs(); ++i)
-      bindParam(fd->getParamDecl(i), call->getArg(i));
+    // A variable of the caller passed to a non-const reference parameter: what the callee leaves
+    // in the parameter is the caller's variable after the call.
+    std::vector<std::pair<const ParmVarDecl*, const ValueDecl*>> byReference;
+    for (unsigned i = 0; i < fd->getNumParams() && i < call->getNumArgs(); ++i) {
+      const ParmVarDecl* p = fd->getParamDecl(i);
+      bindParam(p, call->getArg(i));
+      if (p->getType()->isLValueReferenceType() && !p->getType().getNonReferenceType().isConstQualified() &&
+          !tileInfoOf(p->getType()))
+        if (const auto* dr = dyn_cast<DeclRefExpr>(call->getArg(i)->IgnoreParenCasts()))
+          byReference.push_back({p, dr->getDecl()});
+    }
     stack_.insert(fd);
     const int callerInstance = instance_;
     instance_ = ++instances_;
     auto restore = [&] {
+      std::vector<std::tuple<const ValueDecl*, ExprPtr, std::optional<Origin>>> written;
+      for (const auto& [p, d] : byReference) {
+        auto v = values_.find(p);
+        auto o = origins_.find(p);
+        written.emplace_back(d, v == values_.end() ? nullptr : v->second,
+                             o == origins_.end() ? std::nullopt : std::optional<Origin>(o->second));
+      }
       instance_ = callerInstance;
       stack_.erase(fd);
       values_ = std::move(values);
       origins_ = std::move(origins);
+      for (const auto& [d, v, o] : written) {
+        if (v) values_[d] = v;
+        if (o) origins_[d] = *o;
+      }
       tiles_ = std::move(tiles);
       argsAliases_ = std::move(aliases);
       addrBounds_ = std::move(bounds);
