@@ -73,6 +73,7 @@ class SyncEventPairing : public Rule {
     // Only a set the CFG cannot clear needs the trace (unrolling is most of a small kernel's work).
     auto complete = [&] { return ctx.proofs().trace().complete; };
     std::vector<const Op*> unprovable;  // sets the CFG cannot clear, when the trace is incomplete
+    std::vector<std::pair<const Op*, Verdict>> undecided;  // sets of computed ids the trace could not decide
     auto transfer = [&](const FlowNode& n, EventState& s, bool report) {
       if (!n.op) return;
       const Op& op = *n.op;
@@ -84,13 +85,18 @@ class SyncEventPairing : public Rule {
         // pipes set; such a wait may clear none.
         if (!op.event.id) {
           if (op.kind != OpKind::SetFlag) return;
-          if (report && !complete()) unprovable.push_back(&op);
-          else if (report)
-            ctx.reportVerdict(mayOverwrite(op), op.loc,
-                              "set_flag [" + std::string(pipeName(op.event.src)) + ", " + pipeName(op.event.dst) + ", " +
-                                  (op.event.idExpr ? toString(op.event.idExpr) : std::string("?")) +
-                                  "] can run while the same event is still set (no wait in between): the flag is "
-                                  "binary, so one of the two waits has nothing to consume");
+          if (report && !complete()) {
+            unprovable.push_back(&op);
+          } else if (report) {
+            Verdict v = mayOverwrite(op);
+            if (v.kind == Verdict::Kind::Unknown) undecided.push_back({&op, v});
+            else
+              ctx.reportVerdict(v, op.loc,
+                                "set_flag [" + std::string(pipeName(op.event.src)) + ", " + pipeName(op.event.dst) +
+                                    ", " + (op.event.idExpr ? toString(op.event.idExpr) : std::string("?")) +
+                                    "] can run while the same event is still set (no wait in between): the flag is "
+                                    "binary, so one of the two waits has nothing to consume");
+          }
           for (int id = 0; id <= kMaxEventId; ++id) s.counts.bits[EventKey{op.event.src, op.event.dst, id}] |= kOne;
           return;
         }
@@ -118,6 +124,14 @@ class SyncEventPairing : public Rule {
       }
     };
     solveThenReport(flow, EventState{}, transfer);
+    if (!undecided.empty()) {  // one finding for all of them (a budget spent answers each the same)
+      Finding* f = ctx.reportVerdict(undecided.front().second, undecided.front().first->loc,
+                                     "no set_flag of '" + k.name + "' with a computed event id runs while its event is "
+                                     "still set");
+      if (f && undecided.size() > 1)
+        f->notes.push_back({undecided[1].first->loc, std::to_string(undecided.size() - 1) +
+                                                         " more set_flag op(s) with computed ids are not decided either"});
+    }
     if (!unprovable.empty()) {
       // A trace that could not be unrolled answers every set the same way: say it once.
       Finding* f = ctx.reportVerdict(ctx.proofs().anySetCanOverwrite(), unprovable.front()->loc,
