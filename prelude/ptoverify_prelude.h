@@ -239,8 +239,11 @@ enum class DmaEngine { SDMA, MTE, URMA };
 PTOVERIFY_TILE_OP(TPUT)
 PTOVERIFY_TILE_OP(TGET)
 // The asynchronous forms run on a session's DMA engine and return the event that completes them.
-struct AsyncSession {};
+struct AsyncSession {
+  bool valid = false;
+};
 struct AsyncEvent {
+  bool valid() const { return true; }
   template <class... A> bool Wait(const A&...) const { return true; }
   template <class... A> bool Test(const A&...) const { return true; }
 };
