@@ -165,7 +165,7 @@ fi
 echo "== pto-isa: mistakes made by hand (tests/mutants/pto-isa.tsv)"
 # Each row changes one line of a temp copy of the tree; the table says beforehand whether the
 # kernel is then wrong (live). A live mistake is caught when the mutant gets a synchronisation
-# error (sync-*) that the unchanged file does not have. Measured: 31 of 37 (the goal is 90%); the
+# error (sync-*) that the unchanged file does not have. Measured: 38 of 44 (the goal is 90%); the
 # six missed are unknown, not silent: allgather_gemm's compute kernel is past the unrolling budget
 # (more than 20,000 op instances) and gemm_ar's flips its ping-pong flag under a branch in a
 # helper, so its event ids are values ptoverify cannot compute.
@@ -181,7 +181,7 @@ for x in j["findings"]:
     if x["level"] == "error" and x["ruleId"].startswith("sync-"):
         print(x["ruleId"], x.get("kernel", ""), x["message"], sep="\t")' | sort -u
   }
-  live=0 caught=0 missed=""
+  live=0 caught=0 missed="" dead_flagged=""
   declare -A baseline
   while IFS=$'\t' read -r file line mutation is_live why; do
     case "$file" in "#"* | "") continue ;; esac
@@ -200,12 +200,15 @@ for x in j["findings"]:
     if [ "$is_live" = yes ]; then
       live=$((live + 1))
       if [ -n "$new" ]; then caught=$((caught + 1)); else missed="$missed $file:$line($mutation)"; fi
+    elif [ -n "$new" ]; then
+      dead_flagged="$dead_flagged $file:$line($mutation)"
     fi
   done < "$SRC/tests/mutants/pto-isa.tsv"
   rm -rf "$work"
   echo "pto-isa mutants: $caught of $live live mistakes caught${missed:+; missed:$missed}"
-  [ "$live" -ge 30 ] && [ $((caught * 100)) -ge $((live * 83)) ] && pass ||
-    fail "pto-isa mutants: $caught of $live live mistakes caught (at least 83% of at least 30 expected)"
+  [ -z "$dead_flagged" ] || echo "pto-isa mutants judged harmless that got a new error:$dead_flagged"
+  [ "$live" -ge 30 ] && [ $((caught * 100)) -ge $((live * 86)) ] && pass ||
+    fail "pto-isa mutants: $caught of $live live mistakes caught (at least 86% of at least 30 expected)"
 fi
 
 echo "$passed passed, $failed failed"

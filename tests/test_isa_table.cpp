@@ -68,9 +68,10 @@ TEST_CASE("isa table: TPUT's phases and its own event") {
   Op op;
   op.kind = OpKind::Put;
   op.name = "TPUT";
-  // Its load into the staging tile, its own set/wait on EVENT_ID0, then the put itself.
+  // Its load into the staging tile, its own set/wait on EVENT_ID0, the put itself, then its
+  // closing set/wait MTE3 -> MTE2 (every path of TPUT_IMPL ends with it).
   std::vector<Op> ops = ptoisa::stagedOps(put, {&dst, &src, &stage}, op);
-  REQUIRE(ops.size() == 4);
+  REQUIRE(ops.size() == 6);
   CHECK(ops[0].kind == OpKind::Load);
   REQUIRE(ops[0].writes.size() == 1);
   CHECK(ops[0].writes[0].value == "%ping");
@@ -90,10 +91,15 @@ TEST_CASE("isa table: TPUT's phases and its own event") {
   CHECK(main.reads[1].pipe == Pipe::MTE3);
   CHECK(main.writes[0].param == 0);
   CHECK(main.writes[0].pipe == Pipe::MTE3);
-  // A pong tile: EVENT_ID1 too.
+  CHECK(ops[4].kind == OpKind::SetFlag);
+  CHECK(ops[4].event.src == Pipe::MTE3);
+  CHECK(ops[4].event.dst == Pipe::MTE2);
+  CHECK(ops[5].kind == OpKind::WaitFlag);
+  CHECK(*ops[5].event.id == 0);
+  // A pong tile: EVENT_ID1 too, in both pairs.
   MemRef pong = stage;
   pong.value = "%pong";
-  CHECK(ptoisa::stagedOps(put, {&dst, &src, &stage, &pong}, op).size() == 6);
+  CHECK(ptoisa::stagedOps(put, {&dst, &src, &stage, &pong}, op).size() == 10);
 }
 
 TEST_CASE("isa table: pipes each core kind has") {

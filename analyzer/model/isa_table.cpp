@@ -151,7 +151,10 @@ std::vector<Instr> build() {
     } else {  // [dst, src, ping(, pong)]
       in.hidden = {{1, false, P::MTE2, false}, {0, true, P::MTE3, false}, {2, true, P::MTE2, true},
                    {2, false, P::MTE3, false}, {3, true, P::MTE2, true}, {3, false, P::MTE3, false}};
-      in.events = {{P::MTE2, P::MTE3, 0, -1}, {P::MTE2, P::MTE3, 1, 3}};  // EVENT_ID1 with a pong tile
+      // EVENT_ID1 with a pong tile. Every path of TPUT_IMPL / TGET_IMPL ends with a set/wait
+      // MTE3 -> MTE2 after its last store, so what follows it on MTE2 is ordered after the store.
+      in.events = {{P::MTE2, P::MTE3, 0, -1},       {P::MTE2, P::MTE3, 1, 3},
+                   {P::MTE3, P::MTE2, 0, -1, true}, {P::MTE3, P::MTE2, 1, 3, true}};
     }
     add(in);
   }
@@ -302,23 +305,29 @@ std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& ope
     (h.write ? into.writes : into.reads).push_back(std::move(m));
   }
   if (!load.writes.empty() || !load.reads.empty()) out.push_back(std::move(load));
-  for (const InternalEvent& e : in.events) {
-    if (e.onlyWithOperand >= static_cast<int>(operands.size())) continue;
-    for (OpKind kind : {OpKind::SetFlag, OpKind::WaitFlag}) {
-      Op ev;
-      ev.kind = kind;
-      ev.name = op.name + " (its own " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + " on EVENT_ID" +
-                std::to_string(e.id) + ")";
-      ev.loc = op.loc;
-      ev.callSite = op.callSite;
-      ev.event.src = e.src;
-      ev.event.dst = e.dst;
-      ev.event.id = e.id;
-      ev.pipes = {kind == OpKind::SetFlag ? e.src : e.dst};
-      out.push_back(std::move(ev));
+  auto events = [&](bool afterLastPhase, std::vector<Op>& into) {
+    for (const InternalEvent& e : in.events) {
+      if (e.afterLastPhase != afterLastPhase || e.onlyWithOperand >= static_cast<int>(operands.size())) continue;
+      for (OpKind kind : {OpKind::SetFlag, OpKind::WaitFlag}) {
+        Op ev;
+        ev.kind = kind;
+        ev.name = op.name + " (its own " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + " on EVENT_ID" +
+                  std::to_string(e.id) + ")";
+        ev.loc = op.loc;
+        ev.callSite = op.callSite;
+        ev.event.src = e.src;
+        ev.event.dst = e.dst;
+        ev.event.id = e.id;
+        ev.pipes = {kind == OpKind::SetFlag ? e.src : e.dst};
+        into.push_back(std::move(ev));
+      }
     }
-  }
+  };
+  std::vector<Op> closing;  // after the instruction itself
+  events(false, out);
+  events(true, closing);
   out.push_back(std::move(op));
+  for (Op& ev : closing) out.push_back(std::move(ev));
   return out;
 }
 
@@ -352,7 +361,8 @@ std::string describe(const Instr& in) {
     line += std::string("; ") + (h.write ? "writes" : "reads") + " operand " + std::to_string(h.operand) + " on " +
             pipeName(h.pipe);
   for (const InternalEvent& e : in.events)
-    line += std::string("; its own set/wait ") + pipeName(e.src) + "->" + pipeName(e.dst) + " EVENT_ID" + std::to_string(e.id);
+    line += std::string("; its own set/wait ") + pipeName(e.src) + "->" + pipeName(e.dst) + " EVENT_ID" +
+            std::to_string(e.id) + (e.afterLastPhase ? " after its last phase" : "");
   return line;
 }
 

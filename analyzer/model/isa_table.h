@@ -72,6 +72,7 @@ struct InternalEvent {
   Pipe src, dst;
   int id;
   int onlyWithOperand;  // issued only when the call has this operand (a pong tile); -1 always
+  bool afterLastPhase = false;  // issued after the instruction's last phase (its closing drain)
 };
 
 struct Instr {
