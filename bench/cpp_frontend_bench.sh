@@ -91,7 +91,8 @@ fi
 # it is modelled in; one run each.
 isa="$src/../shared/corpus-real/cpp/pto-isa_3186c381"
 if [ -d "$isa" ]; then
-  isa_flags=(-D__CCE_AICORE__=220 -I "$isa/tests/common")
+  isa_flags=(-D__CCE_AICORE__=220 -I "$isa/tests/common" -I "$isa/tests/npu/a2a3/comm/st/testcase"
+             -I "$isa/kernels/manual/common/flash_atten")
   mapfile -t isa_files < <(find "$isa" -name '*.cpp' ! -name 'main*.cpp' ! -name golden.cpp | sort)
   isa_floor="true"
   for f in "${isa_files[@]}"; do isa_floor+=" && { $(floor_script "$f" "${isa_flags[@]}") >/dev/null 2>&1 || true; }"; done

@@ -101,7 +101,6 @@ std::string calleeName(const clang::Expr* e) {
 
 namespace {
 
-// Statements of a kernel root and everything it inlines -> the model's Stmt tree.
 // What a loop body changes, before the body is read: each variable assigned, incremented, passed
 // to a non-const reference parameter, or placed by TASSIGN, with the statements that assign it.
 class ChangedVars : public RecursiveASTVisitor<ChangedVars> {
@@ -133,6 +132,7 @@ class ChangedVars : public RecursiveASTVisitor<ChangedVars> {
   }
 };
 
+// Statements of a kernel root and everything it inlines -> the model's Stmt tree.
 class Translator final : public CallLowering {
  public:
   using CallLowering::CallLowering;

@@ -401,7 +401,6 @@ class ValueEvaluator : public ModelState {
     return d && tiles_.count(d);
   }
 
-  // A GM operand's buffer; an address that cannot be traced is a gap, never "no buffer".
   // `bytes` moved by `n` elements of what pointer type `ptr` points to (null: not known).
   ExprPtr addBytes(const ExprPtr& bytes, const ExprPtr& n, QualType ptr) {
     if (!bytes || !n || !ptr->isPointerType()) return nullptr;
@@ -413,7 +412,8 @@ class ValueEvaluator : public ModelState {
     return Expr::binary(Expr::Kind::Add, bytes, Expr::binary(Expr::Kind::Mul, n, Expr::constant(size)));
   }
 
-  // A GM operand: its buffer, and when the GlobalTensor's shape and strides are static and the
+  // A GM operand: its buffer (an address that cannot be traced is a gap, never "no buffer"), and
+  // when the GlobalTensor's shape and strides are static and the
   // bytes from the buffer's base are known, the bytes it spans ([first element, last element]),
   // so two accesses of one buffer at different offsets (double buffering of `x + i * 64`) are
   // told apart.
