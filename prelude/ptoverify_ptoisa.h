@@ -43,7 +43,8 @@ struct MrgSortExecutedNumList {
 // The cube <-> vector FIFO of a mixed kernel (pto/common/fifo.hpp). TPUSH / TPOP / TALLOC /
 // TFREE move slots through it with cross-core flags the model does not read: each call is a gap.
 enum Direction : uint8_t { DIR_C2V = 1, DIR_V2C = 2, DIR_BOTH = 3, DIR_V2C_CTRL = 4 };
-template <int FlagId, int Dir, uint32_t SlotSize, uint32_t SlotNum, uint32_t LocalSlotNum = 2, bool UnitFlag = false>
+template <uint8_t FlagId, uint8_t Dir, uint32_t SlotSize, uint32_t SlotNum, uint32_t LocalSlotNum = 2,
+          bool IsNoSplit = false, bool UnitFlag = false>
 struct TPipe {
   template <class... A> TPipe(const A&...) {}
 };
