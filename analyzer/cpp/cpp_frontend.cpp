@@ -16,6 +16,7 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/CrashRecoveryContext.h>
 
 #include <cstring>
@@ -249,6 +250,7 @@ struct Output {
   std::vector<std::string> included;                    // files the user's code includes
   std::vector<std::string> skippedText;                 // the user's code the preprocessor skipped
   std::vector<size_t> launchOffsets;                    // of each `<<<` launch in the main file
+  std::map<std::string, std::vector<size_t>> headerLaunches;  // the same in included user headers, by canonical path
   // The sync calls written in the user's device functions, by location.
   struct WrittenSync {
     std::string function;  // the function it is written in
@@ -387,12 +389,20 @@ class Consumer : public ASTConsumer {
 
   // Its body holds a `<<<...>>>` launch (of a kernel this parse may not even declare).
   bool writesLaunch(const SourceManager& sm, const FunctionDecl* fd) const {
-    if (out_.launchOffsets.empty() || !fd->getBody()) return false;
+    if ((out_.launchOffsets.empty() && out_.headerLaunches.empty()) || !fd->getBody()) return false;
     auto [bf, b] = sm.getDecomposedLoc(sm.getExpansionLoc(fd->getBody()->getBeginLoc()));
     auto [ef, e] = sm.getDecomposedLoc(sm.getExpansionLoc(fd->getBody()->getEndLoc()));
-    if (bf != sm.getMainFileID() || ef != bf) return false;
-    return std::any_of(out_.launchOffsets.begin(), out_.launchOffsets.end(),
-                       [&](size_t at) { return at > b && at < e; });
+    if (ef != bf) return false;
+    const std::vector<size_t>* offsets = &out_.launchOffsets;
+    if (bf != sm.getMainFileID()) {
+      const FileEntry* entry = sm.getFileEntryForID(bf);
+      if (!entry) return false;
+      std::error_code ec;
+      auto it = out_.headerLaunches.find(fs::weakly_canonical(entry->getName().str(), ec).string());
+      if (it == out_.headerLaunches.end()) return false;
+      offsets = &it->second;
+    }
+    return std::any_of(offsets->begin(), offsets->end(), [&](size_t at) { return at > b && at < e; });
   }
 
   // An entry of device code: `__global__`, kernel_entry, or an extern "C" function that reaches
@@ -1212,8 +1222,22 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   // committed only as they are used.
   std::vector<size_t> launches;
   const std::string hostCpp = asHostCpp(text, launches);
+  // A launch in an included user header is rewritten there too (the header is read as rewritten),
+  // and the function that writes it is host code like one in the file given.
+  std::map<std::string, std::vector<size_t>> headerLaunches;
+  if (!out.control)
+    for (const auto& header : seen) {
+      auto buffer = llvm::MemoryBuffer::getFile(header);
+      if (!buffer || (*buffer)->getBuffer().find("<<<") == llvm::StringRef::npos) continue;
+      std::vector<size_t> at;
+      std::string rewritten = asHostCpp((*buffer)->getBuffer().str(), at);
+      if (at.empty()) continue;
+      missing.emplace_back(header, std::move(rewritten));
+      headerLaunches[header] = std::move(at);
+    }
   auto parse = [&](Output& into) {
     into.launchOffsets = launches;
+    into.headerLaunches = headerLaunches;
     llvm::CrashRecoveryContext().RunSafelyOnThread(
         [&] {
           tooling::runToolOnCodeWithArgs(std::make_unique<Action>(into), hostCpp, args, path,
