@@ -92,10 +92,9 @@ class SyncEventPairing : public Rule {
             if (v.kind == Verdict::Kind::Unknown) undecided.push_back({&op, v});
             else
               ctx.reportVerdict(v, op.loc,
-                                "set_flag [" + std::string(pipeName(op.event.src)) + ", " + pipeName(op.event.dst) +
-                                    ", " + (op.event.idExpr ? toString(op.event.idExpr) : std::string("?")) +
-                                    "] can run while the same event is still set (no wait in between): the flag is "
-                                    "binary, so one of the two waits has nothing to consume");
+                                overwriteText("[" + std::string(pipeName(op.event.src)) + ", " + pipeName(op.event.dst) +
+                                              ", " + (op.event.idExpr ? toString(op.event.idExpr) : std::string("?")) +
+                                              "]"));
           }
           for (int id = 0; id <= kMaxEventId; ++id) s.counts.bits[EventKey{op.event.src, op.event.dst, id}] |= kOne;
           return;
@@ -108,10 +107,7 @@ class SyncEventPairing : public Rule {
           if (report && (c & kOne) && !complete()) {
             unprovable.push_back(&op);  // one finding for all of them, below
           } else if (report && (c & kOne)) {
-            Finding* f = ctx.reportVerdict(mayOverwrite(op), op.loc,
-                                           "set_flag " + eventText(key) +
-                                               " can run while the same event is still set (no wait in between): the "
-                                               "flag is binary, so one of the two waits has nothing to consume");
+            Finding* f = ctx.reportVerdict(mayOverwrite(op), op.loc, overwriteText(eventText(key)));
             if (f)
               for (int prev : s.lastSets[key]) f->notes.push_back({flow.nodes[prev].op->loc, "an earlier set"});
           }
@@ -143,6 +139,12 @@ class SyncEventPairing : public Rule {
   }
 
  private:
+  static std::string overwriteText(const std::string& event) {
+    return "set_flag " + event +
+           " can run while the same event is still set (no wait in between): the flag is binary, so one of the two "
+           "waits has nothing to consume";
+  }
+
   static void checkIds(const Stmt& body, RuleContext& ctx) {
     forEachOp(body, [&](const Op& op) {
       if ((op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag) && op.event.id &&

@@ -2,7 +2,6 @@
 
 #include "analyzer/numbers.h"
 
-#include <cctype>
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -16,9 +15,10 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/MemoryBuffer.h>
 
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -393,17 +393,23 @@ class Consumer : public ASTConsumer {
     auto [bf, b] = sm.getDecomposedLoc(sm.getExpansionLoc(fd->getBody()->getBeginLoc()));
     auto [ef, e] = sm.getDecomposedLoc(sm.getExpansionLoc(fd->getBody()->getEndLoc()));
     if (ef != bf) return false;
-    const std::vector<size_t>* offsets = &out_.launchOffsets;
-    if (bf != sm.getMainFileID()) {
-      const FileEntry* entry = sm.getFileEntryForID(bf);
-      if (!entry) return false;
+    const std::vector<size_t>* offsets = bf == sm.getMainFileID() ? &out_.launchOffsets : headerLaunchesOf(sm, bf);
+    return offsets && std::any_of(offsets->begin(), offsets->end(), [&](size_t at) { return at > b && at < e; });
+  }
+
+  // The launches of an included header (null: none), found by its canonical path once per file.
+  const std::vector<size_t>* headerLaunchesOf(const SourceManager& sm, FileID file) const {
+    if (out_.headerLaunches.empty()) return nullptr;
+    auto [known, fresh] = launchesOfFile_.try_emplace(file, nullptr);
+    if (!fresh) return known->second;
+    if (const FileEntry* entry = sm.getFileEntryForID(file)) {
       std::error_code ec;
       auto it = out_.headerLaunches.find(fs::weakly_canonical(entry->getName().str(), ec).string());
-      if (it == out_.headerLaunches.end()) return false;
-      offsets = &it->second;
+      if (it != out_.headerLaunches.end()) known->second = &it->second;
     }
-    return std::any_of(offsets->begin(), offsets->end(), [&](size_t at) { return at > b && at < e; });
+    return known->second;
   }
+  mutable std::map<FileID, const std::vector<size_t>*> launchesOfFile_;
 
   // An entry of device code: `__global__`, kernel_entry, or an extern "C" function that reaches
   // an instruction.

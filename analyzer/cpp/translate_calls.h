@@ -283,16 +283,16 @@ class CallLowering : public WrapperFacts {
     // AscendC data movement and vector calls (DataCopy, Add, Mmad, ...) are declared by the
     // prelude without their memory and pipe effects: counted, so the rules say what they could
     // not see.
-    if (fd->getQualifiedNameAsString().rfind("AscendC::", 0) == 0 && !fd->getReturnType()->isIntegerType())
+    const std::string qualified = fd->getQualifiedNameAsString();
+    if (qualified.rfind("AscendC::", 0) == 0 && !fd->getReturnType()->isIntegerType())
       gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
           "'AscendC::" + fd->getNameAsString() + "' (its memory accesses and pipe are not modelled)");
     // A pto-isa function the instruction table does not list (TPUSH / TPOP through a TPipe FIFO):
     // it may move data and synchronise, none of which the model has.
-    else if (fd->getQualifiedNameAsString().rfind("pto::", 0) == 0 && !isa<CXXMethodDecl>(fd) &&
-             fd->getReturnType()->isVoidType())
+    else if (qualified.rfind("pto::", 0) == 0 && !isa<CXXMethodDecl>(fd) && fd->getReturnType()->isVoidType())
       gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
-          "'" + fd->getQualifiedNameAsString() + "' (not in the instruction table: its memory accesses, pipes and "
-          "synchronisation are not modelled)");
+          "'" + qualified + "' (not in the instruction table: its memory accesses, pipes and synchronisation are "
+          "not modelled)");
   }
 
   // A PTO-ISA tile instruction: kind, pipe and operand roles from the shared table
