@@ -14,6 +14,7 @@ struct Row {
   std::vector<std::string> verdicts;  // per audited rule
   std::map<std::string, std::string> reasons;  // rule -> why it is not checked
   size_t launches = 0;                         // linked launches the launch rules checked
+  FileResult::KernelSync sync;                 // C++ device code: the kernel's sync calls
 };
 
 std::string pad(std::string s, size_t n) {
@@ -34,7 +35,8 @@ int runAudit(const CheckRequest& request, const std::string& format, std::ostrea
   for (const auto& file : result.files) {
     for (size_t i = 0; i < file.kernelNames.size(); ++i) {
       const std::string& kernel = file.kernelNames[i];
-      Row row{file.path, kernel, {}, {}, file.linkedLaunches[i]};
+      Row row{file.path, kernel, {}, {}, file.linkedLaunches[i],
+              i < file.kernelSync.size() ? file.kernelSync[i] : FileResult::KernelSync{}};
       for (const auto& rule : rules) {
         bool violated = false, unknown = false;
         for (const auto& f : file.findings)
@@ -60,6 +62,10 @@ int runAudit(const CheckRequest& request, const std::string& format, std::ostrea
       for (size_t i = 0; i < rules.size(); ++i) v[rules[i]] = r.verdicts[i];
       nlohmann::json k = {{"file", r.file}, {"kernel", r.kernel}, {"verdicts", v}, {"launchesLinked", r.launches}};
       if (!r.reasons.empty()) k["notChecked"] = r.reasons;
+      if (r.sync.written > 0) {
+        k["view"] = r.sync.view;
+        k["syncCalls"] = {{"written", r.sync.written}, {"modelled", r.sync.modelled}};
+      }
       j["kernels"].push_back(k);
     }
     for (const auto& rule : rules)
@@ -98,6 +104,12 @@ int runAudit(const CheckRequest& request, const std::string& format, std::ostrea
       out << '\n';
     }
   }
+  if (format != "json")
+    for (const auto& r : rows)
+      if (r.sync.written > 0)
+        out << (format == "markdown" ? "\n- " : "") << r.file << " @" << r.kernel
+            << (r.sync.view.empty() ? "" : " (" + r.sync.view + " view)") << ": " << r.sync.modelled << " of "
+            << r.sync.written << " set_flag / wait_flag / pipe_barrier call(s) in the functions it runs are in its model\n";
   if (format != "json")
     for (const auto& r : rows)
       for (const auto& [rule, why] : r.reasons)

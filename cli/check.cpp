@@ -101,6 +101,7 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   r.notModelled = loaded.sync.missed;
   for (const auto& k : loaded.kernels) {
     r.kernelNames.push_back(k.name);
+    r.kernelSync.push_back({k.view, k.cpp ? k.cpp->syncWritten : 0, k.cpp ? k.cpp->syncModelled : 0});
     r.notModelled.insert(r.notModelled.end(), k.gaps.begin(), k.gaps.end());
     std::set<std::string> applicable;
     std::map<std::string, std::string> notChecked;

@@ -62,6 +62,13 @@ struct FileResult {
   std::vector<ModelGap> notModelled;  // what the front end could not model, over the file's kernels
   FunctionCoverage coverage;          // C++ control code: functions modelled fully / partly / not at all
   SyncCoverage sync;                  // C++ device code: sync calls written / modelled (missed: in notModelled)
+  // Per kernel (same order): its view ("aic" / "aiv" / "") and the sync calls written in the
+  // functions it runs / held by its model; written 0 for kernels of other front ends.
+  struct KernelSync {
+    std::string view;
+    int written = 0, modelled = 0;
+  };
+  std::vector<KernelSync> kernelSync;
   std::vector<HiddenFinding> hidden;  // removed by inline suppressions or by the baseline
   size_t suppressedCount() const;
   size_t baselinedCount() const;

@@ -135,12 +135,11 @@ bool reachesBackward(const Flow& flow, int from, const std::function<bool(const 
 
 bool isFence(const Op& op) { return op.kind == OpKind::Fence; }
 
-// From `from`, can a notify or the kernel end be reached without passing another fence?
-bool reachesForwardUnfenced(const Flow& flow, int from) {
-  auto notifyOrEnd = [&](int n) {
-    return n == flow.exit || (flow.nodes[n].op && flow.nodes[n].op->kind == OpKind::Notify);
-  };
-  return searchFlow(flow, from, true, notifyOrEnd, isFence);
+// From `from`, can a notify be reached without passing an op that `stop` matches? (The end of
+// the kernel needs no release: kernel completion drains every write, docs/publishing.md.)
+bool reachesNotify(const Flow& flow, int from, const std::function<bool(const Op&)>& stop) {
+  auto notify = [&](int n) { return flow.nodes[n].op && flow.nodes[n].op->kind == OpKind::Notify; };
+  return searchFlow(flow, from, true, notify, stop);
 }
 
 bool isInvalidateAll(const Op& op) { return op.kind == OpKind::CacheInvalidate && op.invalidateAll; }
@@ -188,8 +187,8 @@ class Generator {
       case OpKind::Fence: {
         std::string why;
         if (!reachesBackward(flow, n, isGmWriteOrPut, isFence)) why = "no GM write or put reaches this fence: it orders nothing";
-        else if (!reachesForwardUnfenced(flow, n))
-          why = "every path from it meets another GM fence before any notify or the kernel end";
+        else if (!reachesNotify(flow, n, isFence))
+          why = "every path from it meets another GM fence before any notify, or no notify follows it";
         add("delete-fence", op, "delete '" + op.name + "'", {deletion(*g)}, why);
         break;
       }
@@ -209,9 +208,10 @@ class Generator {
                 return false;
               },
               isFence);
+          release = release && reachesNotify(flow, n, [](const Op&) { return false; });
           bool acquire = reachesBackward(flow, n, isAcquire, isInvalidateAll);
           add("delete-cacheinvalid-line", op, "delete 'cacheinvalid single_cache_line'", {deletion(*g)},
-              acquire || release ? "" : "no write of this buffer and no wait reaches this invalidate");
+              acquire || release ? "" : "no wait reaches this invalidate, and no write of this buffer that a notify follows");
         }
         break;
       }

@@ -9,6 +9,17 @@
 // Fixpipe quantisation modes (a global unscoped enum in CANN: it converts to the 64-bit field).
 enum QuantMode_t : uint64_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, REQ8 };
 
+// The core kinds a kernel of the AscendC operator framework runs on (KERNEL_TASK_TYPE_DEFAULT).
+// A MIX type is launched by that framework on cube and vector cores together; the front end
+// records the type (CppFacts::taskType).
+enum KernelMetaType {
+  KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_AICORE, KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE, KERNEL_TYPE_MIX_VECTOR_CORE, KERNEL_TYPE_MAX
+};
+__attribute__((annotate("ptoverify.task_type"))) void ptoverify_kernel_task_type(KernelMetaType type);
+#define KERNEL_TASK_TYPE_DEFAULT(type) ptoverify_kernel_task_type(type)
+
 namespace AscendC {
 enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM, SPM, SHM, TSCM, C2PIPE2GM, MAX };
 using QuePosition = TPosition;

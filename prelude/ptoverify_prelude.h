@@ -85,6 +85,8 @@ template <class A> int64_t get_block_idx(A args);
 template <class A> int64_t get_block_num(A args);
 template <class A> int64_t get_sub_block_id(A args);
 template <class A> uint64_t get_l2_cache_offset(A args);
+// The system cycle counter (profiling timestamps).
+uint64_t get_sys_cnt();
 
 // Cross-core (FFTS) synchronisation.
 void set_ffts_base_addr(uint64_t addr);

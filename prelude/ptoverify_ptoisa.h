@@ -1,7 +1,7 @@
 // ptoverify prelude, part 3: the pto-isa surface that hand-written kernels use beyond generated
 // bodies (pto-isa's demos, kernels/manual and tests): the rest of pto/common/type.hpp's enums
-// and constants, compact cube tiles, sort lists, the cube <-> vector FIFO (TPipe) and the SDMA
-// session types. Declarations only; what the model reads is decided by the ISA table.
+// and constants, compact cube tiles, sort lists, the cube <-> vector FIFO (TPipe), the custom
+// cube <-> vector flags (TSync_Custom, TSYNC_CVID) and the SDMA session types. Declarations only; what the model reads is decided by the ISA table.
 #pragma once
 
 namespace pto {
@@ -46,12 +46,39 @@ enum Direction : uint8_t { DIR_C2V = 1, DIR_V2C = 2, DIR_BOTH = 3, DIR_V2C_CTRL 
 template <uint8_t FlagId, uint8_t Dir, uint32_t SlotSize, uint32_t SlotNum, uint32_t LocalSlotNum = 2,
           bool IsNoSplit = false, bool UnitFlag = false>
 struct TPipe {
+  struct RingFiFo {  // the slots the FIFO cycles through
+    static constexpr uint32_t SLOT_NUM = SlotNum;
+    static constexpr uint32_t SLOT_SIZE = SlotSize;
+  };
   template <class... A> TPipe(const A&...) {}
 };
 PTOVERIFY_TILE_OP(TPUSH)
 PTOVERIFY_TILE_OP(TPOP)
 PTOVERIFY_TILE_OP(TALLOC)
 PTOVERIFY_TILE_OP(TFREE)
+
+// Vector mask register writes (pto/common/utils.hpp): no memory, no pipe the model orders.
+template <class T> __attribute__((annotate("ptoverify.no_memory"))) void SetFullVecMaskByDType();
+__attribute__((annotate("ptoverify.no_memory"))) void SetVectorCount(uint64_t n);
+
+// Cube <-> vector flags of the a2a3 custom headers (pto/npu/a2a3/custom/TSyncCVID.hpp and
+// TSync_Custom.hpp). The ISA table gives each call its cross-core set or wait (TSYNC_*).
+enum CVCommFftsEvent : uint16_t { CV_COMM_CTRL = 12, CV_COMM_RSVD_13, CV_COMM_RSVD_14, CV_COMM_RSVD_15 };
+constexpr int kCvCommSlotBytes = 512;
+constexpr int kCvMaxCores = 25;
+enum CVSyncMode : uint16_t { C_ALL_CORE_SYNC = 0, V_ALL_CORE_SYNC = 0, V_SUBCORES_SYNC = 1, CV_CORE_SYNC = 2 };
+uint16_t _getFFTSMsg(CVSyncMode mode, uint16_t flagId, uint16_t base = 1);
+template <int SlotBytes = kCvCommSlotBytes, int MaxCores = kCvMaxCores>
+int TSYNC_CVID(int blockIdx, __gm__ uint8_t* commBuffer);
+enum class SyncOpType : uint8_t { TSTORE_C2GM, TSTORE_V2GM, TLOAD };
+template <SyncOpType Producer, SyncOpType Consumer>
+struct TSync_Custom {
+  uint16_t flag_id;
+  void record() const;
+  void wait() const;
+  void allocate() const;
+  void free() const;
+};
 
 namespace comm {
 // The SDMA engine's session configuration (pto/comm/async/sdma/sdma_types.hpp).

@@ -26,11 +26,10 @@ class CommPublishFence : public Rule {
     if (publishing.empty()) return;
     reportDataAfterLastNotify(k, flow, publishing, ctx);
     using State = BitsState<int>;
+    // The end of the kernel owes no fence: kernel completion drains every pipe and makes the
+    // kernel's writes visible to the host and to the kernels after it (docs/publishing.md,
+    // "Kernel completion"). Only a notify releases data while the kernel runs.
     auto transfer = [&](const FlowNode& n, State& s, bool reportNow) {
-      if (n.kind == FlowNode::Kind::Exit) {
-        if (reportNow) reportPendingAtExit(k, flow, publishing, s, ctx);
-        return;
-      }
       if (!n.op) return;
       const Op& op = *n.op;
       int self = static_cast<int>(&n - flow.nodes.data());
@@ -93,34 +92,6 @@ class CommPublishFence : public Rule {
             " is invalidated but no 'pto.fence.barrier_all #pto.fence_scope<gm>' follows the "
             "cacheinvalid before the notify";
     report(confirm(write, notify, ctx), write.loc, msg, ctx, {notify->loc, "the notify that publishes it on the path below"});
-  }
-
-  // Writes the kernel itself releases (peer writes, writes it marks with an invalidate, scalar
-  // stores it fences) must be complete before the kernel ends, notify or not.
-  void reportPendingAtExit(const Kernel& k, const Flow& flow, const std::map<int, unsigned>& publishing,
-                           const BitsState<int>& s, RuleContext& ctx) const {
-    for (const auto& [w, b] : s.bits) {
-      const Op& write = *flow.nodes[w].op;
-      unsigned why = publishing.at(w);
-      std::string msg;
-      if (why & kPublishPeer) {
-        msg = "peer write " + what(k, write) +
-              ((b & kNeedsInvalidate) ? " has no covering cacheinvalid and GM fence" : " has no GM fence after its cacheinvalid") +
-              " before the kernel ends";
-      } else if ((why & kPublishMarked) && (b & kNeedsFence)) {
-        msg = "write " + what(k, write) +
-              " is invalidated as a published buffer, but no 'pto.fence.barrier_all #pto.fence_scope<gm>' follows "
-              "before the kernel ends";
-      } else if ((why & kPublishFenced) && (b & kNeedsInvalidate)) {
-        msg = "scalar store " + what(k, write) +
-              " is released by a GM fence without a 'pto.cmo.cacheinvalid' of its line first: the dirty line may "
-              "never reach GM";
-      } else {
-        continue;
-      }
-      report(confirm(write, nullptr, ctx), write.loc, msg, ctx,
-             {k.loc, "kernel '" + k.name + "' can end with the write unreleased"});
-    }
   }
 
   // Data written after the kernel's last notify is not signalled by it: the notify can reach

@@ -27,6 +27,10 @@ class SyncFftsBase : public Rule {
     // before the kernel starts (pypto-lib's extern kernels rely on it: the hardware-tested
     // DeepSeek-V4 4ab10f40 kernel's AscendC::SyncAll and qwen3's FFTS flags never set it).
     if (k.cpp && k.cpp->wrapper) return;
+    // So is a kernel of the AscendC operator framework that declares a MIX task type: the
+    // framework launches cube and vector halves together with the base set (pto-isa's flash
+    // attention demo, fa_custom, exchanges FFTS flags and never sets it).
+    if (k.cpp && k.cpp->taskType.rfind("KERNEL_TYPE_MIX", 0) == 0) return;
     // One pass: whether the kernel sets the base, the first cross-core op without it, and
     // whether every set / barrier (the ops that can carry it) brings it as an operand.
     bool setsBase = false, anySetCarries = false, anySetLacks = false;

@@ -132,17 +132,27 @@ if [ "$got" = "$want" ]; then pass; else
 fi
 
 echo "== pto-isa hand-written kernels (both core views)"
-# Each device-kernel file gives kernels or lists what it could not model; the share of its set_flag / wait_flag / pipe_barrier calls
-# that reach a model does not fall below what is measured today (792 of 949, 83%; the goal is 95%,
-# the rest are listed as not modelled), and nothing crashes. The include folders are the ones the
-# tree's CMake files give its kernels (the communication tests' common header, the flash
-# attention helpers).
+# Each device-kernel file gives kernels or lists what it could not model; at least 95% of its
+# set_flag / wait_flag / pipe_barrier calls reach a model (the rest are listed as not modelled),
+# every error finding is one docs/real-corpus.md argues (tests/mutants/pto-isa-errors.tsv), and
+# nothing crashes. The include folders are the ones the tree's CMake files give its kernels (the
+# communication tests' common header, the flash attention helpers) plus the case header the
+# flash-attention build generates (scripts/generate_cases.py, run here with one case into the
+# temp folder). The flash-attention kernels take the parameter ranges their host tiling gives.
 I=$REAL/pto-isa_3186c381
 if [ -d "$I" ]; then
-  written=0 modelled=0 empty="" sync_errors=""
-  includes=("-I$I/tests/common" "-I$I/tests/npu/a2a3/comm/st/testcase" "-I$I/kernels/manual/common/flash_atten")
+  written=0 modelled=0 empty="" sync_errors="" unargued=""
+  mkdir -p "$TMP/fa_cases"
+  python3 "$I/kernels/manual/common/flash_atten/scripts/generate_cases.py" --cases 128,128,1024,128 \
+    --output-header "$TMP/fa_cases/generated_cases.h" --output-json "$TMP/fa_cases/generated_cases.json" >/dev/null ||
+    fail "pto-isa: the flash-attention case header was not generated"
+  printf 'solver:\n  param-ranges:\n    s0: [128, 1048576]\n    s1: [128, 1048576]\n' >"$TMP/fa.yaml"
+  includes=("-I$I/tests/common" "-I$I/tests/npu/a2a3/comm/st/testcase" "-I$I/kernels/manual/common/flash_atten"
+    "-I$TMP/fa_cases")
+  config_of() { case "$1" in */flash_atten/*) echo "--config=$TMP/fa.yaml" ;; esac; }
+  argued=$(grep -v '^#' "$SRC/tests/mutants/pto-isa-errors.tsv" | cut -f1,2)
   while IFS= read -r f; do
-    json=$("$BIN" check --format json "$f" -- -D__CCE_AICORE__=220 "${includes[@]}" 2>/dev/null)
+    json=$("$BIN" check --format json $(config_of "$f") "$f" -- -D__CCE_AICORE__=220 "${includes[@]}" 2>/dev/null)
     [ $? -le 2 ] || fail "pto-isa: $f crashed"
     read -r k w m e < <(python3 -c 'import json,sys; j=json.load(sys.stdin); f=j["files"][0]; s=f.get("syncCalls",{})
 e=sum(1 for x in j["findings"] if x["level"]=="error" and x["ruleId"] in ("sync-exit-balance","sync-deadlock"))
@@ -152,14 +162,19 @@ print(f["kernels"], s.get("written",0), s.get("modelled",0), e)' <<<"$json")
     [ "$k" -gt 0 ] || [ "$m" -lt "$w" ] || empty="$empty ${f#"$I"/}"
     [ "$e" -eq 0 ] || sync_errors="$sync_errors ${f#"$I"/}"
     written=$((written + w)); modelled=$((modelled + m))
+    while IFS= read -r rule; do
+      grep -qxF "${f#"$I"/}"$'\t'"$rule" <<<"$argued" || unargued="$unargued ${f#"$I"/}($rule)"
+    done < <(python3 -c 'import json,sys; j=json.load(sys.stdin)
+print("\n".join(sorted({x["ruleId"] for x in j["findings"] if x["level"]=="error"})))' <<<"$json" | grep .)
   done < <(find "$I" -name '*.cpp' ! -name 'main*.cpp' ! -name golden.cpp | sort)
   [ -z "$empty" ] && pass || fail "pto-isa: no kernel and nothing listed as not modelled in$empty"
   echo "pto-isa: $modelled of $written sync calls in a model"
-  [ $((modelled * 100)) -ge $((written * 82)) ] && [ "$written" -ge 940 ] && pass ||
-    fail "pto-isa: $modelled of $written sync calls in a model (at least 82% expected)"
+  [ $((modelled * 100)) -ge $((written * 95)) ] && [ "$written" -ge 940 ] && pass ||
+    fail "pto-isa: $modelled of $written sync calls in a model (at least 95% expected)"
   # A helper whose only caller is cube code is no root of the vector view (before, such prime
   # helpers gave false unbalanced-event and deadlock errors): none over the tree.
   [ -z "$sync_errors" ] && pass || fail "pto-isa: false sync errors:$sync_errors"
+  [ -z "$unargued" ] && pass || fail "pto-isa: error findings docs/real-corpus.md does not argue:$unargued"
 fi
 
 echo "== pto-isa: mistakes made by hand (tests/mutants/pto-isa.tsv)"
@@ -173,7 +188,7 @@ if [ -d "$I" ]; then
   work=$(mktemp -d)
   cp -r "$I" "$work/tree"
   sync_errors_of() {
-    "$BIN" check --format json "$1" -- -D__CCE_AICORE__=220 "${includes[@]}" 2>/dev/null | python3 -c '
+    "$BIN" check --format json $(config_of "$1") "$1" -- -D__CCE_AICORE__=220 "${includes[@]}" 2>/dev/null | python3 -c '
 import json, sys
 try: j = json.load(sys.stdin)
 except ValueError: sys.exit()

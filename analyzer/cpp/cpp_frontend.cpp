@@ -473,7 +473,9 @@ class Consumer : public ASTConsumer {
       for (const FunctionDecl* instance : instances) {
         TranslateResult r = translateKernel(ctx, *instance, out_.arch, out_.testedMacros, out_.view);
         out_.reached.insert(r.reached.begin(), r.reached.end());
-        r.kernel.cpp = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
+        auto kernelFacts = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
+        for (const FunctionDecl* run : r.reached) kernelFacts->functionsRun.insert(run->getQualifiedNameAsString());
+        r.kernel.cpp = std::move(kernelFacts);
         out_.kernels.push_back(std::move(r.kernel));
         out_.diags.insert(out_.diags.end(), r.notes.begin(), r.notes.end());
       }
@@ -1126,6 +1128,26 @@ SyncCoverage syncCoverage(const Output& out) {
   return c;
 }
 
+// Per kernel: the sync calls written in the functions it runs, and how many of them its model
+// holds (a call in a function it ran whole that is not in its model is in code that does not run
+// there: an arm of a constant condition, after a return).
+void countKernelSync(Output& out) {
+  for (Kernel& k : out.kernels) {
+    if (!k.cpp || !k.body) continue;
+    std::set<std::tuple<std::string, int, int>> mine;
+    forEachOp(*k.body, [&](const Op& op) {
+      if (isCountedSync(op.kind)) mine.insert({op.loc.file, op.loc.line, op.loc.col});
+    });
+    auto facts = std::make_shared<CppFacts>(*k.cpp);
+    for (const auto& [at, where] : out.syncWritten) {
+      if (!facts->functionsRun.count(where.function)) continue;
+      ++facts->syncWritten;
+      if (mine.count(at) || where.gap.empty()) ++facts->syncModelled;
+    }
+    k.cpp = std::move(facts);
+  }
+}
+
 bool testsCoreView(const std::set<std::string>& macros) {
   for (const char* m : {"__DAV_C220_VEC__", "__DAV_VEC__", "__DAV_C220_CUBE__", "__DAV_CUBE__"})
     if (macros.count(m)) return true;
@@ -1264,6 +1286,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
         d.message += " (in a header parsed on its own, with no kernel entry)";
       }
   result.sync = syncCoverage(out);
+  countKernelSync(out);
   if (!result.sync.missed.empty()) {
     const ModelGap& first = result.sync.missed.front();
     result.diagnostics.push_back({InputDiagnostic::Level::Warning, first.loc,

@@ -19,8 +19,11 @@ SourceLoc locOf(ASTContext& ctx, SourceLocation loc) {
 bool inUserCode(const SourceManager& sm, SourceLocation l) {
   if (l.isInvalid() || sm.isInSystemHeader(l)) return false;
   std::string file = sm.getFilename(sm.getExpansionLoc(l)).str();
-  // The prelude's own headers (ptoverify_prelude.h, ptoverify_ascendc.h) are not the user's.
-  return file.find("ptoverify_prelude.h") == std::string::npos && file.find("ptoverify_ascendc.h") == std::string::npos &&
+  // The prelude's own headers (ptoverify_prelude.h, ptoverify_ascendc.h, ptoverify_ptoisa.h) are
+  // not the user's.
+  for (const char* part : {"ptoverify_prelude.h", "ptoverify_ascendc.h", "ptoverify_ptoisa.h"})
+    if (file.find(part) != std::string::npos) return false;
+  return
          file.rfind(kMissingHeaderDir, 0) != 0 &&
          file.find("/prelude/stubinc/") == std::string::npos && file.find("/prelude/vendor/") == std::string::npos;
 }
@@ -78,6 +81,11 @@ const FunctionDecl* patternOf(const FunctionDecl* fd) {
 const ptoisa::Instr* instrOf(const FunctionDecl* fd) {
   if (!fd) return nullptr;
   if (inUserCode(fd->getASTContext().getSourceManager(), fd->getLocation())) return nullptr;
+  // A method of a class template's specialization is listed under the template's name
+  // (pto::TSync_Custom::record, whatever its template arguments).
+  if (const auto* m = dyn_cast<CXXMethodDecl>(fd))
+    if (const auto* spec = dyn_cast<ClassTemplateSpecializationDecl>(m->getParent()))
+      return ptoisa::lookupCpp(spec->getSpecializedTemplate()->getQualifiedNameAsString() + "::" + m->getNameAsString());
   return ptoisa::lookupCpp(fd->getQualifiedNameAsString());
 }
 
@@ -128,9 +136,58 @@ class ChangedVars : public RecursiveASTVisitor<ChangedVars> {
 
  private:
   void note(const clang::Expr* e, const clang::Stmt* by) {
-    if (const auto* dr = dyn_cast<DeclRefExpr>(e->IgnoreParenCasts())) changed[dr->getDecl()].push_back(by);
+    e = e->IgnoreParenCasts();
+    while (const auto* me = dyn_cast<MemberExpr>(e)) e = me->getBase()->IgnoreParenCasts();  // a field: its object
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) changed[dr->getDecl()].push_back(by);
   }
 };
+
+// Whether a body may change an object it names: a field assigned or incremented, its address
+// taken, a non-const method called on it, or passed to a non-const reference parameter.
+class ObjectWrites : public RecursiveASTVisitor<ObjectWrites> {
+ public:
+  explicit ObjectWrites(const ValueDecl* object) : object_(object) {}
+  bool found = false;
+  bool VisitBinaryOperator(BinaryOperator* bo) {
+    if (bo->isAssignmentOp()) note(bo->getLHS());
+    return !found;
+  }
+  bool VisitUnaryOperator(UnaryOperator* uo) {
+    if (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf) note(uo->getSubExpr());
+    return !found;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr* mc) {
+    if (const CXXMethodDecl* m = mc->getMethodDecl(); m && !m->isConst()) note(mc->getImplicitObjectArgument());
+    return !found;
+  }
+  bool VisitCallExpr(CallExpr* call) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    for (unsigned i = 0; fd && i < call->getNumArgs() && i < fd->getNumParams(); ++i) {
+      QualType t = fd->getParamDecl(i)->getType();
+      if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) note(call->getArg(i));
+    }
+    return !found;
+  }
+
+ private:
+  void note(const clang::Expr* e) {
+    e = e->IgnoreParenCasts();
+    while (const auto* me = dyn_cast<MemberExpr>(e)) e = me->getBase()->IgnoreParenCasts();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) found |= dr->getDecl() == object_;
+  }
+  const ValueDecl* object_;
+};
+
+}  // namespace
+
+bool mayChangeObject(const FunctionDecl& fn, const ValueDecl* object) {
+  if (!fn.hasBody()) return true;
+  ObjectWrites w(object);
+  w.TraverseStmt(fn.getBody());
+  return w.found;
+}
+
+namespace {
 
 // Statements of a kernel root and everything it inlines -> the model's Stmt tree.
 class Translator final : public CallLowering {
@@ -199,7 +256,7 @@ class Translator final : public CallLowering {
       if (rs->getRetValue()) translateCalls(rs->getRetValue(), seq);
       if (inlineDepth_ == 0) emit(seq, makeOp(OpKind::Return, "return", rs->getBeginLoc()));
       else if (depth_ > inlineBaseDepth_.back())
-        note(rs->getBeginLoc(), "a return inside a loop of an inlined function is modelled as falling through");
+        note(rs->getBeginLoc(), "a return inside a loop or a branch of an inlined function is modelled as falling through");
       // Reached on every path of this function (only constant branches around it): what follows
       // in the function is dead.
       if (depth_ == inlineBaseDepth_.back()) leftFunction_ = true;
@@ -222,11 +279,15 @@ class Translator final : public CallLowering {
         StmtPtr ifs = newIf(is->getBeginLoc(), value(is->getCond()));
         ++depth_;
         // The then-branch without its return: leaving this function is the else-branch's absence.
+        Bindings before = bindings();
         if (const auto* cs = dyn_cast<CompoundStmt>(is->getThen()))
           translateBlock(cs->body_begin(), std::prev(cs->body_end()), *ifs->children[0]);
         else if (const auto* rs = dyn_cast<ReturnStmt>(is->getThen()); rs && rs->getRetValue())
           translateCalls(rs->getRetValue(), *ifs->children[0]);
+        Bindings afterThen = bindings();
+        restore(before);  // the rest runs only where the then-branch did not
         translateBlock(std::next(it), end, *ifs->children[1]);
+        mergeArms(ifs->cond, before, afterThen);
         --depth_;
         seq.children.push_back(std::move(ifs));
         return;
@@ -263,11 +324,25 @@ class Translator final : public CallLowering {
       if (o.known()) origins_[vd] = o;
     }
     if (t->isIntegralOrEnumerationType() || t->isFloatingType()) values_[vd] = value(init);
+    if (const RecordDecl* record = t->getAsRecordDecl(); record && !isGlobalTensorType(t)) recordFields(vd, *record, init);
     if (t->isIntegerType() || t->isPointerType())
       if (auto b = addrBound(init)) addrBounds_[vd] = *b;
     if (facts_.wrapper && inlineDepth_ == 0) provenance_[vd] = provenanceOf(init, t->isPointerType());
     if (vd->getType()->isIntegralOrEnumerationType() && inlineDepth_ == 0 && depth_ == 0 && t.isConstQualified())
       if (auto c = constant(init)) recordConstant(vd->getNameAsString(), *c, vd->getLocation(), "");
+  }
+
+  // The integer fields of a local aggregate from its initialiser: a braced list or what a helper
+  // returns. A field no initialiser settles is left unknown.
+  void recordFields(const VarDecl* vd, const RecordDecl& record, const clang::Expr* init) {
+    const clang::Expr* e = init->IgnoreImplicit();
+    if (const auto* copy = dyn_cast<CXXConstructExpr>(e); copy && copy->getNumArgs() == 1) e = copy->getArg(0)->IgnoreImplicit();
+    const auto* call = dyn_cast<CallExpr>(e);
+    for (const FieldDecl* f : record.fields()) {
+      fields_.erase({vd, f});
+      if (!f->getType()->isIntegralOrEnumerationType()) continue;
+      if (ExprPtr v = call ? fieldOfCall(call, f) : fieldOfAggregate(e, f)) fields_[{vd, f}] = v;
+    }
   }
 
   void translateFor(const ForStmt* fs, Stmt& seq) {
@@ -329,11 +404,13 @@ class Translator final : public CallLowering {
     }
     loop->children.push_back(Stmt::seq());
     ++depth_;
+    ++unmergedDepth_;
     ExprPtr iteration = values_[var];  // (var - lb) / step, spelled as simply as it can be
     if (evalConst(loop->lb) != std::optional<int64_t>(0)) iteration = Expr::binary(Expr::Kind::Sub, iteration, loop->lb);
     if (evalConst(step) != std::optional<int64_t>(1)) iteration = Expr::binary(Expr::Kind::Div, iteration, step);
     auto carried = enterLoopBody(fs->getBody(), iteration, var);
     translateStmt(fs->getBody(), *loop->children[0]);
+    --unmergedDepth_;
     --depth_;
     leaveLoopBody(carried, fs);
     values_[var] = Expr::unknown(var->getNameAsString() + " after the loop");
@@ -418,13 +495,55 @@ class Translator final : public CallLowering {
     w->children.push_back(Stmt::seq());
     w->children.push_back(Stmt::seq());
     ++depth_;
+    ++unmergedDepth_;
     auto carried = enterLoopBody(body, nullptr, nullptr);
     if (cond) translateCalls(cond, *w->children[0]);
     w->cond = cond ? value(cond) : Expr::unknown("loop condition");
     translateStmt(body, *w->children[1]);
+    --unmergedDepth_;
     --depth_;
     leaveLoopBody(carried, body);
     seq.children.push_back(std::move(w));
+  }
+
+  // What an if's arms may assign, kept per arm and merged after it: each variable holds
+  // `cond ? then : else`. A pointer the arms leave in different places keeps its buffer from
+  // before the if but not its offset; a field of an aggregate stays known only if both agree.
+  struct Bindings {
+    std::map<const ValueDecl*, ExprPtr> values;
+    std::map<const ValueDecl*, Origin> origins;
+    std::map<std::pair<const ValueDecl*, const FieldDecl*>, ExprPtr> fields;
+  };
+  Bindings bindings() const { return {values_, origins_, fields_}; }
+  void restore(const Bindings& b) {
+    values_ = b.values;
+    origins_ = b.origins;
+    fields_ = b.fields;
+  }
+  static bool sameOrigin(const Origin& a, const Origin& b) {
+    return a.ref.space == b.ref.space && a.ref.value == b.ref.value && a.ref.param == b.ref.param &&
+           a.ref.view == b.ref.view && a.offset == b.offset && a.bytes == b.bytes;
+  }
+  void mergeArms(const ExprPtr& cond, const Bindings& before, const Bindings& afterThen) {
+    for (const auto& [d, v] : afterThen.values) {
+      auto e = values_.find(d);
+      if (e == values_.end()) values_[d] = v;
+      else if (e->second != v)
+        e->second = v && e->second ? Expr::select(cond, v, e->second)
+                                   : Expr::unknown(uniqueName(d->getNameAsString() + " after a branch"));
+    }
+    for (const auto& [d, o] : afterThen.origins) {
+      auto e = origins_.find(d);
+      if (e != origins_.end() && sameOrigin(e->second, o)) continue;
+      auto old = before.origins.find(d);
+      Origin kept = old != before.origins.end() ? old->second : o;
+      kept.offset = kept.bytes = nullptr;
+      origins_[d] = kept;
+    }
+    for (auto f = fields_.begin(); f != fields_.end();) {
+      auto t = afterThen.fields.find(f->first);
+      f = t != afterThen.fields.end() && t->second == f->second ? std::next(f) : fields_.erase(f);
+    }
   }
 
   void translateIf(const IfStmt* is, Stmt& seq) {
@@ -438,10 +557,15 @@ class Translator final : public CallLowering {
     if (is->getInit()) translateStmt(is->getInit(), seq);
     if (is->getConditionVariableDeclStmt()) translateStmt(is->getConditionVariableDeclStmt(), seq);
     translateCalls(is->getCond(), seq);
-    StmtPtr ifs = newIf(is->getBeginLoc(), value(is->getCond()));
+    ExprPtr cond = value(is->getCond());
+    StmtPtr ifs = newIf(is->getBeginLoc(), cond);
     ++depth_;
+    Bindings before = bindings();
     translateStmt(is->getThen(), *ifs->children[0]);
+    Bindings afterThen = bindings();
+    restore(before);
     translateStmt(is->getElse(), *ifs->children[1]);
+    mergeArms(cond, before, afterThen);
     --depth_;
     if (ifs->children[0]->children.empty() && ifs->children[1]->children.empty()) return;  // nothing modelled
     seq.children.push_back(std::move(ifs));
@@ -485,7 +609,9 @@ class Translator final : public CallLowering {
         tail = otherwise;
       }
       ++depth_;
+      ++unmergedDepth_;
       for (const clang::Stmt* s : c.stmts) translateStmt(s, *target);
+      --unmergedDepth_;
       --depth_;
     }
   }

@@ -22,6 +22,7 @@ class SourceManager;
 class SourceRange;
 class Stmt;
 class SwitchStmt;
+class ValueDecl;
 }  // namespace clang
 
 namespace ptov::cpp {
@@ -42,6 +43,9 @@ TranslateResult translateKernel(clang::ASTContext& ctx, const clang::FunctionDec
 // True when the function calls (directly) something the model cares about: a sync, memory,
 // barrier, lane-id or args[] operation.
 bool callsModelledOp(const clang::FunctionDecl& fn);
+// Whether `fn`'s body may change `object` (one of its parameters): a field assigned, its address
+// taken, a non-const method called on it, or passed on by non-const reference.
+bool mayChangeObject(const clang::FunctionDecl& fn, const clang::ValueDecl* object);
 
 // The unqualified name a call goes to (also for unresolved calls in templates), "" if none.
 std::string calleeName(const clang::Expr* call);

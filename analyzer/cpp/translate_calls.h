@@ -99,6 +99,7 @@ class CallLowering : public WrapperFacts {
   // `d` changed in a way not followed here (a compound assignment, an assignment under a branch,
   // an increment): an unknown value, and a pointer keeps its buffer but not its offset.
   void changed(const ValueDecl* d, const clang::Stmt* by) {
+    for (auto f = fields_.lower_bound({d, nullptr}); f != fields_.end() && f->first.first == d;) f = fields_.erase(f);
     values_[d] = opaque(by, d->getNameAsString() + "@" + std::to_string(loc(by->getBeginLoc()).line));
     if (auto o = origins_.find(d); o != origins_.end()) o->second.offset = o->second.bytes = nullptr;
   }
@@ -108,7 +109,7 @@ class CallLowering : public WrapperFacts {
     if (const ValueDecl* d = declOf(lhs)) {
       if (auto f = flipped_.find(d); f != flipped_.end() && f->second == depth_) {
         values_[d] = Expr::binary(Expr::Kind::Sub, Expr::constant(1), values_[d]);  // the loop's flag flips
-      } else if (bo->getOpcode() == BO_Assign && depth_ == 0) {
+      } else if (bo->getOpcode() == BO_Assign && unmergedDepth_ == 0) {
         values_[d] = value(bo->getRHS());
         Origin o = originOf(bo->getRHS());
         if (o.known()) origins_[d] = o;
@@ -116,6 +117,12 @@ class CallLowering : public WrapperFacts {
         changed(d, bo);
       }
       return;
+    }
+    // cfg.phase = v: the aggregate's fields are no longer what its initialiser said.
+    if (const auto* me = dyn_cast<MemberExpr>(lhs)) {
+      const clang::Expr* root = me->getBase()->IgnoreParenCasts();
+      while (const auto* inner = dyn_cast<MemberExpr>(root)) root = inner->getBase()->IgnoreParenCasts();
+      if (const ValueDecl* d = declOf(root)) changed(d, bo);
     }
     // ptr[i] = v / *ptr = v on a GM pointer: a scalar store.
     const clang::Expr* base = nullptr;
@@ -144,20 +151,8 @@ class CallLowering : public WrapperFacts {
   // The template argument `i` of the called function (SYNCALL<Mode, Core>, SyncAll<false>, ...).
   std::string templateArgText(const CallExpr* call, unsigned i) {
     const FunctionDecl* fd = call->getDirectCallee();
-    if (!fd) return "";
-    const TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
-    if (!args || i >= args->size()) return "";
-    const TemplateArgument& a = (*args)[i];
-    if (a.getKind() == TemplateArgument::Integral) {
-      QualType t = a.getIntegralType();
-      int64_t v = a.getAsIntegral().getExtValue();
-      if (const auto* et = t->getAs<EnumType>())
-        for (const EnumConstantDecl* ec : et->getDecl()->enumerators())
-          if (ec->getInitVal().getExtValue() == v) return ec->getNameAsString();
-      if (t->isBooleanType()) return v ? "true" : "false";
-      return std::to_string(v);
-    }
-    return "";
+    const TemplateArgumentList* args = fd ? fd->getTemplateSpecializationArgs() : nullptr;
+    return args && i < args->size() ? templateArgName((*args)[i]) : "";
   }
 
   static const clang::Expr* argOf(const CallExpr* call, unsigned i) {
@@ -224,15 +219,25 @@ class CallLowering : public WrapperFacts {
       case CS::CrossCoreSet: {
         Op op = makeOp(OpKind::CrossCoreSet, n, l);
         op.event.src = pipeArg(arg(0));
+        // The flag is the message's second field: getFFTSMsg(mode, flag) / _getFFTSMsg(mode, flag).
         if (const auto* msg = dyn_cast_or_null<CallExpr>(arg(1) ? arg(1)->IgnoreParenCasts() : nullptr))
-          if (msg->getDirectCallee() && !isUserFunction(msg->getDirectCallee()) && calleeName(msg) == "getFFTSMsg" &&
-              msg->getNumArgs() == 2)
-            op.event.id = constant(msg->getArg(1));
+          if (msg->getDirectCallee() && !isUserFunction(msg->getDirectCallee()) && msg->getNumArgs() >= 2 &&
+              (calleeName(msg) == "getFFTSMsg" || calleeName(msg) == "_getFFTSMsg"))
+            op.event.id = evalConst(value(msg->getArg(1)));
         return emit(seq, std::move(op));
       }
       case CS::CrossCoreWait: {
         Op op = makeOp(OpKind::CrossCoreWait, n, l);
-        op.event.id = constant(arg(0));
+        op.event.id = evalConst(value(arg(0)));
+        return emit(seq, std::move(op));
+      }
+      case CS::SyncObject: return translateSyncObject(call, in, seq);
+      case CS::CvSlot: {
+        // One core kind's half of the handshake: the cube sets the flag, the vector waits on it.
+        bool cube = k_.view == "aic";
+        Op op = makeOp(cube ? OpKind::CrossCoreSet : OpKind::CrossCoreWait, "pto::" + n, l);
+        if (cube) op.event.src = in.pipes.front();
+        op.event.id = in.flag;
         return emit(seq, std::move(op));
       }
       case CS::SetFfts: return emit(seq, makeOp(OpKind::SetFfts, n, l));
@@ -247,6 +252,43 @@ class CallLowering : public WrapperFacts {
       case CS::LaneCount:
       case CS::None: return;
     }
+  }
+
+  // TMATMUL<AccPhase::Final / Partial> and TSTORE / TMOV<STPhase::...>: the L0C unit flag, by which
+  // the hardware orders the cube's writes of an accumulator and the fixpipe's reads of it.
+  bool usesUnitFlag(const clang::Expr* e) {
+    const auto* call = dyn_cast<CallExpr>(e);
+    const FunctionDecl* fd = call ? call->getDirectCallee() : nullptr;
+    const TemplateArgumentList* args = fd ? fd->getTemplateSpecializationArgs() : nullptr;
+    for (unsigned i = 0; args && i < args->size(); ++i) {
+      const TemplateArgument& a = (*args)[i];
+      if (a.getKind() != TemplateArgument::Integral) continue;
+      const auto* et = a.getIntegralType()->getAs<EnumType>();
+      std::string phase = templateArgName(a);
+      if (et && (et->getDecl()->getName() == "AccPhase" || et->getDecl()->getName() == "STPhase") &&
+          (phase == "Final" || phase == "Partial"))
+        return true;
+    }
+    return false;
+  }
+
+  // sync.record() / wait() / allocate() / free() on a TSync_Custom{flag_id}: a cross-core set or
+  // wait of the object's flag (plus the table's offset); a record's pipe follows the producer
+  // the object's type names.
+  void translateSyncObject(const CallExpr* call, const ptoisa::Instr& in, Stmt& seq) {
+    const auto* mc = dyn_cast<CXXMemberCallExpr>(call);
+    const CXXMethodDecl* method = mc ? mc->getMethodDecl() : nullptr;
+    Op op = makeOp(in.kind, "pto::TSync_Custom::" + call->getDirectCallee()->getNameAsString(), call->getBeginLoc());
+    std::string producer;
+    if (const auto* spec = method ? dyn_cast<ClassTemplateSpecializationDecl>(method->getParent()) : nullptr)
+      if (spec->getTemplateArgs().size() > 0) producer = templateArgName(spec->getTemplateArgs()[0]);
+    if (in.kind == OpKind::CrossCoreSet) op.event.src = ptoisa::pipesFor(in, producer, "").front();
+    if (const FieldDecl* field = mc ? fieldNamed(method->getParent(), "flag_id") : nullptr)
+      if (auto id = constantField(mc->getImplicitObjectArgument(), field)) op.event.id = *id + in.flag;
+    if (!op.event.id)
+      gap(ModelGap::Kind::UnresolvedAddress, call->getBeginLoc(),
+          "the flag of '" + text(mc ? mc->getImplicitObjectArgument() : call) + "' (not a constant)");
+    emit(seq, std::move(op));
   }
 
   // TPUT / TGET(dst, src, staging tile): its load phase, the set/wait pair it issues inside
@@ -279,6 +321,13 @@ class CallLowering : public WrapperFacts {
         gap(ModelGap::Kind::OpaqueCall, call->getBeginLoc(),
             "'" + fd->getNameAsString() + "' (its body is not available, so what it does is not modelled)");
       return;
+    }
+    // The prelude marks what it knows to touch no memory (mask registers) and the AscendC task
+    // type a kernel declares (KERNEL_TASK_TYPE_DEFAULT).
+    if (const auto* note = fd->getAttr<AnnotateAttr>()) {
+      if (note->getAnnotation() == "ptoverify.task_type" && call->getNumArgs() == 1)
+        facts_.taskType = enumeratorName(call->getArg(0));
+      if (note->getAnnotation() == "ptoverify.task_type" || note->getAnnotation() == "ptoverify.no_memory") return;
     }
     // AscendC data movement and vector calls (DataCopy, Add, Mmad, ...) are declared by the
     // prelude without their memory and pipe effects: counted, so the rules say what they could
@@ -318,6 +367,7 @@ class CallLowering : public WrapperFacts {
       else if (transfer && i < 2) (written ? op.writes : op.reads).push_back(gmRef(args[i], n + " address"));
     }
     if (in.window && args.size() >= 4) op.sourceWindowByte = windowByte(args);
+    op.unitFlag = usesUnitFlag(call);
     std::string src = op.reads.empty() ? "" : op.reads.front().space;
     std::string dst = op.writes.empty() ? "" : op.writes.front().space;
     op.pipes = ptoisa::pipesFor(in, src, dst, hasTmp);

@@ -38,6 +38,25 @@ inline std::string enumeratorName(const clang::Expr* e) {
   return "";
 }
 
+// The enumerator a template argument names (SyncOpType::TSTORE_C2GM -> "TSTORE_C2GM"), its
+// number for another integer, "" for a type.
+inline std::string templateArgName(const TemplateArgument& a) {
+  if (a.getKind() != TemplateArgument::Integral) return "";
+  QualType t = a.getIntegralType();
+  int64_t v = a.getAsIntegral().getExtValue();
+  if (const auto* et = t->getAs<EnumType>())
+    for (const EnumConstantDecl* ec : et->getDecl()->enumerators())
+      if (ec->getInitVal().getExtValue() == v) return ec->getNameAsString();
+  if (t->isBooleanType()) return v ? "true" : "false";
+  return std::to_string(v);
+}
+
+inline const FieldDecl* fieldNamed(const RecordDecl* record, llvm::StringRef name) {
+  for (const FieldDecl* f : record->fields())
+    if (f->getName() == name) return f;
+  return nullptr;
+}
+
 struct TileInfo {
   std::string space = "ub";
   int64_t bytes = 0;
@@ -181,6 +200,11 @@ class ModelState {
   std::map<const ValueDecl*, Origin> origins_;       // pointers, tensors, tiles
   std::map<const ValueDecl*, TileInfo> tiles_;       // Tile variables
   std::map<const ValueDecl*, AddrBound> addrBounds_;  // integers holding an address
+  // A struct parameter of an inlined call (by reference or by value): the caller's variable
+  // whose object it is, followed through every level of inlining.
+  std::map<const ValueDecl*, const VarDecl*> objects_;
+  // Integer fields of a local aggregate, as its initialiser set them (`Config cfg = resolve(...)`).
+  std::map<std::pair<const ValueDecl*, const FieldDecl*>, ExprPtr> fields_;
   std::map<const ValueDecl*, ForwardedArg> provenance_;  // where a wrapper's locals come from
   std::set<const FunctionDecl*> stack_;              // functions being inlined (no recursion)
   std::set<const FunctionDecl*> reached_;            // every function inlined (patternOf)
@@ -195,6 +219,9 @@ class ModelState {
   std::vector<Placement> placements_;
   std::set<const ValueDecl*> scratchTiles_;  // tiles used as a soft barrier's UB scratch
   int depth_ = 0;        // control nesting (loops / branches) in the root
+  // Loops and non-constant switches around the statement: an assignment there leaves an unknown
+  // value (an if's arms are merged instead: mergeArms).
+  int unmergedDepth_ = 0;
   int inlineDepth_ = 0;  // 0 in the root
   std::vector<int> inlineBaseDepth_{0};  // depth_ where each inlined body starts
   std::map<std::string, int> names_;  // how often a local name was declared (inlined copies)

@@ -54,6 +54,7 @@ class ValueEvaluator : public ModelState {
       if (const ptoisa::Instr* in = instrOf(call->getDirectCallee())) {
         if (in->shape == ptoisa::CallShape::LaneId) return Expr::blockIdx(call->getNumArgs() > 0 ? "logical" : "physical");
         if (in->shape == ptoisa::CallShape::LaneCount) return Expr::blockNum();
+        if (in->shape == ptoisa::CallShape::CvSlot) return commSlot(call);
       }
       // The library's min / max (std::, the prelude's); a user's own is a helper below.
       const FunctionDecl* callee = call->getDirectCallee();
@@ -67,6 +68,12 @@ class ValueEvaluator : public ModelState {
             if (ExprPtr v = inCallee(call, fd, [&] { return helperValue(*body); })) return v;
     }
     if (ExprPtr shape = shapeParam(e)) return shape;
+    if (const auto* me = dyn_cast<MemberExpr>(e))
+      if (const auto* field = dyn_cast<FieldDecl>(me->getMemberDecl())) {
+        if (auto c = constantField(me->getBase(), field)) return Expr::constant(*c);
+        auto known = fields_.find({declOf(me->getBase()), field});
+        if (known != fields_.end()) return known->second;
+      }
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
       if (isArgs(sub->getBase())) {
         auto idx = constant(sub->getIdx());
@@ -75,6 +82,34 @@ class ValueEvaluator : public ModelState {
         return Expr::param(idx ? "args[" + std::to_string(*idx) + "]" : text(e), -1);
       }
     return opaque(e, text(e));
+  }
+
+  // A field of a constant object (`const Events ev{...}`, `constexpr TSync_Custom<...> s = {2}`),
+  // read here or through the parameters of inlined calls it was passed to.
+  std::optional<int64_t> constantField(const clang::Expr* object, const FieldDecl* field) {
+    const ValueDecl* d = declOf(object->IgnoreParenImpCasts());
+    if (auto bound = objects_.find(d); bound != objects_.end()) d = bound->second;
+    const auto* vd = dyn_cast_or_null<VarDecl>(d);
+    if (!vd || !vd->getType().isConstQualified() || !vd->getInit() || vd->getType()->isReferenceType())
+      return std::nullopt;
+    const APValue* v = vd->evaluateValue();
+    if (!v || !v->isStruct() || field->getFieldIndex() >= v->getStructNumFields()) return std::nullopt;
+    const APValue& f = v->getStructField(field->getFieldIndex());
+    if (!f.isInt()) return std::nullopt;
+    return f.getInt().getExtValue();
+  }
+
+  // The slot TSYNC_CVID<SlotBytes, MaxCores> returns: the cube core's id modulo MaxCores (the
+  // vector core reads the one its cube published), not known here but in [0, MaxCores) and the
+  // same for the whole run of the kernel (a named value, not an unknown that a loop renews).
+  ExprPtr commSlot(const CallExpr* call) {
+    ExprPtr slot = Expr::param("TSYNC_CVID@" + std::to_string(loc(call->getBeginLoc()).line), -1);
+    int64_t cores = 25;  // kCvMaxCores, the default
+    if (const TemplateArgumentList* args = call->getDirectCallee()->getTemplateSpecializationArgs();
+        args && args->size() > 1 && (*args)[1].getKind() == TemplateArgument::Integral)
+      cores = (*args)[1].getAsIntegral().getExtValue();
+    facts_.bounded.push_back({slot, 0, cores - 1});
+    return slot;
   }
 
   // The prelude's CCE builtin variables `block_idx` / `block_num` (not a user's of that name).
@@ -120,14 +155,19 @@ class ValueEvaluator : public ModelState {
   // `if (c) v = e;` clamps, `if (c) return a;` early returns (`c ? a : rest`), constant ifs
   // (`if constexpr (Policy == ...)`: only the arm that runs) and a final return. Null for any
   // other statement (the call stays unknown).
-  ExprPtr helperValue(const CompoundStmt& body) {
-    return helperValue(std::vector<const clang::Stmt*>(body.body_begin(), body.body_end()), 0);
+  // What a helper returns, given its statements: `result` maps the returned expression (default:
+  // its value; a field of a returned aggregate for fieldOfCall).
+  using ResultOf = std::function<ExprPtr(const clang::Expr*)>;
+  ExprPtr helperValue(const CompoundStmt& body, const ResultOf& result = nullptr) {
+    return helperValue(std::vector<const clang::Stmt*>(body.body_begin(), body.body_end()), 0, result);
   }
 
-  ExprPtr helperValue(const std::vector<const clang::Stmt*>& stmts, size_t from) {
+  ExprPtr helperValue(const std::vector<const clang::Stmt*>& stmts, size_t from, const ResultOf& result) {
+    auto returned = [&](const clang::Expr* e) -> ExprPtr { return !e ? nullptr : result ? result(e) : value(e); };
     for (size_t i = from; i < stmts.size(); ++i) {
       const clang::Stmt* st = stmts[i];
       if (isa<NullStmt>(st)) continue;
+      std::vector<const clang::Stmt*> rest(stmts.begin() + static_cast<long>(i) + 1, stmts.end());
       if (const auto* ds = dyn_cast<DeclStmt>(st)) {
         for (const Decl* d : ds->decls()) {
           if (isa<StaticAssertDecl>(d)) continue;
@@ -145,20 +185,19 @@ class ValueEvaluator : public ModelState {
         }
         continue;
       }
+      if (const auto* sw = dyn_cast<SwitchStmt>(st)) return switchValue(*sw, rest, result);
       if (const auto* is = dyn_cast<IfStmt>(st)) {
-        std::vector<const clang::Stmt*> rest(stmts.begin() + static_cast<long>(i) + 1, stmts.end());
         if (auto c = constantCondition(is)) {  // the arm that runs, then what follows
           std::vector<const clang::Stmt*> chosen = statementsOf(*c ? is->getThen() : is->getElse());
           chosen.insert(chosen.end(), rest.begin(), rest.end());
-          return helperValue(chosen, 0);
+          return helperValue(chosen, 0, result);
         }
         if (is->getElse() || is->getInit() || is->getConditionVariable()) return nullptr;
         std::vector<const clang::Stmt*> then = statementsOf(is->getThen());
         if (then.size() != 1) return nullptr;
         if (const auto* ret = dyn_cast<ReturnStmt>(then.front())) {  // if (c) return a; ...
-          if (!ret->getRetValue()) return nullptr;
-          ExprPtr early = value(ret->getRetValue()), cond = value(is->getCond());
-          ExprPtr later = helperValue(stmts, i + 1);
+          ExprPtr early = returned(ret->getRetValue()), cond = value(is->getCond());
+          ExprPtr later = early ? helperValue(stmts, i + 1, result) : nullptr;
           return later ? Expr::select(cond, early, later) : nullptr;
         }
         const auto* as = dyn_cast<BinaryOperator>(then.front());
@@ -167,10 +206,66 @@ class ValueEvaluator : public ModelState {
         values_[target] = Expr::select(value(is->getCond()), value(as->getRHS()), values_[target]);
         continue;
       }
-      if (const auto* ret = dyn_cast<ReturnStmt>(st)) return ret->getRetValue() ? value(ret->getRetValue()) : nullptr;
+      if (const auto* ret = dyn_cast<ReturnStmt>(st)) return returned(ret->getRetValue());
       return nullptr;
     }
     return nullptr;
+  }
+
+  // A helper's result through `switch (mode)`: on a constant, the group it selects then what
+  // follows; otherwise a choice by the case values, each group's result (a group without a
+  // result of its own, or a case value that is not a constant, leaves it unknown).
+  ExprPtr switchValue(const SwitchStmt& sw, const std::vector<const clang::Stmt*>& rest, const ResultOf& result) {
+    auto groups = caseGroups(sw);
+    if (sw.getInit() || sw.getConditionVariable() || !groups) return nullptr;
+    ExprPtr cond = value(sw.getCond());
+    auto resultOf = [&](const CaseGroup* g) {
+      std::vector<const clang::Stmt*> next = g ? g->stmts : std::vector<const clang::Stmt*>{};
+      next.insert(next.end(), rest.begin(), rest.end());
+      return helperValue(next, 0, result);
+    };
+    const CaseGroup* fallback = nullptr;
+    for (const CaseGroup& g : *groups)
+      if (g.isDefault) fallback = &g;
+    if (auto c = evalConst(cond)) {
+      for (const CaseGroup& g : *groups)
+        for (const clang::Expr* v : g.values)
+          if (constant(v) == c) return resultOf(&g);
+      return resultOf(fallback);
+    }
+    ExprPtr chain = resultOf(fallback);
+    for (auto g = groups->rbegin(); g != groups->rend() && chain; ++g) {
+      if (g->values.empty()) continue;
+      ExprPtr here = resultOf(&*g), matches;
+      for (const clang::Expr* v : g->values) {
+        auto c = constant(v);
+        if (!c) return nullptr;
+        ExprPtr is = Expr::cmp("eq", cond, Expr::constant(*c));
+        matches = matches ? exprOr(matches, is) : is;
+      }
+      chain = here ? Expr::select(matches, here, chain) : nullptr;
+    }
+    return chain;
+  }
+
+  // A field of the aggregate a helper returns (`return Config{!first, AccPhase::Final};`), or null.
+  ExprPtr fieldOfCall(const CallExpr* call, const FieldDecl* field) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    const auto* body = fd && isUserFunction(fd) ? dyn_cast_or_null<CompoundStmt>(fd->getBody()) : nullptr;
+    if (!body || stack_.count(fd) || fd->getNumParams() != call->getNumArgs()) return nullptr;
+    ResultOf member = [&](const clang::Expr* e) -> ExprPtr {
+      return fieldOfAggregate(e, field);
+    };
+    return inCallee(call, fd, [&] { return helperValue(*body, member); });
+  }
+
+  // A field of an aggregate initialiser (`Config{a, b}`, through casts and temporaries), or null.
+  ExprPtr fieldOfAggregate(const clang::Expr* e, const FieldDecl* field) {
+    e = e->IgnoreImplicit();
+    if (const auto* fc = dyn_cast<CXXFunctionalCastExpr>(e)) e = fc->getSubExpr()->IgnoreImplicit();
+    const auto* list = dyn_cast<InitListExpr>(e);
+    if (!list || field->getFieldIndex() >= list->getNumInits()) return nullptr;
+    return value(list->getInit(field->getFieldIndex()));
   }
 
   Origin originOf(const clang::Expr* e) {
@@ -315,6 +410,7 @@ class ValueEvaluator : public ModelState {
     auto tiles = tiles_;
     auto aliases = argsAliases_;
     auto bounds = addrBounds_;
+    auto objects = objects_;
     // A variable of the caller passed to a non-const reference parameter: what the callee leaves
     // in the parameter is the caller's variable after the call.
     std::vector<std::pair<const ParmVarDecl*, const ValueDecl*>> byReference;
@@ -348,6 +444,7 @@ class ValueEvaluator : public ModelState {
       tiles_ = std::move(tiles);
       argsAliases_ = std::move(aliases);
       addrBounds_ = std::move(bounds);
+      objects_ = std::move(objects);
     };
     if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
       body();
@@ -369,10 +466,26 @@ class ValueEvaluator : public ModelState {
       }
       return;
     }
+    if (t.getNonReferenceType()->isRecordType()) bindObject(p, arg);
     Origin o = originOf(arg);
     if (o.known()) origins_[p] = o;
     values_[p] = value(arg);
     if (auto b = addrBound(arg)) addrBounds_[p] = *b;
+  }
+
+  // A struct passed on: the caller's constant object (constantField reads it), unless the callee
+  // may change the copy or reference it was given.
+  void bindObject(const ParmVarDecl* p, const clang::Expr* arg) {
+    const clang::Expr* source = arg->IgnoreParenImpCasts();
+    if (const auto* copy = dyn_cast<CXXConstructExpr>(source); copy && copy->getNumArgs() == 1) source = copy->getArg(0);
+    const auto* vd = dyn_cast_or_null<VarDecl>(declOf(source));
+    if (!vd) return;
+    if (auto bound = objects_.find(vd); bound != objects_.end()) vd = bound->second;
+    if (!vd->getType().isConstQualified()) return;
+    if (!p->getType().getNonReferenceType().isConstQualified() &&
+        mayChangeObject(*cast<FunctionDecl>(p->getDeclContext()), p))
+      return;
+    objects_[p] = vd;
   }
 
   // The value of an if's condition when it is a constant: `if constexpr`, a literal, or a bound

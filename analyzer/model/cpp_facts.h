@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,13 @@ struct NamedConstant {
   SourceLoc loc;
   int64_t value = 0;
   std::string enumName;  // the enum it belongs to, "" for a constexpr variable
+};
+
+// A value the front end cannot compute but knows the range of (the slot TSYNC_CVID returns lies
+// in [0, its core cap)): the proofs assume lo <= value <= hi.
+struct BoundedValue {
+  ExprPtr value;
+  int64_t lo = 0, hi = 0;
 };
 
 struct StaticAssert {
@@ -150,6 +158,9 @@ struct CppFacts {
   // __DAV_C220_CUBE__ / __DAV_CUBE__): "vector" or "cube", each parsed with its defines; "" when
   // the source tests none (one parse, the core not known).
   std::string coreView;
+  // The AscendC task type the kernel declares (KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)),
+  // "" when none: such a kernel is launched by the AscendC operator framework.
+  std::string taskType;
   std::vector<LaneRead> laneReads;
   std::vector<GridStrideLoop> gridLoops;
   std::vector<ArgUnpack> unpacks;
@@ -163,6 +174,12 @@ struct CppFacts {
   // Launch parameters the kernel reads as values: a tensor argument's shape (`args[k]->shapes[d]`,
   // through helpers such as tensor_dim(args, k, d)). Named, non-negative, the same on every lane.
   std::vector<std::string> shapeParams;
+  std::vector<BoundedValue> bounded;
+  // Device code: the user functions this kernel runs (its root and what it inlines, by qualified
+  // name), and of the set_flag / wait_flag / pipe_barrier calls written in them, how many its
+  // model holds (or lie in code of those functions that does not run here).
+  std::set<std::string> functionsRun;
+  int syncWritten = 0, syncModelled = 0;
   std::optional<MachineFacts> machine;  // device-side control code (kernel kind "machine") only
 };
 

@@ -190,6 +190,27 @@ std::vector<Instr> build() {
   add(entry("WAIT_FLAG_DEV", K::CrossCoreWait, S::CrossCoreWait, R::Fixed, {},
        {"wait_flag_dev", "__builtin_cce_wait_flag_dev", "AscendC::CrossCoreWaitFlag"},
        {"pto.sync.wait", "pto.wait_intra_block", "pto.wait_cross_block"}));
+  // pto-isa's a2a3 custom cube <-> vector flags (pto/npu/a2a3/custom/TSync_Custom.hpp), one
+  // TSync_Custom{flag_id} per producer -> consumer buffer: record() sets flag_id after the
+  // producer's store (FIX for a cube TSTORE, MTE3 for a vector one), wait() waits on it;
+  // allocate() waits on flag_id + 1, which the consumer's free() sets from MTE2.
+  Instr record = entry("TSYNC_RECORD", K::CrossCoreSet, S::SyncObject, R::ByForm, {P::MTE3},
+                       {"pto::TSync_Custom::record"}, {});
+  record.forms = {{nullptr, "TSTORE_C2GM", "", P::FIX}, {nullptr, "TSTORE_V2GM", "", P::MTE3}};
+  add(record);
+  add(entry("TSYNC_WAIT", K::CrossCoreWait, S::SyncObject, R::Fixed, {}, {"pto::TSync_Custom::wait"}, {}));
+  Instr allocate = entry("TSYNC_ALLOCATE", K::CrossCoreWait, S::SyncObject, R::Fixed, {}, {"pto::TSync_Custom::allocate"}, {});
+  allocate.flag = 1;
+  add(allocate);
+  Instr release = entry("TSYNC_FREE", K::CrossCoreSet, S::SyncObject, R::Fixed, {P::MTE2}, {"pto::TSync_Custom::free"}, {});
+  release.flag = 1;
+  add(release);
+  // TSYNC_CVID (pto/npu/a2a3/custom/TSyncCVID.hpp): the cube core writes its core id to its GM
+  // slot, cleans the line and sets CV_COMM_CTRL (12) from MTE2; the vector core waits on that
+  // flag and reads the slot. Both halves are done inside the call.
+  Instr cvid = entry("TSYNC_CVID", K::CrossCoreSet, S::CvSlot, R::Fixed, {P::MTE2}, {"pto::TSYNC_CVID"}, {});
+  cvid.flag = 12;
+  add(cvid);
   add(entry("SET_FFTS_BASE_ADDR", K::SetFfts, S::SetFfts, R::Fixed, {P::S}, {"set_ffts_base_addr"}, {"pto.set_ffts"}));
   add(entry("SYNCALL", K::SyncAll, S::SyncAllPto, R::Fixed, {P::ALL}, {"pto::SYNCALL"}, {"pto.syncall"}));
   add(entry("SYNCALL_SOFT_AIV_BARRIER", K::SyncAll, S::SyncAllIndexed, R::Fixed, {P::ALL}, {"pto::SYNCALL_SOFT_AIV_BARRIER"},

@@ -40,6 +40,8 @@ enum class CallShape {
   CrossCoreSet,    // ffts_cross_core_sync(pipe, getFFTSMsg(mode, id)) / CrossCoreSetFlag
   CrossCoreWait,   // wait_flag_dev(id) / CrossCoreWaitFlag
   AsyncWait,       // event.Wait(session) / event.Test(session) on TPUT_ASYNC's returned event
+  SyncObject,      // sync.record() / wait() / allocate() / free() on a TSync_Custom{flag_id}
+  CvSlot,          // TSYNC_CVID(block, buffer): the cube core sets `flag`, the vector core waits on it
   SetFfts,         // set_ffts_base_addr(addr)
   LaneId,          // get_block_idx / get_sub_block_id: the lane's index
   LaneCount,       // get_block_num
@@ -91,6 +93,8 @@ struct Instr {
   int tileSources = 0;
   bool gmDestination = false;  // the written operand is GM (TSTORE), not a tile
   bool window = false;  // (dst, src, row, col): copies a window of its source (TEXTRACT)
+  // SyncObject: added to the object's flag_id; CvSlot: the cross-core flag itself.
+  int flag = 0;
   std::vector<Form> forms;
   std::vector<HiddenAccess> hidden;
   std::vector<InternalEvent> events;

@@ -33,8 +33,14 @@ void writeJson(const CheckResult& result, std::ostream& out, const ReportOptions
         notChecked.push_back({{"kernel", f.kernelNames[k]}, {"ruleId", rule}, {"why", why}});
     files.push_back({{"path", f.path}, {"kernels", f.kernelNames.size()}, {"findings", f.findings.size()},
                      {"notModelled", gaps}, {"notChecked", notChecked}});
-    if (f.sync.written)  // C++ device code: the sync calls written and how many reached a model
+    if (f.sync.written) {  // C++ device code: the sync calls written and how many reached a model
       files.back()["syncCalls"] = {{"written", f.sync.written}, {"modelled", f.sync.modelled}};
+      json perKernel = json::array();
+      for (size_t k = 0; k < f.kernelSync.size() && k < f.kernelNames.size(); ++k)
+        perKernel.push_back({{"kernel", f.kernelNames[k]}, {"view", f.kernelSync[k].view},
+                             {"written", f.kernelSync[k].written}, {"modelled", f.kernelSync[k].modelled}});
+      files.back()["kernelSyncCalls"] = perKernel;
+    }
     for (const auto& d : f.inputDiagnostics)
       inputs.push_back({{"level", inputLevel(d.level)}, {"location", locJson(d.loc)}, {"message", d.message}});
     for (const auto& x : f.findings) {

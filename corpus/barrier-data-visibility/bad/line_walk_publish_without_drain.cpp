@@ -31,7 +31,7 @@ static AICORE void produce(__gm__ float* out, int32_t block) {
   TEXPANDS(t, 1.0f);
   set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
   wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
-  // expect-error@+1 {{barrier-data-visibility}} expect-error@+1 {{comm-publish-fence}}
+  // expect-error@+1 {{barrier-data-visibility}}
   TSTORE(g, t);
 }
 

@@ -1,0 +1,1 @@
+// ptoverify stub: the declarations live in ptoverify_ptoisa.h
