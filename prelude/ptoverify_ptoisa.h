@@ -33,6 +33,26 @@ template <class T, int R, int C, int VR = R, int VC = C>
 using TileAccCompact =
     Tile<TileType::Acc, T, R, C, BLayout::ColMajor, VR, VC, SLayout::RowMajor, 1024, PadValue::Null, CompactMode::Normal>;
 
+// A convolution operand in L1 (pto/common/pto_tile.hpp): BufferSize bytes, laid out as its Layout
+// (NC1HWC0 feature map, FRACTAL_Z weights) with the shape ConvTileShape gives; its feature-map
+// geometry is set at run time for TIMG2COL.
+template <int... Dims> struct ConvTileShape {};
+template <TileType Ty, class T, int BufferSize, Layout L, class Shape>
+struct ConvTile {
+  using DType = T;
+  static constexpr TileType Loc = Ty;
+  static constexpr int Numel = BufferSize / static_cast<int>(sizeof(T));
+  ConvTile() {}
+  template <class... A> ConvTile(const A&...) {}
+  __cbuf__ T* data() const { return nullptr; }
+  template <class... A> void SetFmapH(const A&...) {}
+  template <class... A> void SetFmapW(const A&...) {}
+  template <class... A> void SetChannelSize(const A&...) {}
+  template <class... A> void SetFilterH(const A&...) {}
+  template <class... A> void SetFilterW(const A&...) {}
+  template <class... A> void SetPadList(const A&...) {}
+};
+
 // TMRGSORT's report of how many elements of each input list it consumed. Its pto-isa header's
 // guard is defined too: code that declares the struct itself when that header is absent tests it.
 #define TMRGSORT_HPP

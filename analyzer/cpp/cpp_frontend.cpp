@@ -256,6 +256,7 @@ struct Output {
     std::string function;  // the function it is written in
     std::string gap;       // why that function is not modelled whole ("" when it is)
     bool reached = false;  // some kernel of some view inlined that function
+    std::set<std::string> views;  // the core views whose parse holds it ("" for a single parse)
   };
   std::map<std::tuple<std::string, int, int>, WrittenSync> syncWritten;
   std::set<const FunctionDecl*> reached;  // functions some kernel inlined (patternOf)
@@ -382,7 +383,8 @@ class Consumer : public ASTConsumer {
       bool reached = out_.reached.count(patternOf(fd)) > 0;
       for (SourceLocation l : calls.found) {
         SourceLoc at = locOf(ctx, l);
-        out_.syncWritten[{at.file, at.line, at.col}] = {fd->getQualifiedNameAsString(), coverage.gapOf(fd), reached};
+        out_.syncWritten[{at.file, at.line, at.col}] = {fd->getQualifiedNameAsString(), coverage.gapOf(fd), reached,
+                                                         {out_.view}};
       }
     }
   }
@@ -1128,9 +1130,10 @@ SyncCoverage syncCoverage(const Output& out) {
   return c;
 }
 
-// Per kernel: the sync calls written in the functions it runs, and how many of them its model
-// holds (a call in a function it ran whole that is not in its model is in code that does not run
-// there: an arm of a constant condition, after a return).
+// Per kernel: the sync calls written in the functions it runs, in the code its core view
+// compiles, and how many of them its model holds (a call in a function it ran whole that is not
+// in its model is in code that does not run there: an arm of a constant condition, after a
+// return).
 void countKernelSync(Output& out) {
   for (Kernel& k : out.kernels) {
     if (!k.cpp || !k.body) continue;
@@ -1140,7 +1143,7 @@ void countKernelSync(Output& out) {
     });
     auto facts = std::make_shared<CppFacts>(*k.cpp);
     for (const auto& [at, where] : out.syncWritten) {
-      if (!facts->functionsRun.count(where.function)) continue;
+      if (!facts->functionsRun.count(where.function) || !where.views.count(facts->coreView)) continue;
       ++facts->syncWritten;
       if (mine.count(at) || where.gap.empty()) ++facts->syncModelled;
     }
@@ -1167,6 +1170,7 @@ void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefin
       facts->coreView = "vector";
       k.cpp = facts;
     }
+  for (auto& [at, w] : out.syncWritten) w.views = {"vector"};  // what the first parse read is the vector view
   std::vector<std::string> cubeArgs = args;
   cubeArgs[viewDefines] = "-D__DAV_C220_CUBE__";
   cubeArgs[viewDefines + 1] = "-D__DAV_CUBE__";
@@ -1183,7 +1187,10 @@ void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefin
   dropEmptyViews(out.kernels);
   for (const auto& [at, w] : cube.syncWritten) {  // reached in either view is reached
     auto [it, fresh] = out.syncWritten.emplace(at, w);
-    if (!fresh) it->second.reached |= w.reached;
+    if (!fresh) {
+      it->second.reached |= w.reached;
+      it->second.views.insert("cube");
+    }
   }
   auto same = [](const InputDiagnostic& a, const InputDiagnostic& b) {
     return a.level == b.level && a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.col == b.loc.col &&

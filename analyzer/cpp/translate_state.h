@@ -121,7 +121,8 @@ inline std::optional<int64_t> globalTensorSpanBytes(QualType t) {
 
 // Tile<TileType::Vec, float, R, C, ...>: its space and size from the template arguments.
 inline std::optional<TileInfo> tileInfoOf(QualType t) {
-  if (classNameOf(t) != "Tile") return std::nullopt;
+  const std::string cls = classNameOf(t);
+  if (cls != "Tile" && cls != "ConvTile") return std::nullopt;
   TileInfo info;
   const ClassTemplateSpecializationDecl* decl = nullptr;
   if (const auto* rt = t.getNonReferenceType()->getAs<RecordType>())
@@ -139,6 +140,16 @@ inline std::optional<TileInfo> tileInfoOf(QualType t) {
     QualType et = args[1].getAsType();  // the prelude's half / bfloat16_t are two bytes, as on the device
     if (!et->isIncompleteType() && !et->isDependentType())
       elem = static_cast<int64_t>(decl->getASTContext().getTypeSizeInChars(et).getQuantity());
+  }
+  // ConvTile<TileType, T, BufferSize, Layout, Shape>: a buffer of BufferSize bytes.
+  if (cls == "ConvTile") {
+    if (args[2].getKind() == TemplateArgument::Integral && elem > 0) {
+      info.bytes = args[2].getAsIntegral().getExtValue();
+      info.rows = 1;
+      info.cols = info.bytes / elem;
+      info.elemBytes = elem;
+    }
+    return info;
   }
   if (args[2].getKind() == TemplateArgument::Integral && args[3].getKind() == TemplateArgument::Integral) {
     info.rows = args[2].getAsIntegral().getExtValue();
