@@ -91,8 +91,12 @@ fi
 # it is modelled in; one run each.
 isa="$src/../shared/corpus-real/cpp/pto-isa_3186c381"
 if [ -d "$isa" ]; then
+  # The flash-attention build's generated case header (one case), as tests/cpp_real_corpus.sh makes it.
+  mkdir -p "$gen/fa_cases"
+  python3 "$isa/kernels/manual/common/flash_atten/scripts/generate_cases.py" --cases 128,128,1024,128 \
+    --output-header "$gen/fa_cases/generated_cases.h" --output-json "$gen/fa_cases/generated_cases.json" >/dev/null
   isa_flags=(-D__CCE_AICORE__=220 -I "$isa/tests/common" -I "$isa/tests/npu/a2a3/comm/st/testcase"
-             -I "$isa/kernels/manual/common/flash_atten")
+             -I "$isa/kernels/manual/common/flash_atten" -I "$gen/fa_cases")
   mapfile -t isa_files < <(find "$isa" -name '*.cpp' ! -name 'main*.cpp' ! -name golden.cpp | sort)
   isa_floor="true"
   for f in "${isa_files[@]}"; do isa_floor+=" && { $(floor_script "$f" "${isa_flags[@]}") >/dev/null 2>&1 || true; }"; done
