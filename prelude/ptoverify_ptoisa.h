@@ -1,7 +1,8 @@
 // ptoverify prelude, part 3: the pto-isa surface that hand-written kernels use beyond generated
 // bodies (pto-isa's demos, kernels/manual and tests): the rest of pto/common/type.hpp's enums
-// and constants, compact cube tiles, sort lists, the cube <-> vector FIFO (TPipe), the custom
-// cube <-> vector flags (TSync_Custom, TSYNC_CVID) and the SDMA session types. Declarations only; what the model reads is decided by the ISA table.
+// and constants, compact cube tiles, convolution tiles, sort lists, the cube <-> vector FIFO
+// (TPipe), the custom cube <-> vector flags (TSync_Custom, TSYNC_CVID) and the SDMA session
+// types. Declarations only; what the model reads is decided by the ISA table.
 #pragma once
 
 namespace pto {

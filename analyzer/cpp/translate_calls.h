@@ -96,8 +96,9 @@ class CallLowering : public WrapperFacts {
       if (p && !isa<UnresolvedLookupExpr>(p->IgnoreParenImpCasts())) translateCalls(p, seq);
   }
 
-  // `d` changed in a way not followed here (a compound assignment, an assignment under a branch,
-  // an increment): an unknown value, and a pointer keeps its buffer but not its offset.
+  // `d` changed in a way not followed here (a compound assignment, an assignment in a loop or a
+  // switch arm, an increment, a field of it assigned): an unknown value, no known fields, and a
+  // pointer keeps its buffer but not its offset.
   void changed(const ValueDecl* d, const clang::Stmt* by) {
     for (auto f = fields_.lower_bound({d, nullptr}); f != fields_.end() && f->first.first == d;) f = fields_.erase(f);
     values_[d] = opaque(by, d->getNameAsString() + "@" + std::to_string(loc(by->getBeginLoc()).line));

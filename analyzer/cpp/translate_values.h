@@ -153,10 +153,9 @@ class ValueEvaluator : public ModelState {
 
   // The value a helper body returns, for bodies of local integer declarations, static_asserts,
   // `if (c) v = e;` clamps, `if (c) return a;` early returns (`c ? a : rest`), constant ifs
-  // (`if constexpr (Policy == ...)`: only the arm that runs) and a final return. Null for any
-  // other statement (the call stays unknown).
-  // What a helper returns, given its statements: `result` maps the returned expression (default:
-  // its value; a field of a returned aggregate for fieldOfCall).
+  // (`if constexpr (Policy == ...)`: only the arm that runs), switches (switchValue) and a final
+  // return. Null for any other statement (the call stays unknown). `result` maps the returned
+  // expression: its value by default, a field of a returned aggregate for fieldOfCall.
   using ResultOf = std::function<ExprPtr(const clang::Expr*)>;
   ExprPtr helperValue(const CompoundStmt& body, const ResultOf& result = nullptr) {
     return helperValue(std::vector<const clang::Stmt*>(body.body_begin(), body.body_end()), 0, result);
