@@ -632,6 +632,12 @@ PY
     expect_output "unknown.cpp:1:1: warning: header 'vendor/missing.h' not found"
     expect_output "unknown.cpp:3:3: warning: use of undeclared identifier 'vendor_call'"
     expect_output "unknown.cpp:4:3: error: .*\[sync-exit-balance\]"
+    # A file of the prelude's generated name on the include path would hide every instruction:
+    # an input error, not a kernel with nothing in it.
+    mkdir -p "$tmp/shadow"
+    printf '// not ptoverify'"'"'s\n' >"$tmp/shadow/ptoverify_isa_ops.h"
+    run 2 check "$bad" -- -I "$tmp/shadow"
+    expect_output "shadow/ptoverify_isa_ops.h' on the include path hides ptoverify's PTO-ISA declarations"
     # -p: the flags of compile_commands.json select the code the build compiles.
     printf '#ifdef WITH_SYNC\n#define SYNC() set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)\n#else\n#define SYNC()\n#endif\nAICORE void k() { SYNC(); }\n' >"$tmp/flags.cpp"
     printf '[{"directory": "%s", "command": "clang++ -DWITH_SYNC -c flags.cpp", "file": "flags.cpp"}]\n' "$tmp" >"$tmp/compile_commands.json"

@@ -176,6 +176,17 @@ class PPWatcher : public PPCallbacks {
                           const FileEntry* file, StringRef searchPath, StringRef, const Module*,
                           SrcMgr::CharacteristicKind) override {
     if (file && searchPath != kMissingHeaderDir && inUserCode(sm_, hash)) included_.push_back(normalisedPath(file->getName().str()));
+    // The prelude's instruction declarations found in a folder of the user's include path: every
+    // tile instruction would be that file's function, not an instruction, and vanish unseen.
+    if (file && fileName == "ptoverify_isa_ops.h" && searchPath != kMissingHeaderDir) {
+      PresumedLoc p = sm_.getPresumedLoc(hash);
+      diags_.push_back({InputDiagnostic::Level::Error,
+                        SourceLoc{p.isValid() ? p.getFilename() : "", p.isValid() ? static_cast<int>(p.getLine()) : 0,
+                                  p.isValid() ? static_cast<int>(p.getColumn()) : 0},
+                        "'" + file->getName().str() + "' on the include path hides ptoverify's PTO-ISA declarations "
+                        "(ptoverify_isa_ops.h): no instruction would be recognised; rename it or leave its folder out"});
+      return;
+    }
     bool standIn = file && searchPath.endswith("prelude/vendor");
     if (!file || (searchPath != kMissingHeaderDir && !standIn) || fileName == "ptoverify_isa_ops.h") return;
     PresumedLoc p = sm_.getPresumedLoc(hash);
