@@ -153,26 +153,20 @@ const Trace& ProofContext::trace() {
 void ProofContext::addLaunchFacts(Trace& t) const {
   if (auto lanes = kernel_.launchedLanes()) t.assumptions.push_back(exprEq(Expr::blockNum(), Expr::constant(*lanes)));
   if (!kernel_.cpp) return;
+  auto within = [&t](const ExprPtr& v, int64_t lo, int64_t hi) {
+    t.assumptions.push_back(Expr::cmp("sge", v, Expr::constant(lo)));
+    t.assumptions.push_back(Expr::cmp("sle", v, Expr::constant(hi)));
+  };
   for (const auto& shape : kernel_.cpp->shapeParams)
     t.assumptions.push_back(Expr::cmp("sge", Expr::param(shape, -1), Expr::constant(0)));
-  for (const auto& b : kernel_.cpp->bounded) {
-    t.assumptions.push_back(Expr::cmp("sge", b.value, Expr::constant(b.lo)));
-    t.assumptions.push_back(Expr::cmp("sle", b.value, Expr::constant(b.hi)));
-  }
+  for (const auto& b : kernel_.cpp->bounded) within(b.value, b.lo, b.hi);
   for (const auto& [name, range] : solver_.options().paramRanges) {
     // An entry's own scalar parameter of that name (`int s0` of a __global__ kernel).
     for (size_t i = 0; i < kernel_.params.size(); ++i)
-      if (kernel_.params[i].name == name && !kernel_.params[i].isPointer) {
-        ExprPtr arg = Expr::param(name, static_cast<int>(i));
-        t.assumptions.push_back(Expr::cmp("sge", arg, Expr::constant(range.first)));
-        t.assumptions.push_back(Expr::cmp("sle", arg, Expr::constant(range.second)));
-      }
+      if (kernel_.params[i].name == name && !kernel_.params[i].isPointer)
+        within(Expr::param(name, static_cast<int>(i)), range.first, range.second);
     for (const auto& u : kernel_.cpp->unpacks)
-      if (!u.tensor && u.index && u.var == name) {
-        ExprPtr arg = Expr::param(argsSlot(*u.index), -1);
-        t.assumptions.push_back(Expr::cmp("sge", arg, Expr::constant(range.first)));
-        t.assumptions.push_back(Expr::cmp("sle", arg, Expr::constant(range.second)));
-      }
+      if (!u.tensor && u.index && u.var == name) within(Expr::param(argsSlot(*u.index), -1), range.first, range.second);
   }
 }
 

@@ -75,6 +75,12 @@ struct ParseGaps {
   std::set<std::string> unknownTypes;
 };
 
+// Where a presumed location is, {"", 0, 0} when it is not valid.
+SourceLoc sourceLocOf(const PresumedLoc& p) {
+  if (p.isInvalid()) return SourceLoc{"", 0, 0};
+  return SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())};
+}
+
 // Clang's diagnostics -> input diagnostics. Errors that only mean "this name is unknown" are
 // warnings: the rest of the file is still modelled, and the message says what was not.
 class Collector : public DiagnosticConsumer {
@@ -90,8 +96,7 @@ class Collector : public DiagnosticConsumer {
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const SourceManager& sm = info.getSourceManager();
       SourceLocation at = sm.getExpansionLoc(info.getLocation());
-      PresumedLoc p = sm.getPresumedLoc(at);
-      if (p.isValid()) loc = SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())};
+      loc = sourceLocOf(sm.getPresumedLoc(at));
       auto [file, offset] = sm.getDecomposedLoc(at);
       gaps_.errors.push_back({file, offset, m});
       recordName(m, sm, sm.getSpellingLoc(info.getLocation()));
@@ -163,10 +168,8 @@ class PPWatcher : public PPCallbacks {
     while (!text.empty() && std::strchr("uUlL", text.back())) text.pop_back();
     // A literal past 64 bits is not a constant ptoverify can use; the macro stays unknown.
     if (auto value = parseUnsignedBits(text)) {
-      PresumedLoc p = sm_.getPresumedLoc(name.getLocation());
-      SourceLoc loc = p.isValid() ? SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())}
-                                  : SourceLoc{"", 0, 0};
-      constants_[name.getIdentifierInfo()->getName().str()] = NamedConstant{loc, *value, ""};
+      constants_[name.getIdentifierInfo()->getName().str()] =
+          NamedConstant{sourceLocOf(sm_.getPresumedLoc(name.getLocation())), *value, ""};
     }
   }
   void Ifdef(SourceLocation, const Token& name, const MacroDefinition&) override { record(name); }
@@ -179,10 +182,7 @@ class PPWatcher : public PPCallbacks {
     // The prelude's instruction declarations found in a folder of the user's include path: every
     // tile instruction would be that file's function, not an instruction, and vanish unseen.
     if (file && fileName == "ptoverify_isa_ops.h" && searchPath != kMissingHeaderDir) {
-      PresumedLoc p = sm_.getPresumedLoc(hash);
-      diags_.push_back({InputDiagnostic::Level::Error,
-                        SourceLoc{p.isValid() ? p.getFilename() : "", p.isValid() ? static_cast<int>(p.getLine()) : 0,
-                                  p.isValid() ? static_cast<int>(p.getColumn()) : 0},
+      diags_.push_back({InputDiagnostic::Level::Error, sourceLocOf(sm_.getPresumedLoc(hash)),
                         "'" + file->getName().str() + "' on the include path hides ptoverify's PTO-ISA declarations "
                         "(ptoverify_isa_ops.h): no instruction would be recognised; rename it or leave its folder out"});
       return;
@@ -193,14 +193,12 @@ class PPWatcher : public PPCallbacks {
     if (p.isInvalid()) return;
     if (standIn) {
       if (standInsShown_.insert(fileName.str()).second)
-        diags_.push_back({InputDiagnostic::Level::Note,
-                          SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())},
+        diags_.push_back({InputDiagnostic::Level::Note, sourceLocOf(p),
                           "header '" + fileName.str() + "' is on no include path; ptoverify's declarations of its "
                           "API are used (prelude/vendor)"});
       return;
     }
-    diags_.push_back({InputDiagnostic::Level::Warning,
-                      SourceLoc{p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn())},
+    diags_.push_back({InputDiagnostic::Level::Warning, sourceLocOf(p),
                       "header '" + fileName.str() + "' not found; read as empty (what it declares is not modelled)"});
   }
 
@@ -1116,15 +1114,20 @@ void dropEmptyViews(std::vector<Kernel>& kernels) {
 
 // How many of the sync calls written in device code some kernel's model holds; each other one is
 // listed with why it is not there.
+using SyncCallAt = std::tuple<std::string, int, int>;  // file, line, column
+
+// Where the counted sync calls of a kernel's model are written.
+void addSyncCallsOf(const Kernel& k, std::set<SyncCallAt>& into) {
+  if (k.body)
+    forEachOp(*k.body, [&](const Op& op) {
+      if (isCountedSync(op.kind)) into.insert({op.loc.file, op.loc.line, op.loc.col});
+    });
+}
+
 SyncCoverage syncCoverage(const Output& out) {
   SyncCoverage c;
-  std::set<std::tuple<std::string, int, int>> modelled;
-  for (const auto& k : out.kernels)
-    if (k.body)
-      forEachOp(*k.body, [&](const Op& op) {
-        if (isCountedSync(op.kind))
-          modelled.insert({op.loc.file, op.loc.line, op.loc.col});
-      });
+  std::set<SyncCallAt> modelled;
+  for (const auto& k : out.kernels) addSyncCallsOf(k, modelled);
   for (const auto& [at, where] : out.syncWritten) {
     ++c.written;
     // In a function a kernel inlined whole but not in its model: code that does not run there
@@ -1148,10 +1151,8 @@ SyncCoverage syncCoverage(const Output& out) {
 void countKernelSync(Output& out) {
   for (Kernel& k : out.kernels) {
     if (!k.cpp || !k.body) continue;
-    std::set<std::tuple<std::string, int, int>> mine;
-    forEachOp(*k.body, [&](const Op& op) {
-      if (isCountedSync(op.kind)) mine.insert({op.loc.file, op.loc.line, op.loc.col});
-    });
+    std::set<SyncCallAt> mine;
+    addSyncCallsOf(k, mine);
     auto facts = std::make_shared<CppFacts>(*k.cpp);
     for (const auto& [at, where] : out.syncWritten) {
       if (!facts->functionsRun.count(where.function) || !where.views.count(facts->coreView)) continue;

@@ -109,10 +109,14 @@ std::string calleeName(const clang::Expr* e) {
 
 namespace {
 
-// What a loop body changes, before the body is read: each variable assigned, incremented, passed
-// to a non-const reference parameter, or placed by TASSIGN, with the statements that assign it.
+// What a body changes, before it is read: each variable assigned, incremented, passed to a
+// non-const reference parameter, or placed by TASSIGN, with the statements that assign it (a
+// field assigned changes its object). For a loop body a lambda's body is not walked: it runs where
+// it is called. For a callee's body (mayChangeObject) it is, and a non-const method called on a
+// variable, or the variable passed to any non-const reference, changes it too.
 class ChangedVars : public RecursiveASTVisitor<ChangedVars> {
  public:
+  explicit ChangedVars(bool callee = false) : callee_(callee) {}
   std::map<const ValueDecl*, std::vector<const clang::Stmt*>> changed;
   bool VisitBinaryOperator(BinaryOperator* bo) {
     if (bo->isAssignmentOp()) note(bo->getLHS(), bo);
@@ -128,11 +132,17 @@ class ChangedVars : public RecursiveASTVisitor<ChangedVars> {
     if (fd && fd->getName() == "TASSIGN" && call->getNumArgs() > 0) note(call->getArg(0), nullptr);
     for (unsigned i = 0; fd && i < call->getNumArgs() && i < fd->getNumParams(); ++i) {
       QualType t = fd->getParamDecl(i)->getType();
-      if (t->isLValueReferenceType() && !t.getNonReferenceType().isConstQualified()) note(call->getArg(i), nullptr);
+      bool reference = callee_ ? t->isReferenceType() : t->isLValueReferenceType();
+      if (reference && !t.getNonReferenceType().isConstQualified()) note(call->getArg(i), nullptr);
     }
     return true;
   }
-  bool TraverseLambdaExpr(LambdaExpr*) { return true; }  // a lambda's body runs where it is called
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr* mc) {
+    if (const CXXMethodDecl* m = mc->getMethodDecl(); callee_ && m && !m->isConst())
+      note(mc->getImplicitObjectArgument(), nullptr);
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr* e) { return !callee_ || RecursiveASTVisitor::TraverseLambdaExpr(e); }
 
  private:
   void note(const clang::Expr* e, const clang::Stmt* by) {
@@ -140,51 +150,26 @@ class ChangedVars : public RecursiveASTVisitor<ChangedVars> {
     while (const auto* me = dyn_cast<MemberExpr>(e)) e = me->getBase()->IgnoreParenCasts();  // a field: its object
     if (const auto* dr = dyn_cast<DeclRefExpr>(e)) changed[dr->getDecl()].push_back(by);
   }
-};
-
-// Whether a body may change an object it names: a field assigned or incremented, its address
-// taken, a non-const method called on it, or passed to a non-const reference parameter.
-class ObjectWrites : public RecursiveASTVisitor<ObjectWrites> {
- public:
-  explicit ObjectWrites(const ValueDecl* object) : object_(object) {}
-  bool found = false;
-  bool VisitBinaryOperator(BinaryOperator* bo) {
-    if (bo->isAssignmentOp()) note(bo->getLHS());
-    return !found;
-  }
-  bool VisitUnaryOperator(UnaryOperator* uo) {
-    if (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf) note(uo->getSubExpr());
-    return !found;
-  }
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr* mc) {
-    if (const CXXMethodDecl* m = mc->getMethodDecl(); m && !m->isConst()) note(mc->getImplicitObjectArgument());
-    return !found;
-  }
-  bool VisitCallExpr(CallExpr* call) {
-    const FunctionDecl* fd = call->getDirectCallee();
-    for (unsigned i = 0; fd && i < call->getNumArgs() && i < fd->getNumParams(); ++i) {
-      QualType t = fd->getParamDecl(i)->getType();
-      if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified()) note(call->getArg(i));
-    }
-    return !found;
-  }
-
- private:
-  void note(const clang::Expr* e) {
-    e = e->IgnoreParenCasts();
-    while (const auto* me = dyn_cast<MemberExpr>(e)) e = me->getBase()->IgnoreParenCasts();
-    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) found |= dr->getDecl() == object_;
-  }
-  const ValueDecl* object_;
+  bool callee_;
 };
 
 }  // namespace
 
 bool mayChangeObject(const FunctionDecl& fn, const ValueDecl* object) {
   if (!fn.hasBody()) return true;
-  ObjectWrites w(object);
-  w.TraverseStmt(fn.getBody());
-  return w.found;
+  ChangedVars scan(/*callee=*/true);
+  scan.TraverseStmt(fn.getBody());
+  return scan.changed.count(object) > 0;
+}
+
+const CaseGroup* caseSelected(const std::vector<CaseGroup>& groups, int64_t selector, const ASTContext& ctx) {
+  const CaseGroup* fallback = nullptr;
+  for (const CaseGroup& g : groups) {
+    for (const clang::Expr* label : g.values)
+      if (evalInt(ctx, label) == selector) return &g;
+    if (g.isDefault) fallback = &g;
+  }
+  return fallback;
 }
 
 namespace {
@@ -580,14 +565,7 @@ class Translator final : public CallLowering {
     if (!cases) return translateStmt(sw->getBody(), seq);
     // A constant selector (a default argument, a template argument): only its case runs.
     if (auto selected = evalConst(v)) {
-      const CaseGroup* taken = nullptr;
-      for (const auto& c : *cases) {
-        for (const clang::Expr* label : c.values)
-          if (constant(label) == selected) taken = &c;
-        if (!taken && c.isDefault) taken = &c;  // kept unless a later label matches
-        if (taken && !taken->isDefault) break;
-      }
-      if (taken) {
+      if (const CaseGroup* taken = caseSelected(*cases, *selected, ctx_)) {
         ++depth_;  // a break ends the case, not the function: returns inside stay conditional
         for (const clang::Stmt* st : taken->stmts) translateStmt(st, seq);
         --depth_;

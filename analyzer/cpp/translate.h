@@ -70,6 +70,9 @@ struct CaseGroup {
 };
 // The groups of a switch whose body is a block, in order; nullopt for any other body.
 std::optional<std::vector<CaseGroup>> caseGroups(const clang::SwitchStmt& sw);
+// The group a constant selector runs: the one a label of which equals it, else the default
+// group; null when neither.
+const CaseGroup* caseSelected(const std::vector<CaseGroup>& groups, int64_t selector, const clang::ASTContext& ctx);
 // The PTO-ISA table instruction a callee is: the prelude's (or a stand-in header's) declaration of
 // one of the table's C++ names. A user's function is never an instruction, whatever its name.
 const ptoisa::Instr* instrOf(const clang::FunctionDecl* fd);

@@ -1,5 +1,4 @@
 #pragma once
-#include <array>
 // The C++ translator's rooms, private to analyzer/cpp/translate.cpp, each a layer over the one
 // before: ModelState (this file: what the walk keeps, names, gaps) -> ValueEvaluator (values and
 // memory origins, translate_values.h) -> WrapperFacts (ABI and launch facts, translate_facts.h)
@@ -15,6 +14,7 @@
 #include <clang/AST/StmtCXX.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>

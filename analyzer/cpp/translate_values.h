@@ -62,10 +62,8 @@ class ValueEvaluator : public ModelState {
         return Expr::binary(n == "min" ? Expr::Kind::Min : Expr::Kind::Max, value(call->getArg(0)),
                             value(call->getArg(1)));
       // A helper that computes a value of its parameters (active lane counts, clamped work, ...).
-      if (const FunctionDecl* fd = call->getDirectCallee())
-        if (const auto* body = dyn_cast_or_null<CompoundStmt>(fd->getBody()))
-          if (!stack_.count(fd) && fd->getNumParams() == call->getNumArgs() && fd->getReturnType()->isIntegerType())
-            if (ExprPtr v = inCallee(call, fd, [&] { return helperValue(*body); })) return v;
+      if (const CompoundStmt* body = evaluableBody(call); body && callee->getReturnType()->isIntegerType())
+        if (ExprPtr v = inCallee(call, callee, [&] { return helperValue(*body); })) return v;
     }
     if (ExprPtr shape = shapeParam(e)) return shape;
     if (const auto* me = dyn_cast<MemberExpr>(e))
@@ -223,15 +221,10 @@ class ValueEvaluator : public ModelState {
       next.insert(next.end(), rest.begin(), rest.end());
       return helperValue(next, 0, result);
     };
+    if (auto c = evalConst(cond)) return resultOf(caseSelected(*groups, *c, ctx_));
     const CaseGroup* fallback = nullptr;
     for (const CaseGroup& g : *groups)
       if (g.isDefault) fallback = &g;
-    if (auto c = evalConst(cond)) {
-      for (const CaseGroup& g : *groups)
-        for (const clang::Expr* v : g.values)
-          if (constant(v) == c) return resultOf(&g);
-      return resultOf(fallback);
-    }
     ExprPtr chain = resultOf(fallback);
     for (auto g = groups->rbegin(); g != groups->rend() && chain; ++g) {
       if (g->values.empty()) continue;
@@ -247,15 +240,20 @@ class ValueEvaluator : public ModelState {
     return chain;
   }
 
+  // The body of a direct callee helperValue can evaluate in its inlined instance: a block, not
+  // being inlined already, and every parameter given an argument; null otherwise.
+  const CompoundStmt* evaluableBody(const CallExpr* call) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (!fd || stack_.count(fd) || fd->getNumParams() != call->getNumArgs()) return nullptr;
+    return dyn_cast_or_null<CompoundStmt>(fd->getBody());
+  }
+
   // A field of the aggregate a helper returns (`return Config{!first, AccPhase::Final};`), or null.
   ExprPtr fieldOfCall(const CallExpr* call, const FieldDecl* field) {
-    const FunctionDecl* fd = call->getDirectCallee();
-    const auto* body = fd && isUserFunction(fd) ? dyn_cast_or_null<CompoundStmt>(fd->getBody()) : nullptr;
-    if (!body || stack_.count(fd) || fd->getNumParams() != call->getNumArgs()) return nullptr;
-    ResultOf member = [&](const clang::Expr* e) -> ExprPtr {
-      return fieldOfAggregate(e, field);
-    };
-    return inCallee(call, fd, [&] { return helperValue(*body, member); });
+    const CompoundStmt* body = evaluableBody(call);
+    if (!body || !isUserFunction(call->getDirectCallee())) return nullptr;
+    ResultOf member = [&](const clang::Expr* e) { return fieldOfAggregate(e, field); };
+    return inCallee(call, call->getDirectCallee(), [&] { return helperValue(*body, member); });
   }
 
   // A field of an aggregate initialiser (`Config{a, b}`, through casts and temporaries), or null.
@@ -524,11 +522,10 @@ class ValueEvaluator : public ModelState {
     return Expr::binary(Expr::Kind::Add, bytes, Expr::binary(Expr::Kind::Mul, n, Expr::constant(size)));
   }
 
-  // A GM operand: its buffer (an address that cannot be traced is a gap, never "no buffer"), and
-  // when the GlobalTensor's shape and strides are static and the
-  // bytes from the buffer's base are known, the bytes it spans ([first element, last element]),
-  // so two accesses of one buffer at different offsets (double buffering of `x + i * 64`) are
-  // told apart.
+  // A GM operand: its buffer (an address that cannot be traced is a gap, never "no buffer"), and,
+  // when the GlobalTensor's shape and strides are static and the bytes from the buffer's base are
+  // known, the bytes it spans ([first element, last element]), so two accesses of one buffer at
+  // different offsets (double buffering of `x + i * 64`) are told apart.
   MemRef gmRef(const clang::Expr* e, const std::string& what) {
     Origin o = originOf(e);
     if (!o.known()) gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), what + " '" + text(e) + "'");
