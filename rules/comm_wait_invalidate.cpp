@@ -1,6 +1,7 @@
-// comm-wait-invalidate: after a twait / ttest, the next cacheable GM read (scalar load or
-// tload) must come after a whole-GM cacheinvalid, or a single-line invalidate of exactly the
-// address it reads, on every path (seed 000, consumer side).
+// comm-wait-invalidate: after a twait / ttest, the next cacheable GM read (a scalar load: DMA
+// reads such as tload do not go through the core's data cache) must come after a whole-GM
+// cacheinvalid, or a single-line invalidate of exactly the address it reads, on every path
+// (PyPTO's InsertCommFence pass, consumer side).
 #include <set>
 
 #include "rules/model_queries.h"
@@ -42,7 +43,8 @@ class CommWaitInvalidate : public Rule {
   const RuleInfo& info() const override {
     static const RuleInfo i{"comm-wait-invalidate", "comm", Severity::Error,
                             "cacheable GM read after twait/ttest without a cache invalidate first",
-                            {"seed 000 (InsertCommFence: consumer side)", "PTOAS v0.50 pto-memory-consistency"}};
+                            {"PyPTO InsertCommFence pass (consumer side)", "PTOAS v0.50 pto-memory-consistency",
+                             "AscendC DataCacheCleanAndInvalid"}};
     return i;
   }
 
@@ -89,9 +91,9 @@ class CommWaitInvalidate : public Rule {
   }
 
  private:
-  // Seed 000 invalidates after every wait because the next cacheable read may be in a later
-  // kernel on this core. A twait (a ttest may fail and acquire nothing) that reaches the end
-  // with no invalidate at all is reported at the wait.
+  // PyPTO's InsertCommFence invalidates after every wait because the next cacheable read may
+  // be in a later kernel on this core. No read of this kernel is stale, so a twait (a ttest may
+  // fail and acquire nothing) that reaches the end with no invalidate at all is a warning.
   void reportUninvalidatedAtExit(const Kernel& k, const Flow& flow, const AcquireState& s, RuleContext& ctx) const {
     for (const auto& [acq, lines] : s.pending) {
       const Op& wait = *flow.nodes[acq].op;
@@ -100,15 +102,17 @@ class CommWaitInvalidate : public Rule {
       Finding* f = ctx.reportVerdict(ctx.proofs().pathAvoiding(wait, nullptr, {invalidates}), wait.loc,
                                      "'" + wait.name +
                                          "' is not followed by 'pto.cmo.cacheinvalid all #pto.address_space<gm>' "
-                                         "before the kernel ends on some path: later reads on this core may see "
-                                         "stale lines");
-      if (f) f->notes.insert(f->notes.begin(), {k.loc, "kernel '" + k.name + "'"});
+                                         "before the kernel ends on some path: a scalar read of the payload in a "
+                                         "later kernel on this core may see lines cached before the signal");
+      if (!f) continue;
+      if (!f->unknown) f->severity = Severity::Warning;
+      f->notes.insert(f->notes.begin(), {k.loc, "kernel '" + k.name + "'"});
     }
   }
 
-  static bool isCacheableGmRead(const Op& op) {
-    return (op.kind == OpKind::ScalarLoad || op.kind == OpKind::Load) && op.readsGm();
-  }
+  // Only the scalar unit reads GM through the core's data cache; DMA reads (tload, MTE2) see
+  // GM itself (AscendC DataCacheCleanAndInvalid; PTOAS v0.50 checked only load_scalar).
+  static bool isCacheableGmRead(const Op& op) { return op.kind == OpKind::ScalarLoad && op.readsGm(); }
   static const MemRef& firstGmRead(const Op& op) {
     for (const auto& r : op.reads)
       if (r.space == "gm") return r;
