@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "solver/sample_points.h"
 
@@ -17,14 +18,27 @@ namespace {
 
 // Z3 resource units for minimising a witness (deterministic, unlike a timeout).
 constexpr unsigned kWitnessRlimit = 20000000;
+// Z3 does not count every step against the resource limit (nonlinear arithmetic is the known
+// gap): past this time the first model is kept. A flash-attention race witness took 15 s here.
+constexpr double kWitnessBackstopMs = 500;
 
 // Thrown by the translation when the kernel's budget runs out in it: turning a query as big as
 // a kernel of 10,000 waits into Z3 terms is work outside Z3's own timer.
 struct TranslationOverBudget {};
 
+// The terms of one kernel's queries, kept between them: a kernel's queries share most of their
+// guards and assumptions, and building their terms again was two thirds of a race check's time
+// on flash attention. Z3 shares equal terms anyway, so a query sees the same terms either way.
+struct TermCache {
+  std::unordered_map<const Expr*, z3::expr> memo;
+  std::vector<ExprPtr> keep;  // keeps memo keys alive
+  std::map<std::string, z3::expr> symbols;
+};
+
 class Translator {
  public:
-  Translator(z3::context& c, std::function<bool()> budgetSpent) : c_(c), budgetSpent_(std::move(budgetSpent)) {}
+  Translator(z3::context& c, TermCache& cache, std::function<bool()> budgetSpent)
+      : c_(c), memo_(cache.memo), keep_(cache.keep), allSymbols_(cache.symbols), budgetSpent_(std::move(budgetSpent)) {}
 
   z3::expr asInt(const ExprPtr& e) {
     z3::expr x = translate(e);
@@ -34,14 +48,41 @@ class Translator {
     z3::expr x = translate(e);
     return x.is_bool() ? x : x != 0;
   }
-  const std::map<std::string, z3::expr>& symbols() const { return symbols_; }
+  // The symbols the translated expressions name (walked anew: a cached term does not say).
+  std::map<std::string, z3::expr> symbols(const std::vector<const std::vector<ExprPtr>*>& roots) {
+    std::map<std::string, z3::expr> out;
+    std::unordered_set<const Expr*> seen;
+    std::vector<const Expr*> todo;
+    for (const auto* list : roots)
+      for (const auto& e : *list) todo.push_back(e.get());
+    while (!todo.empty()) {
+      const Expr* e = todo.back();
+      todo.pop_back();
+      if (!e) {
+        out.emplace("?null", symbol("?null"));
+        continue;
+      }
+      if (!seen.insert(e).second) continue;
+      if (isSymbol(e->kind)) {
+        std::string name = solverSymbolName(*e);
+        out.emplace(name, symbol(name));
+      }
+      for (const auto& a : e->args) todo.push_back(a.get());
+    }
+    return out;
+  }
 
  private:
+  static bool isSymbol(Expr::Kind k) {
+    using K = Expr::Kind;
+    return k == K::Param || k == K::LoopVar || k == K::BlockIdx || k == K::BlockNum || k == K::Unknown;
+  }
+
   z3::expr symbol(const std::string& name) {
-    auto it = symbols_.find(name);
-    if (it != symbols_.end()) return it->second;
+    auto it = allSymbols_.find(name);
+    if (it != allSymbols_.end()) return it->second;
     z3::expr s = c_.int_const(name.c_str());
-    symbols_.emplace(name, s);
+    allSymbols_.emplace(name, s);
     return s;
   }
 
@@ -98,11 +139,11 @@ class Translator {
   }
 
   z3::context& c_;
+  std::unordered_map<const Expr*, z3::expr>& memo_;
+  std::vector<ExprPtr>& keep_;
+  std::map<std::string, z3::expr>& allSymbols_;
   std::function<bool()> budgetSpent_;
   size_t translated_ = 0;
-  std::unordered_map<const Expr*, z3::expr> memo_;
-  std::vector<ExprPtr> keep_;  // keeps memo keys alive
-  std::map<std::string, z3::expr> symbols_;
 };
 
 
@@ -113,7 +154,7 @@ class Session : public Z3Session {
     auto start = std::chrono::steady_clock::now();
   try {
     z3::context& c = ctx_;
-    Translator tr(c, q.budgetSpent);
+    Translator tr(c, terms_, q.budgetSpent);
     // The plain "smt" tactic: the default solver's preprocessing costs ~15 ms per query on
     // these small formulas (measured with make bench), the smt core well under 2 ms.
     z3::solver s = z3::tactic(c, "smt").mk_solver();
@@ -128,7 +169,7 @@ class Session : public Z3Session {
     evals.reserve(q.evaluate.size());
     for (const auto& e : q.evaluate) evals.push_back(tr.asInt(e));
     // Facts about the launch, and the configured parameter ranges.
-    auto syms = tr.symbols();
+    const std::map<std::string, z3::expr> syms = tr.symbols({&q.assertions, &q.evaluate});
     auto bn = syms.find("block_num");
     z3::expr blockNum = bn != syms.end() ? bn->second : c.int_const("block_num");
     facts.push_back(blockNum >= 1);
@@ -181,13 +222,14 @@ class Session : public Z3Session {
           z3::optimize o(oc);
           z3::params op(oc);
           op.set("rlimit", kWitnessRlimit);
-          // The kernel budget still bounds it (a fuzzed kernel took 12 s against a 1 s budget):
-          // past what is left, the first model is kept. Its own context, so no other timer is hit.
+          // A time backstop bounds it, and so does the kernel budget (a fuzzed kernel took 12 s
+          // against a 1 s budget): past either, the first model is kept. Its own context, so no
+          // other timer is hit.
           // With under 100 ms left the first model is kept: a timer of a few ms cancels the
           // optimizer mid-step, and fuzz_check_file once saw Z3 4.8 crash there (SIGSEGV inside
           // optimize::check on a loaded machine, not reproducible alone; docs/fuzzing.md).
           double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-          double remaining = left - spent;
+          double remaining = std::min(left - spent, kWitnessBackstopMs);
           op.set("timeout", static_cast<unsigned>(std::max(1.0, remaining)));
           o.set(op);
           for (const auto& f : facts) o.add(moved(f));
@@ -201,7 +243,7 @@ class Session : public Z3Session {
           return std::nullopt;
         };
         for (auto& e : evals) answer.values.push_back(value(e));
-        for (const auto& [name, sym] : tr.symbols())
+        for (const auto& [name, sym] : syms)
           if (auto v = value(sym)) answer.symbols[name] = *v;
         if (usesLanes)
           if (auto lanes = value(blockNum)) answer.symbols["block_num"] = *lanes;
@@ -228,6 +270,7 @@ class Session : public Z3Session {
 
  private:
   z3::context ctx_;
+  TermCache terms_;  // after ctx_: its terms go before the context
 };
 
 }  // namespace

@@ -68,20 +68,44 @@ ExprPtr Expr::unknown(const std::string& why) { return symbolLeaf(Kind::Unknown,
 ExprPtr Expr::blockIdx(const std::string& name) { return symbolLeaf(Kind::BlockIdx, name); }
 ExprPtr Expr::blockNum() { return symbolLeaf(Kind::BlockNum, ""); }
 
+namespace {
+bool isConst(const ExprPtr& e, int64_t v) { return e && e->kind == Expr::Kind::Const && e->value == v; }
+
+// A node whose operands are all constants is its value, when it has one (evalConst), so that
+// unrolled loops' `(0 + 1) * 128` and `(0 eq 0) ? a : b` do not reach every later query as trees.
+// Division and remainder of a negative operand are left to the solver, whose integers round
+// otherwise than C++'s.
+ExprPtr folded(const ExprPtr& e) {
+  bool division = e->kind == Expr::Kind::Div || e->kind == Expr::Kind::Rem;
+  for (const auto& a : e->args)
+    if (!a || a->kind != Expr::Kind::Const || (division && a->value < 0)) return e;
+  if (auto v = evalConst(e)) return Expr::constant(*v);
+  return e;
+}
+}  // namespace
+
 ExprPtr Expr::binary(Kind k, ExprPtr a, ExprPtr b) {
+  // Identities that hold for unbounded integers: x + 0, x - 0, x * 1, x / 1, x * 0.
+  if ((k == Kind::Add || k == Kind::Sub || k == Kind::Mul || k == Kind::Div) && a && b) {
+    if ((k == Kind::Add && isConst(a, 0)) || (k == Kind::Mul && isConst(a, 1))) return b;
+    if (((k == Kind::Add || k == Kind::Sub) && isConst(b, 0)) || ((k == Kind::Mul || k == Kind::Div) && isConst(b, 1)))
+      return a;
+    if (k == Kind::Mul && (isConst(a, 0) || isConst(b, 0))) return Expr::constant(0);
+  }
   auto e = std::make_shared<Expr>();
   e->kind = k;
-  return withArgs(e, {std::move(a), std::move(b)});
+  return folded(withArgs(e, {std::move(a), std::move(b)}));
 }
 
 ExprPtr Expr::cmp(const std::string& pred, ExprPtr a, ExprPtr b) {
   auto e = std::make_shared<Expr>();
   e->kind = Kind::Cmp;
   e->pred = pred;
-  return withArgs(e, {std::move(a), std::move(b)});
+  return folded(withArgs(e, {std::move(a), std::move(b)}));
 }
 
 ExprPtr Expr::select(ExprPtr c, ExprPtr a, ExprPtr b) {
+  if (c && c->kind == Kind::Const) return c->value ? a : b;
   auto e = std::make_shared<Expr>();
   e->kind = Kind::Select;
   return withArgs(e, {std::move(c), std::move(a), std::move(b)});
@@ -90,7 +114,7 @@ ExprPtr Expr::select(ExprPtr c, ExprPtr a, ExprPtr b) {
 ExprPtr Expr::unary(Kind k, ExprPtr a) {
   auto e = std::make_shared<Expr>();
   e->kind = k;
-  return withArgs(e, {std::move(a)});
+  return folded(withArgs(e, {std::move(a)}));
 }
 
 std::optional<int64_t> evalConst(const ExprPtr& e) {
