@@ -309,6 +309,12 @@ const std::vector<ExprPtr>& ProofContext::witnessEvaluations() {
   return e;
 }
 
+SatAnswer ProofContext::checkForWitness(const std::vector<ExprPtr>& asserts, const std::vector<ExprPtr>& evaluate) {
+  SatAnswer plain = solver_.check(asserts, {}, Solver::Model::None);
+  if (plain.kind != SatAnswer::Kind::Sat) return plain;
+  return solver_.check(asserts, evaluate);
+}
+
 Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
                                    std::optional<size_t> stuck, const std::function<RacingAccess(size_t)>& racingAccess) {
   Witness w;
@@ -481,7 +487,7 @@ Verdict ProofContext::askAny(const std::vector<ExprPtr>& conds, size_t& which, S
   std::vector<ExprPtr> eval = conds;
   const auto& w = witnessEvaluations();
   eval.insert(eval.end(), w.begin(), w.end());
-  answer = solver_.check(asserts, eval);
+  answer = checkForWitness(asserts, eval);
   Verdict v = verdictOf(answer);
   if (v.kind != Verdict::Kind::Violated) return v;
   which = 0;
@@ -503,7 +509,7 @@ Verdict ProofContext::eventLeaksAtExit(const EventKey& key) {
   if (evalConst(leaks) == std::optional<int64_t>(0)) return Verdict::proved();
   std::vector<ExprPtr> asserts = t.assumptions;
   asserts.push_back(leaks);
-  SatAnswer a = solver_.check(asserts, witnessEvaluations());
+  SatAnswer a = checkForWitness(asserts, witnessEvaluations());
   Verdict v = verdictOf(a);
   if (v.kind != Verdict::Kind::Violated) return v;
   v.witness = buildWitness(a, 0, std::nullopt, t.ops.empty() ? 0 : t.ops.size() - 1, std::nullopt);

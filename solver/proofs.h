@@ -118,6 +118,10 @@ class ProofContext {
                        std::optional<size_t> stuck,
                        const std::function<RacingAccess(size_t)>& racingAccess = nullptr);
   const std::vector<ExprPtr>& witnessEvaluations();  // guards and ids of every trace op, in order
+  // Asks whether `asserts` hold together, and only when they do, again for the values of
+  // `evaluate` (a witness): the values of every trace op make most of a query's size, and
+  // most queries are unsatisfiable.
+  SatAnswer checkForWitness(const std::vector<ExprPtr>& asserts, const std::vector<ExprPtr>& evaluate);
   std::optional<std::vector<ExprPtr>> witnessEvaluations_;
   // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
   bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);
@@ -143,6 +147,11 @@ class ProofContext {
   const std::vector<int>& knownShapes(const ExprPtr& a);
   std::unordered_map<const Expr*, std::pair<ExprPtr, std::vector<int>>> knownShapes_;
   std::map<std::tuple<int, int, int>, bool> impliedCache_;  // by shapeId
+  // The symbols an expression names, as sorted ids (cached per node, kept alive here).
+  const std::vector<int>& symbolsOf(const ExprPtr& e);
+  std::unordered_map<const Expr*, std::pair<ExprPtr, std::vector<int>>> symbolsOf_;
+  std::unordered_map<std::string, int> symbolIds_;
+  std::optional<std::vector<int>> assumptionSymbols_;
   // The trace's sync ops in issue order, with their event ids folded once (races.cpp).
   struct SyncStep {
     size_t index;  // in the trace

@@ -9,12 +9,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string_view>
 #include <unordered_map>
 
 #include "solver/proofs.h"
+#include "solver/sample_points.h"
 
 namespace ptov {
 
@@ -148,12 +150,74 @@ bool ProofContext::impliedByShape(const ExprPtr& g, const ExprPtr& a, const Expr
   return true;
 }
 
+const std::vector<int>& ProofContext::symbolsOf(const ExprPtr& root) {
+  static const std::vector<int> none;
+  if (!root) return none;
+  auto known = symbolsOf_.find(root.get());
+  if (known != symbolsOf_.end()) return known->second.second;
+  // Post order without recursion (guards nest as deep as the kernel's branches and loops).
+  std::vector<std::pair<const ExprPtr*, bool>> todo{{&root, false}};
+  while (!todo.empty()) {
+    auto [e, childrenDone] = todo.back();
+    todo.pop_back();
+    if (!*e || symbolsOf_.count(e->get())) continue;
+    const Expr& x = **e;
+    if (!childrenDone) {
+      todo.push_back({e, true});
+      for (const auto& a : x.args) todo.push_back({&a, false});
+      continue;
+    }
+    std::vector<int> out;
+    if (x.args.empty() && x.symbolic)
+      out.push_back(symbolIds_.emplace(solverSymbolName(x), static_cast<int>(symbolIds_.size())).first->second);
+    for (const auto& a : x.args) {
+      if (!a) continue;
+      const std::vector<int>& sub = symbolsOf_.at(a.get()).second;
+      std::vector<int> merged;
+      std::set_union(out.begin(), out.end(), sub.begin(), sub.end(), std::back_inserter(merged));
+      out.swap(merged);
+    }
+    symbolsOf_.emplace(e->get(), std::make_pair(*e, std::move(out)));
+  }
+  return symbolsOf_.at(root.get()).second;
+}
+
 bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b) {
   // By shape: a node's address can be reused once it is freed; a shape id cannot.
   std::tuple<int, int, int> k{shapeId(g), shapeId(a), shapeId(b)};
   auto cached = impliedCache_.find(k);
   if (cached != impliedCache_.end()) return cached->second;
   bool result = impliedByShape(g, a, b);
+  // Not implied, without asking the solver: a sync op that never runs, or one whose guard has a
+  // conjunct naming a value that neither access's guard nor the launch facts constrain (the
+  // branch of another iteration, a value read in it). Such a conjunct is implied only if it
+  // holds for every value of that symbol (`x == x`), which generated guards are not.
+  if (!result && evalConst(g) == std::optional<int64_t>(0)) return impliedCache_[k] = false;
+  if (!result) {
+    if (!assumptionSymbols_) {
+      assumptionSymbols_.emplace();
+      for (const auto& x : trace().assumptions) {
+        const std::vector<int>& s = symbolsOf(x);
+        std::vector<int> merged;
+        std::set_union(assumptionSymbols_->begin(), assumptionSymbols_->end(), s.begin(), s.end(),
+                       std::back_inserter(merged));
+        assumptionSymbols_->swap(merged);
+      }
+    }
+    const std::vector<int>& sa = symbolsOf(a);
+    const std::vector<int>& sb = symbolsOf(b);
+    auto constrained = [&](int s) {
+      return std::binary_search(sa.begin(), sa.end(), s) || std::binary_search(sb.begin(), sb.end(), s) ||
+             std::binary_search(assumptionSymbols_->begin(), assumptionSymbols_->end(), s);
+    };
+    std::vector<ExprPtr> parts;
+    conjuncts(g, parts);
+    for (const auto& part : parts) {
+      if (part->kind == Expr::Kind::And) continue;  // its conjuncts are in `parts` too
+      const std::vector<int>& sp = symbolsOf(part);
+      if (!std::all_of(sp.begin(), sp.end(), constrained)) return impliedCache_[k] = false;
+    }
+  }
   if (!result) {
     std::vector<ExprPtr> q = trace().assumptions;
     q.push_back(a);
@@ -211,6 +275,14 @@ bool ProofContext::orderedAssuming(const std::vector<SyncStep>& syncs, size_t fr
   auto begin = std::upper_bound(syncs.begin(), syncs.end(), from, [](size_t i, const SyncStep& s) { return i < s.index; });
   for (auto s = begin; s != syncs.end() && s->index < to; ++s) {
     const ExprPtr& g = t.ops[s->index].guard;
+    // A step that cannot change what is reached here needs no implication query, unless it
+    // may be the branch to split on (the first step not implied).
+    bool canMatter = s->kind == SyncStep::Kind::All ||
+                     (s->kind == SyncStep::Kind::Wait
+                          ? std::any_of(pending.begin(), pending.end(),
+                                        [&](const SyncStep* set) { return set->src == s->src && set->dst == s->dst; })
+                          : reached.count(s->src) > 0);
+    if (!canMatter && (undecided || split.size() >= kMaxSplits)) continue;
     if (!implied(g, ga, gb)) {
       bool splitAlready = std::any_of(split.begin(), split.end(), [&](const ExprPtr& x) { return shapeId(x) == shapeId(g); });
       if (!undecided && !splitAlready && split.size() < kMaxSplits) undecided = g;
@@ -456,7 +528,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
             asserts.push_back(a.guard);
             asserts.push_back(t.ops[j].guard);
             asserts.push_back(touch);
-            SatAnswer ans = solver_.check(asserts, witnessEvaluations());
+            SatAnswer ans = checkForWitness(asserts, witnessEvaluations());
             if (ans.kind == SatAnswer::Kind::Unsat) continue;
             PipeRace r{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write, verdictOf(ans)};
             if (r.verdict.kind == Verdict::Kind::Violated)
