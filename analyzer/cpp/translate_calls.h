@@ -57,6 +57,10 @@ class CallLowering : public WrapperFacts {
       return;
     }
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) noteArgsRead(sub);
+    if (const auto* ice = dyn_cast<ImplicitCastExpr>(e); ice && ice->getCastKind() == CK_LValueToRValue) {
+      translateCalls(ice->getSubExpr(), seq);  // the address first
+      return scalarRead(ice->getSubExpr(), seq);
+    }
     if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->isIncrementDecrementOp())
       if (const ValueDecl* d = declOf(uo->getSubExpr()->IgnoreParenCasts())) {
         translateCalls(uo->getSubExpr(), seq);
@@ -135,8 +139,43 @@ class CallLowering : public WrapperFacts {
     if (!o.known() || o.ref.space != "gm") return;
     Op op = makeOp(OpKind::ScalarStore, "scalar store", bo->getBeginLoc());
     op.pipes = {Pipe::S};
-    op.writes.push_back(o.ref);
+    op.writes.push_back(scalarRef(o, lhs));
     emit(seq, std::move(op));
+  }
+
+  // `ptr[i]` or `*ptr` read through a GM pointer: the scalar unit reads it through the core's
+  // data cache (what comm-wait-invalidate asks an invalidate before). A field read (`ptr->f`,
+  // `ptr->arr[i]`) is not one here: it reads a descriptor (a kernel argument's Tensor, the communication
+  // context) whose identity the model shares with the data it describes.
+  void scalarRead(const clang::Expr* lvalue, Stmt& seq) {
+    const clang::Expr* place = lvalue->IgnoreParens();
+    const clang::Expr* base = nullptr;
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(place)) base = sub->getBase();
+    if (const auto* uo = dyn_cast<UnaryOperator>(place); uo && uo->getOpcode() == UO_Deref) base = uo->getSubExpr();
+    if (!base || !base->getType()->isPointerType() || !place->getType()->isScalarType()) return;
+    if (isa<MemberExpr>(base->IgnoreParenImpCasts())) return;  // `p->arr[i]`: a field too
+    Origin o = originOf(base);
+    if (!o.known() || o.ref.space != "gm") return;
+    Op op = makeOp(OpKind::ScalarLoad, "scalar load", place->getBeginLoc());
+    op.pipes = {Pipe::S};
+    op.reads.push_back(scalarRef(o, place));
+    emit(seq, std::move(op));
+  }
+
+  // The buffer a scalar access of `place` (`p[i]` or `*p`, with `o` the origin of `p`) touches
+  // and, when the bytes from the buffer's base are known, the bytes it covers.
+  MemRef scalarRef(const Origin& o, const clang::Expr* place) {
+    MemRef ref = o.ref;
+    ExprPtr at = o.bytes;
+    place = place->IgnoreParens();
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(place))
+      at = addBytes(o.bytes, value(sub->getIdx()), sub->getBase()->getType());
+    QualType t = place->getType();
+    if (!at || ref.param < 0 || t->isIncompleteType() || t->isDependentType()) return ref;
+    ref.view = "bytes of param " + std::to_string(ref.param);
+    ref.offsets = {at};
+    ref.sizes = {Expr::constant(ctx_.getTypeSizeInChars(t).getQuantity())};
+    return ref;
   }
 
   Pipe pipeArg(const clang::Expr* e) {
