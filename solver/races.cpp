@@ -444,9 +444,12 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
     };
     return rangesMeet(bytes(a), bytes(b)) ? 1 : 0;
   };
+  // Both boxes are non-empty (a size ptoverify cannot compute is still a size) and share a point.
   auto boxOverlap = [&](const TraceAccess& x, const TraceAccess& y) -> ExprPtr {
     ExprPtr all = exprTrue();
     for (size_t d = 0; d < x.offsets.size(); ++d) {
+      all = exprAnd(all, exprAnd(Expr::cmp("sgt", x.sizes[d], Expr::constant(0)),
+                                 Expr::cmp("sgt", y.sizes[d], Expr::constant(0))));
       ExprPtr xEnd = Expr::binary(Expr::Kind::Add, x.offsets[d], x.sizes[d]);
       ExprPtr yEnd = Expr::binary(Expr::Kind::Add, y.offsets[d], y.sizes[d]);
       all = exprAnd(all, exprAnd(Expr::cmp("slt", x.offsets[d], yEnd), Expr::cmp("slt", y.offsets[d], xEnd)));

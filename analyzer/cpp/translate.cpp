@@ -310,11 +310,59 @@ class Translator final : public CallLowering {
     }
     if (t->isIntegralOrEnumerationType() || t->isFloatingType()) values_[vd] = value(init);
     if (const RecordDecl* record = t->getAsRecordDecl(); record && !isGlobalTensorType(t)) recordFields(vd, *record, init);
+    recordDims(vd, init);
+    recordGmSpan(vd, init);
     if (t->isIntegerType() || t->isPointerType())
       if (auto b = addrBound(init)) addrBounds_[vd] = *b;
     if (facts_.wrapper && inlineDepth_ == 0) provenance_[vd] = provenanceOf(init, t->isPointerType());
     if (vd->getType()->isIntegralOrEnumerationType() && inlineDepth_ == 0 && depth_ == 0 && t.isConstQualified())
       if (auto c = constant(init)) recordConstant(vd->getNameAsString(), *c, vd->getLocation(), "");
+  }
+
+  // `Shape<DYNAMIC, ...> s(1, 1, 1, 1, n)`: the five dimensions, static ones from the type.
+  void recordDims(const VarDecl* vd, const clang::Expr* init) {
+    dims_.erase(vd);
+    for (const char* name : {"Shape", "Stride"}) {
+      auto declared = templateDims(vd->getType(), name);
+      if (!declared) continue;
+      const auto* ctor = dyn_cast<CXXConstructExpr>(init->IgnoreImplicit());
+      std::array<ExprPtr, 5> dims;
+      for (unsigned i = 0; i < 5; ++i) {
+        if ((*declared)[i] >= 0) dims[i] = Expr::constant((*declared)[i]);
+        else if (ctor && ctor->getNumArgs() == 5) dims[i] = value(ctor->getArg(i));
+        else return;
+      }
+      dims_[vd] = dims;
+      return;
+    }
+  }
+
+  // `GlobalTensor<T, S, St> g(p, shape, stride)` with run-time dimensions: the bytes from its
+  // first element to its last, (sum of (dim - 1) * stride + 1) * sizeof(T).
+  void recordGmSpan(const VarDecl* vd, const clang::Expr* init) {
+    gmSpans_.erase(vd);
+    const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(vd->getType()->getAsCXXRecordDecl());
+    const auto* ctor = dyn_cast<CXXConstructExpr>(init->IgnoreImplicit());
+    if (!spec || spec->getName() != "GlobalTensor" || !ctor || ctor->getNumArgs() < 3) return;
+    const TemplateArgumentList& args = spec->getTemplateArgs();
+    if (args.size() < 3 || args[0].getKind() != TemplateArgument::Type) return;
+    QualType elem = args[0].getAsType();
+    if (elem->isIncompleteType() || elem->isDependentType()) return;
+    auto dimsOf = [&](const clang::Expr* e) -> const std::array<ExprPtr, 5>* {
+      const ValueDecl* d = declOf(e->IgnoreImplicit());
+      auto it = d ? dims_.find(d) : dims_.end();
+      return it == dims_.end() ? nullptr : &it->second;
+    };
+    const auto* shape = dimsOf(ctor->getArg(1));
+    const auto* stride = dimsOf(ctor->getArg(2));
+    if (!shape || !stride) return;
+    ExprPtr last = Expr::constant(0);
+    for (int i = 0; i < 5; ++i)
+      last = Expr::binary(Expr::Kind::Add, last,
+                          Expr::binary(Expr::Kind::Mul, Expr::binary(Expr::Kind::Sub, (*shape)[i], Expr::constant(1)),
+                                       (*stride)[i]));
+    int64_t size = ctx_.getTypeSizeInChars(elem).getQuantity();
+    gmSpans_[vd] = Expr::binary(Expr::Kind::Mul, Expr::binary(Expr::Kind::Add, last, Expr::constant(1)), Expr::constant(size));
   }
 
   // The integer fields of a local aggregate from its initialiser: a braced list or what a helper
@@ -372,7 +420,9 @@ class Translator final : public CallLowering {
     loop->lb = value(init);
     loop->ub = bound;
     loop->step = step;
-    if (mentionsLane(loop->lb)) {
+    // A walk over an address (`line = first` with `first` holding a pointer) is no lane loop,
+    // whatever lane the pointer was offset by.
+    if (mentionsLane(loop->lb) && !originOf(init).known()) {
       bool logical = mentionsLane(loop->lb, "logical");
       facts_.gridLoops.push_back(GridStrideLoop{loop->loc, loop->lb, loop->ub, loop->step, logical, barriersEmitted_});
     }

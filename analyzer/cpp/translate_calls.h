@@ -107,6 +107,8 @@ class CallLowering : public WrapperFacts {
     for (auto f = fields_.lower_bound({d, nullptr}); f != fields_.end() && f->first.first == d;) f = fields_.erase(f);
     values_[d] = opaque(by, d->getNameAsString() + "@" + std::to_string(loc(by->getBeginLoc()).line));
     if (auto o = origins_.find(d); o != origins_.end()) o->second.offset = o->second.bytes = nullptr;
+    dims_.erase(d);
+    gmSpans_.erase(d);
   }
 
   void assign(const BinaryOperator* bo, Stmt& seq) {

@@ -75,9 +75,9 @@ inline std::string classNameOf(QualType t) {
 
 inline bool isGlobalTensorType(QualType t) { return classNameOf(t) == "GlobalTensor"; }
 
-// The five static dimensions of `pto::Shape<...>` / `pto::Stride<...>` named `name`, found in the
-// record or its bases (TileShape2D derives from Shape); nullopt when one is DYNAMIC.
-inline std::optional<std::array<int64_t, 5>> staticDims(QualType t, const std::string& name) {
+// The five template dimensions of `pto::Shape<...>` / `pto::Stride<...>` named `name`, found in
+// the record or its bases (TileShape2D derives from Shape), DYNAMIC (-1) included.
+inline std::optional<std::array<int64_t, 5>> templateDims(QualType t, const std::string& name) {
   const CXXRecordDecl* rd = t.getNonReferenceType()->getAsCXXRecordDecl();
   for (int depth = 0; rd && depth < 4; ++depth) {
     if (const auto* spec = dyn_cast<ClassTemplateSpecializationDecl>(rd); spec && spec->getName() == name) {
@@ -87,7 +87,6 @@ inline std::optional<std::array<int64_t, 5>> staticDims(QualType t, const std::s
       for (unsigned i = 0; i < 5; ++i) {
         if (args[i].getKind() != TemplateArgument::Integral) return std::nullopt;
         dims[i] = args[i].getAsIntegral().getExtValue();
-        if (dims[i] < 0) return std::nullopt;
       }
       return dims;
     }
@@ -95,6 +94,15 @@ inline std::optional<std::array<int64_t, 5>> staticDims(QualType t, const std::s
     rd = rd->bases_begin()->getType()->getAsCXXRecordDecl();
   }
   return std::nullopt;
+}
+
+// The same, when none is DYNAMIC.
+inline std::optional<std::array<int64_t, 5>> staticDims(QualType t, const std::string& name) {
+  auto dims = templateDims(t, name);
+  if (dims)
+    for (int64_t d : *dims)
+      if (d < 0) return std::nullopt;
+  return dims;
 }
 
 // The bytes a GlobalTensor with static shape and strides spans, from its first element to its
@@ -216,6 +224,10 @@ class ModelState {
   std::map<const ValueDecl*, const VarDecl*> objects_;
   // Integer fields of a local aggregate, as its initialiser set them (`Config cfg = resolve(...)`).
   std::map<std::pair<const ValueDecl*, const FieldDecl*>, ExprPtr> fields_;
+  // The five dimensions of a Shape / Stride variable, the DYNAMIC ones from its constructor.
+  std::map<const ValueDecl*, std::array<ExprPtr, 5>> dims_;
+  // The bytes a GlobalTensor variable with run-time dimensions spans.
+  std::map<const ValueDecl*, ExprPtr> gmSpans_;
   std::map<const ValueDecl*, ForwardedArg> provenance_;  // where a wrapper's locals come from
   std::set<const FunctionDecl*> stack_;              // functions being inlined (no recursion)
   std::set<const FunctionDecl*> reached_;            // every function inlined (patternOf)

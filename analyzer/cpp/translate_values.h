@@ -40,6 +40,12 @@ class ValueEvaluator : public ModelState {
         case BO_NE: return Expr::cmp("ne", a, b);
         case BO_LAnd: return exprAnd(a, b);
         case BO_LOr: return exprOr(a, b);
+        case BO_And:
+          // x & ~(2^k - 1), rounding down to a multiple of 2^k: floor(x / 2^k) * 2^k, which is
+          // what the solver's division by a positive number gives (`(n + 7) & ~7` pads to 8).
+          if (auto m = evalConst(b); m && *m < 0 && ((-*m) & (-*m - 1)) == 0)
+            return Expr::binary(K::Mul, Expr::binary(K::Div, a, Expr::constant(-*m)), Expr::constant(-*m));
+          break;
         default: break;
       }
     }
@@ -523,18 +529,21 @@ class ValueEvaluator : public ModelState {
   }
 
   // A GM operand: its buffer (an address that cannot be traced is a gap, never "no buffer"), and,
-  // when the GlobalTensor's shape and strides are static and the bytes from the buffer's base are
-  // known, the bytes it spans ([first element, last element]), so two accesses of one buffer at
+  // when the GlobalTensor's shape and strides are known (static, or given to its constructor) and
+  // the bytes from the buffer's base are known, the bytes it spans ([first element, last element]), so two accesses of one buffer at
   // different offsets (double buffering of `x + i * 64`) are told apart.
   MemRef gmRef(const clang::Expr* e, const std::string& what) {
     Origin o = originOf(e);
     if (!o.known()) gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), what + " '" + text(e) + "'");
-    if (o.known() && o.bytes && o.ref.param >= 0)
-      if (auto span = globalTensorSpanBytes(e->getType())) {
-        o.ref.view = "bytes of param " + std::to_string(o.ref.param);
-        o.ref.offsets = {o.bytes};
-        o.ref.sizes = {Expr::constant(*span)};
-      }
+    if (!o.known() || !o.bytes || o.ref.param < 0) return o.ref;
+    ExprPtr span;
+    if (auto fixed = globalTensorSpanBytes(e->getType())) span = Expr::constant(*fixed);
+    else if (const ValueDecl* d = declOf(e->IgnoreImplicit()); d && gmSpans_.count(d)) span = gmSpans_.at(d);
+    if (span) {
+      o.ref.view = "bytes of param " + std::to_string(o.ref.param);
+      o.ref.offsets = {o.bytes};
+      o.ref.sizes = {span};
+    }
     return o.ref;
   }
 };
