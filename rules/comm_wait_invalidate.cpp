@@ -38,32 +38,6 @@ std::string bufferKey(const MemRef& m) {
   return m.param >= 0 ? "p" + std::to_string(m.param) + (m.peer ? "peer" : "") : "v" + m.value;
 }
 
-// The GM buffers some code of the kernel writes, on this rank or, through a peer address, on
-// another (SPMD: every rank runs this code). A buffer outside them holds what was there when the
-// kernel started, unless another kernel writes it meanwhile. A write whose buffer the front end
-// could not trace may write any.
-class WrittenBuffers {
- public:
-  enum class Writer { Known, Untraced, None };
-  explicit WrittenBuffers(const Kernel& k) {
-    forEachOp(*k.body, [&](const Op& op) {
-      for (const auto& w : op.writes) {
-        if (w.space != "gm") continue;
-        if (w.param < 0 && w.value.empty()) untraced_ = true;
-        else keys_.insert(keyOf(w));
-      }
-    });
-  }
-  Writer of(const MemRef& r) const {
-    return keys_.count(keyOf(r)) ? Writer::Known : untraced_ ? Writer::Untraced : Writer::None;
-  }
-
- private:
-  static std::string keyOf(const MemRef& m) { return m.param >= 0 ? "p" + std::to_string(m.param) : "v" + m.value; }
-  std::set<std::string> keys_;
-  bool untraced_ = false;
-};
-
 class CommWaitInvalidate : public Rule {
  public:
   const RuleInfo& info() const override {
@@ -76,7 +50,7 @@ class CommWaitInvalidate : public Rule {
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     const Flow& flow = ctx.proofs().flow();
-    const WrittenBuffers written(k);
+    const GmBufferUse use(k);
     auto transfer = [&](const FlowNode& n, AcquireState& s, bool reportNow) {
       if (n.kind == FlowNode::Kind::Exit) {
         if (reportNow) reportUninvalidatedAtExit(k, flow, s, ctx);
@@ -106,19 +80,19 @@ class CommWaitInvalidate : public Rule {
             Verdict v = ctx.proofs().pathAvoiding(acq, &op, {covers});
             // A stale line needs a writer. No code of this kernel writes a kernel input or the
             // communication context, so only another kernel could: a warning.
-            WrittenBuffers::Writer writer = written.of(r);
-            if (v.kind == Verdict::Kind::Violated && writer == WrittenBuffers::Writer::Untraced)
+            GmBufferUse::Use writer = use.written(r);
+            if (v.kind == Verdict::Kind::Violated && writer == GmBufferUse::Use::Untraced)
               v = Verdict::unknown("whether a peer writes " + describeBuffer(k, r) +
                                    ": a write of this kernel whose buffer ptoverify could not trace may");
             std::string msg = "cacheable GM read '" + op.name + "' of " + describeBuffer(k, r) + " after '" + acq.name +
                               "' with no 'pto.cmo.cacheinvalid all #pto.address_space<gm>' before it on some path";
-            if (writer == WrittenBuffers::Writer::None)
+            if (writer == GmBufferUse::Use::None)
               msg += ": no code of this kernel writes it, so its lines are stale only if another kernel writes it "
                      "while this one runs";
             Finding* f = ctx.reportVerdict(v, op.loc, msg);
             if (f) {
               f->notes.insert(f->notes.begin(), {acq.loc, "the signal acquire it follows"});
-              if (!f->unknown && writer == WrittenBuffers::Writer::None) f->severity = Severity::Warning;
+              if (!f->unknown && writer == GmBufferUse::Use::None) f->severity = Severity::Warning;
             }
           }
           it = s.pending.erase(it);  // the first unprotected read per path is reported

@@ -114,6 +114,24 @@ std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
   return out;
 }
 
+GmBufferUse::GmBufferUse(const Kernel& k) {
+  auto note = [](const std::vector<MemRef>& refs, std::set<std::string>& keys, bool& untraced) {
+    for (const auto& m : refs) {
+      if (m.space != "gm") continue;
+      if (m.param < 0 && m.value.empty()) untraced = true;
+      else keys.insert(keyOf(m));
+    }
+  };
+  forEachOp(*k.body, [&](const Op& op) {
+    note(op.writes, writes_, untracedWrite_);
+    note(op.reads, reads_, untracedRead_);
+  });
+}
+
+std::string GmBufferUse::keyOf(const MemRef& m) {
+  return m.param >= 0 ? "p" + std::to_string(m.param) : "v" + m.value;
+}
+
 bool invalidateCovers(const Op& inval, const MemRef& m) {
   if (inval.kind != OpKind::CacheInvalidate) return false;
   if (inval.invalidateAll) return true;
