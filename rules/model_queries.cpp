@@ -115,16 +115,12 @@ std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
 }
 
 GmBufferUse::GmBufferUse(const Kernel& k) {
-  auto note = [](const std::vector<MemRef>& refs, std::set<std::string>& keys, bool& untraced) {
-    for (const auto& m : refs) {
-      if (m.space != "gm") continue;
-      if (m.param < 0 && m.value.empty()) untraced = true;
-      else keys.insert(keyOf(m));
-    }
-  };
   forEachOp(*k.body, [&](const Op& op) {
-    note(op.writes, writes_, untracedWrite_);
-    note(op.reads, reads_, untracedRead_);
+    for (const auto& m : op.writes) {
+      if (m.space != "gm") continue;
+      if (m.param < 0 && m.value.empty()) untracedWrite_ = true;
+      else writes_.insert(keyOf(m));
+    }
   });
 }
 

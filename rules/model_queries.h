@@ -30,23 +30,21 @@ std::map<int, unsigned> publishingWriteNodes(const Flow& flow);
 // Nodes from which some node in `targets` is reachable (following successors).
 std::vector<bool> canReach(const Flow& flow, const std::set<int>& targets);
 
-// Which GM buffers some code of the kernel reads and writes, on this rank or, through a peer
-// address, on another (every rank runs the same code): by parameter, else by value. An access
-// whose buffer the front end could not trace may be any buffer.
+// Which GM buffers some code of the kernel writes, on this rank or, through a peer address, on
+// another (every rank runs the same code): by parameter, else by value. A write whose buffer the
+// front end could not trace may be any buffer.
 class GmBufferUse {
  public:
   enum class Use { Known, Untraced, None };
   explicit GmBufferUse(const Kernel& k);
-  Use written(const MemRef& m) const { return use(writes_, untracedWrite_, m); }
-  Use read(const MemRef& m) const { return use(reads_, untracedRead_, m); }
+  Use written(const MemRef& m) const {
+    return writes_.count(keyOf(m)) ? Use::Known : untracedWrite_ ? Use::Untraced : Use::None;
+  }
 
  private:
   static std::string keyOf(const MemRef& m);
-  static Use use(const std::set<std::string>& keys, bool untraced, const MemRef& m) {
-    return keys.count(keyOf(m)) ? Use::Known : untraced ? Use::Untraced : Use::None;
-  }
-  std::set<std::string> writes_, reads_;
-  bool untracedWrite_ = false, untracedRead_ = false;
+  std::set<std::string> writes_;
+  bool untracedWrite_ = false;
 };
 
 // Does this cache invalidate cover the memory `m` (whole-GM, or the same buffer)?
