@@ -87,7 +87,7 @@ if [ -d "$real" ]; then
 else
   echo "real fused kernel: skipped (../shared/corpus-real is not beside the project)"
 fi
-# pto-isa's hand-written device kernels (issue 38's target: <= 1.5x), each file in the core views
+# pto-isa's hand-written device kernels (the goal: within 1.5x of clang), each file in the core views
 # it is modelled in; one run each.
 isa="$src/../shared/corpus-real/cpp/pto-isa_3186c381"
 if [ -d "$isa" ]; then
@@ -105,7 +105,7 @@ if [ -d "$isa" ]; then
 else
   echo "pto-isa tree: skipped (../shared/corpus-real is not beside the project)"
 fi
-# cann/pypto's device tree (issue 19's target: <= 2x clang++ -fsyntax-only): one check of the
+# cann/pypto's device tree (the goal: within 2x of clang++ -fsyntax-only): one check of the
 # directory against clang on each of its sources, with the flags of the compile_commands.json
 # written from its CMake files and the same vendor stand-ins (prelude/vendor). One run each: the
 # tree takes tens of seconds.
