@@ -147,8 +147,8 @@ class CallLowering : public WrapperFacts {
 
   // `ptr[i]` or `*ptr` read through a GM pointer: the scalar unit reads it through the core's
   // data cache (what comm-wait-invalidate asks an invalidate before). A field read (`ptr->f`,
-  // `ptr->arr[i]`) is not one here: it reads a descriptor (a kernel argument's Tensor, the communication
-  // context) whose identity the model shares with the data it describes.
+  // `ptr->arr[i]`) is not one here: it reads a descriptor (a kernel argument's Tensor, the
+  // communication context) whose identity the model shares with the data it describes.
   void scalarRead(const clang::Expr* lvalue, Stmt& seq) {
     const clang::Expr* place = lvalue->IgnoreParens();
     const clang::Expr* base = nullptr;

@@ -43,7 +43,7 @@ class ValueEvaluator : public ModelState {
         case BO_And:
           // x & ~(2^k - 1), rounding down to a multiple of 2^k: floor(x / 2^k) * 2^k, which is
           // what the solver's division by a positive number gives (`(n + 7) & ~7` pads to 8).
-          if (auto m = evalConst(b); m && *m < 0 && ((-*m) & (-*m - 1)) == 0)
+          if (auto m = evalConst(b); m && *m < 0 && *m > INT64_MIN && ((-*m) & (-*m - 1)) == 0)
             return Expr::binary(K::Mul, Expr::binary(K::Div, a, Expr::constant(-*m)), Expr::constant(-*m));
           break;
         default: break;
