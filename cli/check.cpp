@@ -233,6 +233,7 @@ static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
   r.severityOverrides = c.severity;
   r.ruleSettings.options = c.ruleOptions;
   r.ruleSettings.timing = c.timing;
+  r.ruleSettings.hostRead = c.hostRead;
   return r;
 }
 

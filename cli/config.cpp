@@ -241,10 +241,16 @@ void parse(const YAML::Node& root, Config& c) {
           c.ruleOptions[id][name] = integer(o.second, id + "." + name);
         }
       }
+    } else if (key == "host-read") {
+      if (!v.IsSequence()) fail(v, "host-read: must be a list of kernel parameter names");
+      for (const auto& n : v) {
+        std::string name = scalar(n, "a host-read parameter");
+        c.hostRead.insert(!name.empty() && name[0] == '%' ? name.substr(1) : name);
+      }
     } else if (key == "timing") {
       parseTiming(v, c.timing);
     } else {
-      fail(kv.first, "unknown key '" + key + "' (rules, severity, arch, fail-on, solver, options, timing)");
+      fail(kv.first, "unknown key '" + key + "' (rules, severity, arch, fail-on, solver, options, host-read, timing)");
     }
   }
 }
@@ -341,6 +347,7 @@ std::string dumpConfig(const Config& c) {
   for (const auto& [name, r] : c.paramRanges)
     e << YAML::Key << name << YAML::Value << YAML::Flow << std::vector<int64_t>{r.first, r.second};
   e << YAML::EndMap << YAML::EndMap;
+  e << YAML::Key << "host-read" << YAML::Value << YAML::Flow << std::vector<std::string>(c.hostRead.begin(), c.hostRead.end());
   e << YAML::Key << "options" << YAML::Value << YAML::BeginMap;
   for (const auto& [rule, opts] : c.ruleOptions) {
     e << YAML::Key << rule << YAML::Value << YAML::BeginMap;

@@ -7,11 +7,13 @@
 //   fail-on: error | warning | note
 //   solver: {timeout-ms: N, kernel-budget-ms: N, cache-dir: DIR, param-ranges: {name: [lo, hi]}}
 //   options: {rule-id: {option: N}}    e.g. ub-range: {ub-bytes: 131072}
+//   host-read: [param, ...]           kernel parameters only the host reads (comm-publish-fence)
 //   timing: {shared-fields: [...], per-round-objects: [...], stop-order: {...}, hard-wait: {...}}
 //                                      seed 003's tables (rules/timing_config.h)
 // An unknown key or a bad value is an error with the YAML line and column.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,7 @@ struct Config {
   std::optional<std::string> cacheDir;
   std::map<std::string, std::pair<int64_t, int64_t>> paramRanges;
   RuleOptions ruleOptions;
+  std::set<std::string> hostRead;
   TimingConfig timing = defaultTimingConfig();
 };
 

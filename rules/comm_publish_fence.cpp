@@ -44,7 +44,8 @@ class CommPublishFence : public Rule {
         }
       } else if (op.kind == OpKind::Notify) {
         if (reportNow)
-          for (const auto& [w, b] : s.bits) reportPending(k, *flow.nodes[w].op, b, &op, ctx);
+          for (const auto& [w, b] : s.bits)
+            if (!onlyHostRead(k, *flow.nodes[w].op, ctx)) reportPending(k, *flow.nodes[w].op, b, &op, ctx);
         s.bits.clear();  // reported once; the notify has published them
       }
     };
@@ -52,6 +53,19 @@ class CommPublishFence : public Rule {
   }
 
  private:
+  // Every GM buffer the write targets is a parameter the configuration says only the host reads
+  // (after the kernel): no notify publishes it (docs/publishing.md).
+  static bool onlyHostRead(const Kernel& k, const Op& write, const RuleContext& ctx) {
+    bool any = false;
+    for (const auto& w : write.writes) {
+      if (w.space != "gm") continue;
+      if (w.peer || w.param < 0 || w.param >= static_cast<int>(k.params.size()) || !ctx.hostRead(k.params[w.param].name))
+        return false;
+      any = true;
+    }
+    return any && write.kind != OpKind::Put && write.kind != OpKind::Collective;
+  }
+
   static bool coversWrite(const Op& inval, const Op& write) {
     for (const auto& w : write.writes)
       if (w.space == "gm" && invalidateCovers(inval, w)) return true;

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,9 @@ using RuleOptions = std::map<std::string, std::map<std::string, int64_t>>;
 struct RuleSettings {
   RuleOptions options;
   TimingConfig timing = defaultTimingConfig();
+  // Kernel parameters only the host reads, after the kernel (`host-read:`): no peer reads
+  // them, so no notify publishes a write to them.
+  std::set<std::string> hostRead;
 };
 
 // Seed 003's review levels, mapped onto severities: Blocker = error, Major = warning, Minor = note.
@@ -82,6 +86,11 @@ class RuleContext {
   size_t reported() const { return sink_.size(); }
   // Seed 003's tables, as configured.
   const TimingConfig& timing() const { return settings_ ? settings_->timing : defaultTimingConfig(); }
+  // Is kernel parameter `name` (a `.pto` one with its '%') declared host-read in the configuration?
+  bool hostRead(const std::string& name) const {
+    std::string bare = !name.empty() && name[0] == '%' ? name.substr(1) : name;
+    return settings_ && settings_->hostRead.count(bare) > 0;
+  }
 
   // Reports a finding with the rule's default severity (or `sev` when given).
   Finding& report(const SourceLoc& loc, const std::string& message);

@@ -505,6 +505,13 @@ PY
     expect_output 'error: .*\[sync-deadlock\]$'
     run 2 check tests/inputs/config/bad
     expect_output 'config/bad/\.ptoverify\.yaml:3:18: error: severity of sync-deadlock must be error, warning or note'
+    # host-read: a write to a buffer only the host reads is published by no notify.
+    printf 'host-read: [payload]\n' > "$tmp/host-read.yaml"
+    run 1 check corpus/comm-publish-fence/bad/invalidate_before_store.pto --rules comm-publish-fence
+    run 0 check corpus/comm-publish-fence/bad/invalidate_before_store.pto --rules comm-publish-fence --config "$tmp/host-read.yaml"
+    printf 'host-read: payload\n' > "$tmp/host-read-bad.yaml"
+    run 2 check corpus/comm-publish-fence/bad/invalidate_before_store.pto --config "$tmp/host-read-bad.yaml"
+    expect_output 'host-read-bad\.yaml:1:12: error: host-read: must be a list of kernel parameter names'
     run 0 config --dump tests/inputs/config/good/kernels.pto
     expect_output '^  sync-exit-balance: warning$'
     expect_output '^    n: \[1, 1\]$'

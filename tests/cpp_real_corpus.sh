@@ -138,7 +138,8 @@ echo "== pto-isa hand-written kernels (both core views)"
 # nothing crashes. The include folders are the ones the tree's CMake files give its kernels (the
 # communication tests' common header, the flash attention helpers) plus the case header the
 # flash-attention build generates (scripts/generate_cases.py, run here with one case into the
-# temp folder). The flash-attention kernels take the parameter ranges their host tiling gives.
+# temp folder). The flash-attention kernels take the parameter ranges their host tiling gives,
+# the asynchronous TPUT test the status buffer its host reads (host-read).
 I=$REAL/pto-isa_3186c381
 if [ -d "$I" ]; then
   written=0 modelled=0 empty="" sync_errors="" unargued=""
@@ -147,9 +148,17 @@ if [ -d "$I" ]; then
     --output-header "$TMP/fa_cases/generated_cases.h" --output-json "$TMP/fa_cases/generated_cases.json" >/dev/null ||
     fail "pto-isa: the flash-attention case header was not generated"
   printf 'solver:\n  param-ranges:\n    s0: [128, 1048576]\n    s1: [128, 1048576]\n' >"$TMP/fa.yaml"
+  # The asynchronous TPUT test stores each transfer's status for its host to read after the
+  # kernel (the host test compares them); no peer reads them.
+  printf 'host-read: [postStatus]\n' >"$TMP/tput_async.yaml"
   includes=("-I$I/tests/common" "-I$I/tests/npu/a2a3/comm/st/testcase" "-I$I/kernels/manual/common/flash_atten"
     "-I$TMP/fa_cases")
-  config_of() { case "$1" in */flash_atten/*) echo "--config=$TMP/fa.yaml" ;; esac; }
+  config_of() {
+    case "$1" in
+      */flash_atten/*) echo "--config=$TMP/fa.yaml" ;;
+      */tput_async/*) echo "--config=$TMP/tput_async.yaml" ;;
+    esac
+  }
   argued=$(grep -v '^#' "$SRC/tests/mutants/pto-isa-errors.tsv" | cut -f1,2)
   while IFS= read -r f; do
     json=$("$BIN" check --format json $(config_of "$f") "$f" -- -D__CCE_AICORE__=220 "${includes[@]}" 2>/dev/null)
