@@ -1,5 +1,5 @@
 // comm-publish-fence: a publishing write must be followed by a cacheinvalid that covers it
-// and then a GM fence before any notify that can follow it (seed 000, release side).
+// and then a GM fence before any notify that can follow it (PyPTO's InsertCommFence pass, release side).
 #include "rules/model_queries.h"
 #include "rules/rule.h"
 
@@ -15,7 +15,7 @@ class CommPublishFence : public Rule {
   const RuleInfo& info() const override {
     static const RuleInfo i{"comm-publish-fence", "comm", Severity::Error,
                             "publishing write not followed by cacheinvalid + GM fence before notify",
-                            {"seed 000 (InsertCommFence: release side)", "PTOAS v0.50 pto-memory-consistency",
+                            {"PyPTO InsertCommFence pass (release side)", "PTOAS v0.50 pto-memory-consistency",
                              "PTOAS #995", "PTOAS #872"}};
     return i;
   }
@@ -109,7 +109,7 @@ class CommPublishFence : public Rule {
   }
 
   // Data written after the kernel's last notify is not signalled by it: the notify can reach
-  // the peer before the data (seed 000: the notify follows the data it publishes).
+  // the peer before the data (InsertCommFence: the notify follows the data it publishes).
   void reportDataAfterLastNotify(const Kernel& k, const Flow& flow, const std::map<int, unsigned>& publishing,
                                  RuleContext& ctx) const {
     const Op* anyNotify = nullptr;
