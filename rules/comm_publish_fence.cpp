@@ -1,5 +1,6 @@
 // comm-publish-fence: a publishing write must be followed by a cacheinvalid that covers it
-// and then a GM fence before any notify that can follow it (PyPTO's InsertCommFence pass, release side).
+// and then a GM fence before any notify that can follow it (PyPTO's InsertCommFence pass,
+// release side).
 #include "rules/model_queries.h"
 #include "rules/rule.h"
 

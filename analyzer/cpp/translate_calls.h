@@ -132,17 +132,7 @@ class CallLowering : public WrapperFacts {
       if (const ValueDecl* d = declOf(root)) changed(d, bo);
     }
     // ptr[i] = v / *ptr = v on a GM pointer: a scalar store.
-    const clang::Expr* base = nullptr;
-    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(lhs)) base = sub->getBase();
-    if (const auto* uo = dyn_cast<UnaryOperator>(lhs))
-      if (uo->getOpcode() == UO_Deref) base = uo->getSubExpr();
-    if (!base) return;
-    Origin o = originOf(base);
-    if (!o.known() || o.ref.space != "gm") return;
-    Op op = makeOp(OpKind::ScalarStore, "scalar store", bo->getBeginLoc());
-    op.pipes = {Pipe::S};
-    op.writes.push_back(scalarRef(o, lhs));
-    emit(seq, std::move(op));
+    if (const clang::Expr* base = scalarBase(lhs)) scalarAccess(OpKind::ScalarStore, lhs, base, bo->getBeginLoc(), seq);
   }
 
   // `ptr[i]` or `*ptr` read through a GM pointer: the scalar unit reads it through the core's
@@ -151,16 +141,27 @@ class CallLowering : public WrapperFacts {
   // communication context) whose identity the model shares with the data it describes.
   void scalarRead(const clang::Expr* lvalue, Stmt& seq) {
     const clang::Expr* place = lvalue->IgnoreParens();
-    const clang::Expr* base = nullptr;
-    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(place)) base = sub->getBase();
-    if (const auto* uo = dyn_cast<UnaryOperator>(place); uo && uo->getOpcode() == UO_Deref) base = uo->getSubExpr();
+    const clang::Expr* base = scalarBase(place);
     if (!base || !base->getType()->isPointerType() || !place->getType()->isScalarType()) return;
     if (isa<MemberExpr>(base->IgnoreParenImpCasts())) return;  // `p->arr[i]`: a field too
+    scalarAccess(OpKind::ScalarLoad, place, base, place->getBeginLoc(), seq);
+  }
+
+  // The pointer `p` of `p[i]` or `*p`; null for any other place.
+  static const clang::Expr* scalarBase(const clang::Expr* place) {
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(place)) return sub->getBase();
+    if (const auto* uo = dyn_cast<UnaryOperator>(place); uo && uo->getOpcode() == UO_Deref) return uo->getSubExpr();
+    return nullptr;
+  }
+
+  // A ScalarStore or ScalarLoad on PIPE_S of `place` through `base`, when `base` points into GM.
+  void scalarAccess(OpKind kind, const clang::Expr* place, const clang::Expr* base, SourceLocation l, Stmt& seq) {
     Origin o = originOf(base);
     if (!o.known() || o.ref.space != "gm") return;
-    Op op = makeOp(OpKind::ScalarLoad, "scalar load", place->getBeginLoc());
+    const bool store = kind == OpKind::ScalarStore;
+    Op op = makeOp(kind, store ? "scalar store" : "scalar load", l);
     op.pipes = {Pipe::S};
-    op.reads.push_back(scalarRef(o, place));
+    (store ? op.writes : op.reads).push_back(scalarRef(o, place));
     emit(seq, std::move(op));
   }
 
