@@ -109,7 +109,8 @@ int runAudit(const CheckRequest& request, const std::string& format, std::ostrea
       if (r.sync.written > 0)
         out << (format == "markdown" ? "\n- " : "") << r.file << " @" << r.kernel
             << (r.sync.view.empty() ? "" : " (" + r.sync.view + " view)") << ": " << r.sync.modelled << " of "
-            << r.sync.written << " set_flag / wait_flag / pipe_barrier call(s) in the functions it runs are in its model\n";
+            << r.sync.written
+            << " set_flag / wait_flag / pipe_barrier call(s) in the functions it runs are in its model\n";
   if (format != "json")
     for (const auto& r : rows)
       for (const auto& [rule, why] : r.reasons)

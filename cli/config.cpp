@@ -347,7 +347,8 @@ std::string dumpConfig(const Config& c) {
   for (const auto& [name, r] : c.paramRanges)
     e << YAML::Key << name << YAML::Value << YAML::Flow << std::vector<int64_t>{r.first, r.second};
   e << YAML::EndMap << YAML::EndMap;
-  e << YAML::Key << "host-read" << YAML::Value << YAML::Flow << std::vector<std::string>(c.hostRead.begin(), c.hostRead.end());
+  e << YAML::Key << "host-read" << YAML::Value << YAML::Flow
+    << std::vector<std::string>(c.hostRead.begin(), c.hostRead.end());
   e << YAML::Key << "options" << YAML::Value << YAML::BeginMap;
   for (const auto& [rule, opts] : c.ruleOptions) {
     e << YAML::Key << rule << YAML::Value << YAML::BeginMap;

@@ -211,7 +211,9 @@ class Generator {
           release = release && reachesNotify(flow, n, [](const Op&) { return false; });
           bool acquire = reachesBackward(flow, n, isAcquire, isInvalidateAll);
           add("delete-cacheinvalid-line", op, "delete 'cacheinvalid single_cache_line'", {deletion(*g)},
-              acquire || release ? "" : "no wait reaches this invalidate, and no write of this buffer that a notify follows");
+              acquire || release ? ""
+                                 : "no wait reaches this invalidate, and no write of this buffer that a notify "
+                                   "follows");
         }
         break;
       }

@@ -60,8 +60,8 @@ class CommPublishFence : public Rule {
     bool any = false;
     for (const auto& w : write.writes) {
       if (w.space != "gm") continue;
-      if (w.peer || w.param < 0 || w.param >= static_cast<int>(k.params.size()) || !ctx.hostRead(k.params[w.param].name))
-        return false;
+      bool param = !w.peer && w.param >= 0 && w.param < static_cast<int>(k.params.size());
+      if (!param || !ctx.hostRead(k.params[w.param].name)) return false;
       any = true;
     }
     return any && write.kind != OpKind::Put && write.kind != OpKind::Collective;

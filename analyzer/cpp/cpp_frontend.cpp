@@ -184,7 +184,8 @@ class PPWatcher : public PPCallbacks {
     if (file && fileName == "ptoverify_isa_ops.h" && searchPath != kMissingHeaderDir) {
       diags_.push_back({InputDiagnostic::Level::Error, sourceLocOf(sm_.getPresumedLoc(hash)),
                         "'" + file->getName().str() + "' on the include path hides ptoverify's PTO-ISA declarations "
-                        "(ptoverify_isa_ops.h): no instruction would be recognised; rename it or leave its folder out"});
+                        "(ptoverify_isa_ops.h): no instruction would be recognised; rename it or leave its "
+                        "folder out"});
       return;
     }
     bool standIn = file && searchPath.endswith("prelude/vendor");

@@ -23,9 +23,8 @@ bool inUserCode(const SourceManager& sm, SourceLocation l) {
   // not the user's.
   for (const char* part : {"ptoverify_prelude.h", "ptoverify_ascendc.h", "ptoverify_ptoisa.h"})
     if (file.find(part) != std::string::npos) return false;
-  return
-         file.rfind(kMissingHeaderDir, 0) != 0 &&
-         file.find("/prelude/stubinc/") == std::string::npos && file.find("/prelude/vendor/") == std::string::npos;
+  return file.rfind(kMissingHeaderDir, 0) != 0 && file.find("/prelude/stubinc/") == std::string::npos &&
+         file.find("/prelude/vendor/") == std::string::npos;
 }
 
 std::optional<int64_t> evalInt(const ASTContext& ctx, const clang::Expr* e) {
@@ -85,7 +84,8 @@ const ptoisa::Instr* instrOf(const FunctionDecl* fd) {
   // (pto::TSync_Custom::record, whatever its template arguments).
   if (const auto* m = dyn_cast<CXXMethodDecl>(fd))
     if (const auto* spec = dyn_cast<ClassTemplateSpecializationDecl>(m->getParent()))
-      return ptoisa::lookupCpp(spec->getSpecializedTemplate()->getQualifiedNameAsString() + "::" + m->getNameAsString());
+      return ptoisa::lookupCpp(spec->getSpecializedTemplate()->getQualifiedNameAsString() + "::" +
+                               m->getNameAsString());
   return ptoisa::lookupCpp(fd->getQualifiedNameAsString());
 }
 
@@ -241,7 +241,8 @@ class Translator final : public CallLowering {
       if (rs->getRetValue()) translateCalls(rs->getRetValue(), seq);
       if (inlineDepth_ == 0) emit(seq, makeOp(OpKind::Return, "return", rs->getBeginLoc()));
       else if (depth_ > inlineBaseDepth_.back())
-        note(rs->getBeginLoc(), "a return inside a loop or a branch of an inlined function is modelled as falling through");
+        note(rs->getBeginLoc(),
+             "a return inside a loop or a branch of an inlined function is modelled as falling through");
       // Reached on every path of this function (only constant branches around it): what follows
       // in the function is dead.
       if (depth_ == inlineBaseDepth_.back()) leftFunction_ = true;
@@ -309,7 +310,8 @@ class Translator final : public CallLowering {
       if (o.known()) origins_[vd] = o;
     }
     if (t->isIntegralOrEnumerationType() || t->isFloatingType()) values_[vd] = value(init);
-    if (const RecordDecl* record = t->getAsRecordDecl(); record && !isGlobalTensorType(t)) recordFields(vd, *record, init);
+    if (const RecordDecl* record = t->getAsRecordDecl(); record && !isGlobalTensorType(t))
+      recordFields(vd, *record, init);
     recordDims(vd, init);
     recordGmSpan(vd, init);
     if (t->isIntegerType() || t->isPointerType())
@@ -362,14 +364,16 @@ class Translator final : public CallLowering {
                           Expr::binary(Expr::Kind::Mul, Expr::binary(Expr::Kind::Sub, (*shape)[i], Expr::constant(1)),
                                        (*stride)[i]));
     int64_t size = ctx_.getTypeSizeInChars(elem).getQuantity();
-    gmSpans_[vd] = Expr::binary(Expr::Kind::Mul, Expr::binary(Expr::Kind::Add, last, Expr::constant(1)), Expr::constant(size));
+    gmSpans_[vd] =
+        Expr::binary(Expr::Kind::Mul, Expr::binary(Expr::Kind::Add, last, Expr::constant(1)), Expr::constant(size));
   }
 
   // The integer fields of a local aggregate from its initialiser: a braced list or what a helper
   // returns. A field no initialiser settles is left unknown.
   void recordFields(const VarDecl* vd, const RecordDecl& record, const clang::Expr* init) {
     const clang::Expr* e = init->IgnoreImplicit();
-    if (const auto* copy = dyn_cast<CXXConstructExpr>(e); copy && copy->getNumArgs() == 1) e = copy->getArg(0)->IgnoreImplicit();
+    if (const auto* copy = dyn_cast<CXXConstructExpr>(e); copy && copy->getNumArgs() == 1)
+      e = copy->getArg(0)->IgnoreImplicit();
     const auto* call = dyn_cast<CallExpr>(e);
     for (const FieldDecl* f : record.fields()) {
       fields_.erase({vd, f});

@@ -480,7 +480,8 @@ class ValueEvaluator : public ModelState {
   // may change the copy or reference it was given.
   void bindObject(const ParmVarDecl* p, const clang::Expr* arg) {
     const clang::Expr* source = arg->IgnoreParenImpCasts();
-    if (const auto* copy = dyn_cast<CXXConstructExpr>(source); copy && copy->getNumArgs() == 1) source = copy->getArg(0);
+    if (const auto* copy = dyn_cast<CXXConstructExpr>(source); copy && copy->getNumArgs() == 1)
+      source = copy->getArg(0);
     const auto* vd = dyn_cast_or_null<VarDecl>(declOf(source));
     if (!vd) return;
     if (auto bound = objects_.find(vd); bound != objects_.end()) vd = bound->second;
@@ -530,8 +531,9 @@ class ValueEvaluator : public ModelState {
 
   // A GM operand: its buffer (an address that cannot be traced is a gap, never "no buffer"), and,
   // when the GlobalTensor's shape and strides are known (static, or given to its constructor) and
-  // the bytes from the buffer's base are known, the bytes it spans ([first element, last element]), so two accesses of one buffer at
-  // different offsets (double buffering of `x + i * 64`) are told apart.
+  // the bytes from the buffer's base are known, the bytes it spans ([first element, last
+  // element]), so two accesses of one buffer at different offsets (double buffering of
+  // `x + i * 64`) are told apart.
   MemRef gmRef(const clang::Expr* e, const std::string& what) {
     Origin o = originOf(e);
     if (!o.known()) gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), what + " '" + text(e) + "'");

@@ -199,10 +199,12 @@ std::vector<Instr> build() {
   record.forms = {{nullptr, "TSTORE_C2GM", "", P::FIX}, {nullptr, "TSTORE_V2GM", "", P::MTE3}};
   add(record);
   add(entry("TSYNC_WAIT", K::CrossCoreWait, S::SyncObject, R::Fixed, {}, {"pto::TSync_Custom::wait"}, {}));
-  Instr allocate = entry("TSYNC_ALLOCATE", K::CrossCoreWait, S::SyncObject, R::Fixed, {}, {"pto::TSync_Custom::allocate"}, {});
+  Instr allocate =
+      entry("TSYNC_ALLOCATE", K::CrossCoreWait, S::SyncObject, R::Fixed, {}, {"pto::TSync_Custom::allocate"}, {});
   allocate.flag = 1;
   add(allocate);
-  Instr release = entry("TSYNC_FREE", K::CrossCoreSet, S::SyncObject, R::Fixed, {P::MTE2}, {"pto::TSync_Custom::free"}, {});
+  Instr release =
+      entry("TSYNC_FREE", K::CrossCoreSet, S::SyncObject, R::Fixed, {P::MTE2}, {"pto::TSync_Custom::free"}, {});
   release.flag = 1;
   add(release);
   // TSYNC_CVID (pto/npu/a2a3/custom/TSyncCVID.hpp): the cube core writes its core id to its GM
