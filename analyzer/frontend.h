@@ -21,6 +21,9 @@ struct FrontendOptions {
   // Every input of the run (normalised paths): control code models the functions of the input
   // headers it includes as well as its own (linkInputs keeps one copy).
   std::shared_ptr<const std::set<std::string>> inputFiles;
+  // The inputs sit in a mirror (`mirrorAt`) of the directory `mirrorOf`: a file's compile command
+  // is the one of its original, with the paths under `mirrorOf` moved into the mirror.
+  std::string mirrorOf, mirrorAt;
 };
 
 // C++ control code: how many functions (roots of the file) Clang read whole, partly (an error

@@ -29,7 +29,11 @@ size_t FileResult::suppressedCount() const {
   return std::count_if(hidden.begin(), hidden.end(), [](const HiddenFinding& h) { return h.inSource; });
 }
 
-size_t FileResult::baselinedCount() const { return hidden.size() - suppressedCount(); }
+size_t FileResult::baselinedCount() const { return hidden.size() - suppressedCount() - atBaseCount(); }
+
+size_t FileResult::atBaseCount() const {
+  return std::count_if(hidden.begin(), hidden.end(), [](const HiddenFinding& h) { return h.atBase; });
+}
 
 bool FileResult::hasInputErrors() const {
   for (const auto& d : inputDiagnostics)
@@ -144,6 +148,8 @@ FrontendOptions frontendOptions(const CheckRequest& req) {
   fo.compileCommandsDir = req.compileCommandsDir;
   fo.extraCompilerArgs = req.compilerArgs;
   fo.inputFiles = req.inputFiles;
+  fo.mirrorOf = req.mirrorOf;
+  fo.mirrorAt = req.mirrorAt;
   return fo;
 }
 

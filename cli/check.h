@@ -33,6 +33,9 @@ struct CheckRequest {
   int shard = 1, shards = 1;  // --shard K/N: check only the stable K-th of N parts of the inputs
   bool recordApplicability = false;  // fill FileResult::applicableRules
   bool progress = true;       // a progress line on stderr for long runs when it is a TTY
+  // The inputs sit in a mirror (`mirrorAt`) of `mirrorOf` (cli/differential.h): compile commands
+  // are looked up as the original files and their paths moved into the mirror.
+  std::string mirrorOf, mirrorAt;
 };
 
 // A finding the gate does not count, kept so that SARIF shows it as suppressed or unchanged
@@ -42,6 +45,7 @@ struct HiddenFinding {
   bool inSource = true;       // an inline suppression; false: matched by the baseline
   std::string justification;  // the suppression's reason, or which baseline has it
   bool alsoInBaseline = false;  // an inline-suppressed finding the baseline has as well
+  bool atBase = false;          // --diff / --changed-lines: the code before the change has it too
 };
 
 struct FileResult {
@@ -72,6 +76,7 @@ struct FileResult {
   std::vector<HiddenFinding> hidden;  // removed by inline suppressions or by the baseline
   size_t suppressedCount() const;
   size_t baselinedCount() const;
+  size_t atBaseCount() const;
   bool hasInputErrors() const;
 };
 

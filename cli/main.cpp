@@ -19,6 +19,7 @@
 #include "cli/changed_lines.h"
 #include "cli/check.h"
 #include "cli/config.h"
+#include "cli/differential.h"
 #include "cli/merge.h"
 #include "analyzer/model/isa_table.h"
 #include "cli/model_dump.h"
@@ -140,9 +141,17 @@ int run(int argc, char** argv) {
   check->add_option("--shard", shardSpec, "check only part K of N (K/N) of the inputs, stably split by path");
   std::string baselinePath;
   check->add_option("--baseline", baselinePath, "report only findings that this baseline (baseline create) lacks");
-  std::string diffRange, changedLinesFile;
-  check->add_option("--diff", diffRange, "report only findings on lines that `git diff BASE..HEAD` adds or changes");
-  check->add_option("--changed-lines", changedLinesFile, "report only findings on lines a unified diff in FILE adds or changes");
+  std::string diffRange, changedLinesFile, filterMode = "added";
+  check->add_option("--diff", diffRange,
+                    "report only the findings the change BASE..HEAD brings (the inputs are checked at BASE as well; "
+                    "HEAD is the tree on disk)");
+  check->add_option("--changed-lines", changedLinesFile,
+                    "the same for the change a unified diff in FILE makes (the files on disk are its new side)");
+  check->add_option("--filter-mode", filterMode,
+                    "which new findings --diff / --changed-lines report: added (on or across a changed line, "
+                    "deletions included), diff_context, file, nofilter")
+      ->check(CLI::IsMember({"added", "diff_context", "file", "nofilter"}))
+      ->capture_default_str();
   check->add_flag("--strict", req.strict, "exit 3 when no finding fails the run but a proof was undecided (unknown)");
   std::string witnessDot;
   check->add_option("--witness-dot", witnessDot, "write each proof finding's witness as a Graphviz DOT lane diagram into DIR (one file per finding)");
@@ -317,6 +326,7 @@ int run(int argc, char** argv) {
     for (auto& o : outputs) req.recordApplicability |= o.first == "junit";  // JUnit omits rules that do not apply
     CheckResult result = runCheck(req);
     std::string root = findSourceRoot(req.paths, sourceRoot);
+    bool baselineApplied = !baselinePath.empty();  // SARIF's baselineState: against a baseline or BASE
     if (!baselinePath.empty()) {
       std::string error;
       if (!applyBaseline(baselinePath, result, root, error)) {
@@ -336,18 +346,25 @@ int run(int argc, char** argv) {
         ok = in && parseUnifiedDiff(in, lines, error);
         if (!in) error = "cannot read '" + changedLinesFile + "'";
       }
+      Differential diff{&lines, FilterMode::Added,
+                        diffRange.empty() ? "the old side of " + changedLinesFile : diffRange.substr(0, diffRange.find(".."))};
+      parseFilterMode(filterMode, diff.mode);
+      size_t left = 0;
+      if (ok) ok = keepNewFindings(diff, req, result, left, error);
       if (!ok) {
         std::cerr << "ptoverify: error: " << error << '\n';
         return kExitInputError;
       }
-      size_t left = keepChangedLines(result, lines);
-      if (left) std::cerr << "ptoverify: " << left << " finding(s) on unchanged lines left out (--diff / --changed-lines)\n";
+      if (left)
+        std::cerr << "ptoverify: " << left << " new finding(s) away from the changed lines left out (--filter-mode "
+                  << filterMode << "; nofilter reports them)\n";
       root = lines.root;
+      baselineApplied = true;
     }
     ReportOptions ro;
     ro.sourceRoot = root;
     ro.sarifCategory = sarifCategory;
-    ro.baselineApplied = !baselinePath.empty();
+    ro.baselineApplied = baselineApplied;
     for (const auto& [name, file] : outputs)  // the outputs that leave findings out point at a complete one
       if ((name == "json" || name == "sarif" || name == "html" || name == "text") && !file.empty() && file != "-") {
         ro.fullReportHint = "the full report is " + (name == "html" ? file + "/index.html" : file);

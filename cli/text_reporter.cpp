@@ -52,7 +52,7 @@ std::string formatLoc(const SourceLoc& loc) {
 
 void printText(const CheckResult& result, std::ostream& out, bool color, bool quiet) {
   size_t counts[3] = {0, 0, 0};
-  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, notModelled = 0, inputWarnings = 0,
+  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, atBase = 0, notModelled = 0, inputWarnings = 0,
          notChecked = 0;
   FunctionCoverage coverage;
   for (const auto& p : result.problems) {
@@ -63,6 +63,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color, bool qu
     kernels += f.kernelNames.size();
     suppressed += f.suppressedCount();
     baselined += f.baselinedCount();
+    atBase += f.atBaseCount();
     notModelled += f.notModelled.size();
     coverage.full += f.coverage.full;
     coverage.partly += f.coverage.partly;
@@ -88,6 +89,7 @@ void printText(const CheckResult& result, std::ostream& out, bool color, bool qu
   if (unknowns) out << ", " << unknowns << " unknown";
   if (suppressed) out << ", " << suppressed << " suppressed";
   if (baselined) out << ", " << baselined << " in the baseline";
+  if (atBase) out << ", " << atBase << " present before the change";
   if (inputErrors) out << ", " << inputErrors << " input error(s)";
   if (inputWarnings) out << ", " << inputWarnings << " input warning(s)";
   if (notModelled) out << ", " << notModelled << " construct(s) not modelled";

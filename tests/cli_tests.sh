@@ -716,27 +716,80 @@ PY
     expect_output "control code modelled: 1 function\(s\) fully, 1 partly, 0 not at all \('Clear': 4: too many arguments"
     expect_output "stop_cut.cpp:5:6: unknown: could not prove: stopping cores follows STOP, fence, clear, fence, GOODBYE in 'Stop' \(Clang did not read all of 'Clear'"
     expect_output "control code: 1 function\(s\) modelled fully, 1 partly, 0 not at all$"
-    # A PR review reports only findings on the lines the PR changes (--diff / --changed-lines),
-    # and GitCode gets one line comment per finding.
+    # A PR review reports only the findings the PR brings (--diff / --changed-lines): the PR adds
+    # line 27; the writes at lines 25 and 33 are there before it. GitCode gets one line comment
+    # per finding.
     if command -v git >/dev/null; then
       repo="$tmp/repo"
-      mkdir -p "$repo" && cp corpus/timing-shared-field-write/bad/ctrl_rewrites_shared_dev_args.cpp "$repo/ctrl.cpp"
+      mkdir -p "$repo" && grep -v '^    shared.scheCpuNum = roundSche;' \
+        corpus/timing-shared-field-write/bad/ctrl_rewrites_shared_dev_args.cpp >"$repo/ctrl.cpp"
       git -C "$repo" init -q && git -C "$repo" -c user.name=t -c user.email=t@t add ctrl.cpp &&
         git -C "$repo" -c user.name=t -c user.email=t@t commit -qm base
-      sed -i 's|^    shared.scheCpuNum = roundSche;.*|    shared.scheCpuNum = roundSche + 1;|' "$repo/ctrl.cpp"
+      cp corpus/timing-shared-field-write/bad/ctrl_rewrites_shared_dev_args.cpp "$repo/ctrl.cpp"
       git -C "$repo" -c user.name=t -c user.email=t@t commit -qam change
       run 1 check "$repo/ctrl.cpp" --diff HEAD~1..HEAD --format gitcode
       expect_output '"path": "ctrl.cpp"'
       expect_output '"position": 27'
       if grep -q '"position": 25' <<<"$out"; then fail "--diff kept a finding on an unchanged line"; fi
-      expect_output "2 finding\(s\) on unchanged lines left out"
       git -C "$repo" diff HEAD~1..HEAD >"$tmp/pr.diff"
       run 1 check "$repo/ctrl.cpp" --changed-lines "$tmp/pr.diff" --source-root "$repo"
       expect_output "ctrl.cpp:27:[0-9]+: error: Blocker"
+      expect_output ", 2 present before the change,"
       run 0 check "$repo/ctrl.cpp" --diff HEAD..HEAD
       run 2 check "$repo/ctrl.cpp" --diff 'HEAD;rm'
       expect_output "a revision range is BASE..HEAD"
     fi
+    rm -rf "$tmp"
+    ;;
+  differential)
+    # The pull request that deletes the GM fence of a good kernel: the finding sits on the
+    # unchanged store, and the gate still fails on it.
+    command -v git >/dev/null || { echo "SKIPPED: git is not installed"; exit 77; }
+    tmp="$(mktemp -d)"
+    repo="$tmp/repo"
+    mkdir -p "$repo/kernels" && cp examples/ring_step_good.pto examples/ring_step_bad.pto "$repo/kernels/"
+    g() { git -C "$repo" -c user.name=t -c user.email=t@t "$@"; }
+    g init -q -b main && g add kernels && g commit -qm base && g checkout -qb pr
+    fence=$(grep -n 'pto.fence.barrier_all #pto.fence_scope<gm>' "$repo/kernels/ring_step_good.pto" | head -1 | cut -d: -f1)
+    sed -i "${fence}d" "$repo/kernels/ring_step_good.pto"
+    g commit -qam 'drop the fence'
+    run 1 check "$repo/kernels" --diff main..pr
+    expect_output 'ring_step_good\.pto:[0-9]+:[0-9]+: error: .*no .pto\.fence\.barrier_all.*\[comm-publish-fence\]$'
+    # ring_step_bad's findings are there before the change: not new, not reported.
+    expect_no_output 'ring_step_bad\.pto:[0-9]+:[0-9]+: error'
+    expect_output '1 error\(s\), .* [0-9]+ present before the change$'
+    g diff main..pr >"$tmp/pr.diff"
+    run 1 check "$repo/kernels" --changed-lines "$tmp/pr.diff"
+    expect_output 'ring_step_good\.pto:[0-9]+:[0-9]+: error: .*\[comm-publish-fence\]$'
+    expect_no_output 'ring_step_bad\.pto:[0-9]+:[0-9]+: error'
+    # A finding present at BASE stays old when the PR edits its file elsewhere.
+    g checkout -q main && g checkout -qb edit
+    sed -i '1i // reviewed' "$repo/kernels/ring_step_bad.pto" && g commit -qam 'comment'
+    run 0 check "$repo/kernels" --diff main..edit
+    expect_output '0 error\(s\).* present before the change$'
+    # --filter-mode file shows the new finding as well; a patch whose new side is not on disk is
+    # an input error, not a pass.
+    g checkout -q pr
+    run 1 check "$repo/kernels" --diff main..pr --filter-mode file
+    run 2 check "$repo/kernels" --diff main..edit
+    expect_output "error: 'kernels/ring_step_bad.pto' on disk is not the diff's new version"
+    # C++: the PR removes a set_flag from an included header; the BASE check reads the header as
+    # it was (through the compile database's include folder as well).
+    mkdir -p "$repo/src" "$repo/inc" "$tmp/build"
+    printf '%s\n' '#pragma once' '#include "pto/pto-inst.hpp"' 'using namespace pto;' 'AICORE inline void prime() {' \
+      '  set_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);' '  set_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);' '}' >"$repo/inc/steps.h"
+    printf '%s\n' '#include "steps.h"' 'extern "C" __global__ AICORE void k(__gm__ int32_t* src) {' '  prime();' \
+      '  wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID0);' '  wait_flag(PIPE_V, PIPE_MTE2, EVENT_ID1);' '}' >"$repo/src/k.cpp"
+    printf '[{"directory":"%s","file":"%s/src/k.cpp","arguments":["clang++","-I%s/inc","-c","src/k.cpp"]}]\n' \
+      "$repo" "$repo" "$repo" >"$tmp/build/compile_commands.json"
+    g add src inc && g commit -qm 'a C++ kernel' && g checkout -qb cpp
+    sed -i '/EVENT_ID1/d' "$repo/inc/steps.h" && g commit -qam 'prime one event'
+    run 1 check "$repo/src" -p "$tmp/build" --diff pr..cpp
+    expect_output 'k\.cpp:5:3: error: .*\[sync-deadlock\]$'
+    run 0 check "$repo/src" -p "$tmp/build" --diff cpp..cpp
+    expect_output '1 present before the change$'
+    [ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'ptoverify-base-*' -newer "$tmp/build/compile_commands.json" 2>/dev/null)" ] ||
+      fail "the BASE tree was left behind"
     rm -rf "$tmp"
     ;;
   *)

@@ -201,8 +201,42 @@ TEST_CASE("changed lines: a unified diff's added lines, per file of the new side
   CHECK(lines.contains("framework/a.h", 41));
   CHECK_FALSE(lines.contains("framework/a.h", 62));  // a deletion adds no line
   CHECK(lines.ranges.count("gone.h") == 0);
+  CHECK(lines.touches("framework/a.h", 62, 62));  // old lines 60-63 were deleted after new line 62
+  CHECK(lines.touches("framework/a.h", 63, 70));
+  CHECK_FALSE(lines.touches("framework/a.h", 64, 70));
+  CHECK_FALSE(lines.touches("framework/a.h", 60, 61));
   std::istringstream notADiff("hello\n");
   ChangedLines none;
   CHECK_FALSE(parseUnifiedDiff(notADiff, none, error));
   CHECK(error.find("not a unified diff") != std::string::npos);
+}
+
+TEST_CASE("changed lines: hunk bodies give added lines, deletion points and the old text") {
+  std::istringstream diff(
+      "--- a/k.pto\n"
+      "+++ b/k.pto\n"
+      "@@ -2,4 +2,4 @@ func\n"
+      " a\n"
+      "-fence\n"
+      " b\n"
+      "--- not a header: a removed line\n"
+      "+c\n"
+      "+d\n");
+  ChangedLines lines;
+  std::string error;
+  REQUIRE(parseUnifiedDiff(diff, lines, error));
+  REQUIRE(lines.files.size() == 1);
+  CHECK(lines.files[0].hunks[0].lines.size() == 6);
+  CHECK_FALSE(lines.contains("k.pto", 2));  // context lines are not changed lines
+  CHECK(lines.contains("k.pto", 4));
+  CHECK(lines.contains("k.pto", 5));
+  CHECK(lines.touches("k.pto", 2, 3));   // the fence was deleted between new lines 2 and 3
+  CHECK_FALSE(lines.touches("k.pto", 1, 1));
+  CHECK(lines.inHunk("k.pto", 2));
+  CHECK(lines.changesFile("k.pto"));
+  std::string old;
+  REQUIRE(oldVersion(lines.files[0], "x\na\nb\nc\nd\ny\n", old, error));
+  CHECK(old == "x\na\nfence\nb\n-- not a header: a removed line\ny\n");
+  CHECK_FALSE(oldVersion(lines.files[0], "x\na\nB\nc\nd\ny\n", old, error));
+  CHECK(error.find("line 3") != std::string::npos);
 }

@@ -790,9 +790,16 @@ std::vector<std::string> includeDirsOf(const std::vector<std::string>& args) {
 }
 
 // -I/-D/-U/-std/-isystem/-include flags of the file's compile command (`-p DIR`), paths absolute.
-std::vector<std::string> compileFlags(const std::string& dir, const std::string& path, std::vector<InputDiagnostic>& diags) {
+// In a mirror (FrontendOptions::mirrorOf/mirrorAt), the file is looked up as its original and
+// the command's paths under the original tree are moved into the mirror.
+std::vector<std::string> compileFlags(const std::string& dir, const std::string& path, const FrontendOptions& opts,
+                                      std::vector<InputDiagnostic>& diags) {
   std::vector<std::string> out;
   if (dir.empty()) return out;
+  auto moveInto = [&](std::string p, const std::string& from, const std::string& to) {
+    if (!from.empty() && (p == from || p.rfind(from + "/", 0) == 0)) p = to + p.substr(from.size());
+    return p;
+  };
   static std::mutex mu;
   static std::map<std::string, std::unique_ptr<tooling::CompilationDatabase>> dbs;
   std::lock_guard<std::mutex> lock(mu);
@@ -808,12 +815,15 @@ std::vector<std::string> compileFlags(const std::string& dir, const std::string&
     db = tooling::inferMissingCompileCommands(std::move(db));
   }
   std::error_code ec;
-  std::string abs = fs::absolute(path, ec).string();
+  std::string abs = moveInto(fs::absolute(path, ec).lexically_normal().string(), opts.mirrorAt, opts.mirrorOf);
   auto cmds = db->getCompileCommands(abs);
   if (cmds.empty()) return out;
   const auto& cmd = cmds.front();
   const auto& args = cmd.CommandLine;
-  auto absolute = [&](const std::string& p) { return fs::path(p).is_absolute() ? p : (fs::path(cmd.Directory) / p).string(); };
+  auto absolute = [&](const std::string& p) {
+    std::string a = fs::path(p).is_absolute() ? p : (fs::path(cmd.Directory) / p).lexically_normal().string();
+    return moveInto(a, opts.mirrorOf, opts.mirrorAt);
+  };
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     for (const char* flag : {"-I", "-isystem", "-include"}) {
@@ -1241,7 +1251,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   std::vector<std::string> args = {"-std=c++20", "-x", "c++", "-w", "-fno-spell-checking", "-fno-caret-diagnostics", "-ferror-limit=0"};
   std::string rd = resourceDir();
   if (!rd.empty()) args.insert(args.end(), {"-resource-dir", rd});
-  std::vector<std::string> extra = compileFlags(opts.compileCommandsDir, path, result.diagnostics);
+  std::vector<std::string> extra = compileFlags(opts.compileCommandsDir, path, opts, result.diagnostics);
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), opts.extraCompilerArgs.begin(), opts.extraCompilerArgs.end());
   std::set<std::string> names, seen;
