@@ -31,7 +31,7 @@ const std::vector<MutationOperator>& mutationOperators() {
       {"shift-tile-address", {"ub-range"}, "move a constant tile address into its neighbour tile", true},
       {"drop-cache-offset", {"cache-bypass-offset", "cache-policy-param"}, "drop the offset operand of a tload", true},
       {"bypass-written-load", {"cache-bypass-written"}, "mark a load of a tensor the kernel writes as l2_bypass", true},
-      {"swap-kernel-params", {"xcheck-abi-order"}, "swap two kernel parameters of the same type (needs the C++ cross-check, issue 4)", false},
+      {"swap-kernel-params", {"xcheck-abi-order"}, "swap two kernel parameters of the same type (needs the C++ cross-check)", false},
   };
   return ops;
 }

@@ -1,4 +1,4 @@
-// Device-side control code (AICPU ctrl / sche), seed 003: three review mistakes in one file.
+// Device-side control code (AICPU ctrl / sche), the pypto-machine-code-review timing rules: three review mistakes in one file.
 // `ptoverify check examples/aicpu_round_control.cpp --format markdown` shows them as PR comments.
 #include <cstdint>
 

@@ -5,8 +5,9 @@
 #include <map>
 #include <set>
 
-#include "rules/rule.h"
 #include "analyzer/model/cpp_facts.h"
+#include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -14,13 +15,16 @@ namespace {
 class AbiOrder : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"abi-order", "abi", Severity::Error,
-                            "kernel_entry args[] unpacking or forwarding disagrees with the ABI (tensors first, "
-                            "callee order, ABI enum, .pto signature)",
-                            {"seed 004 §3.3 (13-tensor ABI, kTensorArgCount, kScale0 = kTensorArgCount)",
-                             "pypto pto_backend.py (tensors then scalars, dynamic dims, synthetic params)",
-                             "pypto-lib cce-extern-kernel.md (scalar at args[7] instead of args[17] hangs)",
-                             "pypto #1380 (wrapper call desynchronised from func.func)"}};
+    static const RuleInfo i{
+        "abi-order",
+        "abi",
+        Severity::Error,
+        "kernel_entry args[] unpacking or forwarding disagrees with the ABI (tensors first, "
+        "callee order, ABI enum, .pto signature)",
+        {"the DeepSeek-V4 MoE fusion write-up §3.3 (13-tensor ABI, kTensorArgCount, kScale0 = kTensorArgCount)",
+         upstream::kMoeFusion, "pypto pto_backend.py (tensors then scalars, dynamic dims, synthetic params)",
+         "pypto-lib cce-extern-kernel.md (scalar at args[7] instead of args[17] hangs)",
+         "pypto #1380 (wrapper call desynchronised from func.func)"}};
     return i;
   }
 

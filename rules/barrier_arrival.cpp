@@ -11,6 +11,7 @@
 
 #include "rules/cpp_queries.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -18,11 +19,14 @@ namespace {
 class BarrierArrival : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"barrier-arrival", "barrier", Severity::Error,
+    static const RuleInfo i{"barrier-arrival",
+                            "barrier",
+                            Severity::Error,
                             "the lanes reaching an all-core barrier are not exactly its participants, or they reach "
                             "it a different number of times (Z3 proof)",
-                            {"seed 004 不变量 1 and 2, 常见错误 1 and 5 (idle lanes still owe their barrier arrivals)",
-                             "triton-ascend #1738 (sync_block_all never releases)"}};
+                            {"the DeepSeek-V4 MoE fusion write-up 不变量 1 and 2, 常见错误 1 and 5 (idle lanes still "
+                             "owe their barrier arrivals)",
+                             upstream::kMoeFusion, "triton-ascend #1738 (sync_block_all never releases)"}};
     return i;
   }
 

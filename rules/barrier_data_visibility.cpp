@@ -6,6 +6,7 @@
 #include "rules/cpp_queries.h"
 #include "rules/model_queries.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -17,10 +18,14 @@ bool covers(const Op& cmo, const MemRef& data) {
 class BarrierDataVisibility : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"barrier-data-visibility", "barrier", Severity::Error,
-                            "GM data crosses a soft barrier without publish (CACHELINE_OUT + dsb) before it and "
-                            "invalidate + dsb after it",
-                            {"seed 004 不变量 6, §4.6 and 常见错误 6 (the barrier only maintains its counter)"}};
+    static const RuleInfo i{
+        "barrier-data-visibility",
+        "barrier",
+        Severity::Error,
+        "GM data crosses a soft barrier without publish (CACHELINE_OUT + dsb) before it and "
+        "invalidate + dsb after it",
+        {"the DeepSeek-V4 MoE fusion write-up 不变量 6, §4.6 and 常见错误 6 (the barrier only maintains its counter)",
+         upstream::kMoeFusion}};
     return i;
   }
 

@@ -3,6 +3,7 @@
 // dense logical id, never from the bare get_block_idx() / get_subblockid() physical core id.
 #include "rules/cpp_queries.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -10,11 +11,14 @@ namespace {
 class BarrierLogicalId : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"barrier-logical-id", "barrier", Severity::Error,
-                            "lane id from the physical get_block_idx() instead of the logical get_block_idx(args)",
-                            {"seed 004 §4.3 and 常见错误 3 (bare get_block_idx() is physical and sparse)",
-                             "pypto #1154 / #1363 (wrapper-passed logical block ids)",
-                             "pypto-lib cce-extern-kernel.md (dual_aiv_dispatch needs get_sub_block_id(args))"}};
+    static const RuleInfo i{
+        "barrier-logical-id",
+        "barrier",
+        Severity::Error,
+        "lane id from the physical get_block_idx() instead of the logical get_block_idx(args)",
+        {"the DeepSeek-V4 MoE fusion write-up §4.3 and 常见错误 3 (bare get_block_idx() is physical and sparse)",
+         upstream::kMoeFusion, "pypto #1154 / #1363 (wrapper-passed logical block ids)",
+         "pypto-lib cce-extern-kernel.md (dual_aiv_dispatch needs get_sub_block_id(args))"}};
     return i;
   }
 

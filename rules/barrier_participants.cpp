@@ -8,6 +8,7 @@
 
 #include "rules/cpp_queries.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -15,12 +16,15 @@ namespace {
 class BarrierParticipants : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"barrier-participants", "barrier", Severity::Error,
-                            "barrier participants, grid stride and launched cores disagree, or the barrier's core "
-                            "type does not match the kernel",
-                            {"seed 004 不变量 1, §4.2, §4.3, 常见错误 1 and 2",
-                             "pypto #1935 (hard syncall deadlock at partial occupancy)",
-                             "pypto-lib cce-extern-kernel.md (SyncAll() is AIV-only, mixed kernels need SyncAll<false>)"}};
+    static const RuleInfo i{
+        "barrier-participants",
+        "barrier",
+        Severity::Error,
+        "barrier participants, grid stride and launched cores disagree, or the barrier's core "
+        "type does not match the kernel",
+        {"the DeepSeek-V4 MoE fusion write-up 不变量 1, §4.2, §4.3, 常见错误 1 and 2", upstream::kMoeFusion,
+         "pypto #1935 (hard syncall deadlock at partial occupancy)",
+         "pypto-lib cce-extern-kernel.md (SyncAll() is AIV-only, mixed kernels need SyncAll<false>)"}};
     return i;
   }
 

@@ -2,6 +2,7 @@
 // with require_sync_start, so that every participant is resident before any of them spins.
 #include "rules/cpp_queries.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -9,11 +10,15 @@ namespace {
 class BarrierSyncStart : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"barrier-sync-start", "barrier", Severity::Error,
-                            "a kernel with a busy-waiting barrier is launched without require_sync_start",
-                            {"seed 004 不变量 4, §2.5, §4.4 and 常见错误 4", "pto-isa #197 (soft SYNCALL spins when "
-                                                                           "blocks arrive in waves)",
-                             "pypto #1935 (hard syncall without sync_start deadlocks)"}};
+    static const RuleInfo i{
+        "barrier-sync-start",
+        "barrier",
+        Severity::Error,
+        "a kernel with a busy-waiting barrier is launched without require_sync_start",
+        {"the DeepSeek-V4 MoE fusion write-up 不变量 4, §2.5, §4.4 and 常见错误 4", upstream::kMoeFusion,
+         "pto-isa #197 (soft SYNCALL spins when "
+         "blocks arrive in waves)",
+         "pypto #1935 (hard syncall without sync_start deadlocks)"}};
     return i;
   }
 

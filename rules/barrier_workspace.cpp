@@ -6,6 +6,7 @@
 
 #include "rules/cpp_queries.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -16,11 +17,14 @@ constexpr int64_t kIndexedSlotWords = 8;    // the older indexed helper: 8 words
 class BarrierWorkspace : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"barrier-workspace", "barrier", Severity::Error,
-                            "soft-barrier workspace too small, misaligned, not zeroed, not InOut, or shared "
-                            "between launches",
-                            {"seed 004 不变量 5, §4.5, §5.1, 常见错误 7 and 8",
-                             "PTOAS #1064 / pypto #2273 (soft SYNCALL workspace: 16 int32 on its own 64-byte line)"}};
+    static const RuleInfo i{
+        "barrier-workspace",
+        "barrier",
+        Severity::Error,
+        "soft-barrier workspace too small, misaligned, not zeroed, not InOut, or shared "
+        "between launches",
+        {"the DeepSeek-V4 MoE fusion write-up 不变量 5, §4.5, §5.1, 常见错误 7 and 8", upstream::kMoeFusion,
+         "PTOAS #1064 / pypto #2273 (soft SYNCALL workspace: 16 int32 on its own 64-byte line)"}};
     return i;
   }
 

@@ -1,6 +1,7 @@
 // cache-bypass-offset: on a2a3 an l2_bypass tload must carry `offset = %__pypto_l2_cache_offset`
 // (without it PTOAS emits an ordinary cached load); on a5 it must never carry one (seed 001).
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -8,10 +9,12 @@ namespace {
 class CacheBypassOffset : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"cache-bypass-offset", "cache", Severity::Error,
+    static const RuleInfo i{"cache-bypass-offset",
+                            "cache",
+                            Severity::Error,
                             "l2_bypass tload offset operand wrong for the arch",
-                            {"seed 001 (GM cache policy: codegen and arch differences)", "PTOAS #1356", "PTOAS #1537",
-                             "pypto PR #2843"}};
+                            {"PyPTO's GM cache access policy (GM cache policy: codegen and arch differences)",
+                             upstream::kCachePolicy, "PTOAS #1356", "PTOAS #1537", "pypto PR #2843"}};
     return i;
   }
 

@@ -1,6 +1,7 @@
 // cache-bypass-written: BYPASS asserts nobody writes the bytes while the kernel runs; a bypass
 // load of a tensor this kernel itself writes mixes cached writes with uncached reads (seed 001).
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -8,9 +9,13 @@ namespace {
 class CacheBypassWritten : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"cache-bypass-written", "cache", Severity::Error,
-                            "l2_bypass load of a tensor the same kernel writes",
-                            {"seed 001 (contract: no writer during the kernel; OutlineIncoreScopes rejection)"}};
+    static const RuleInfo i{
+        "cache-bypass-written",
+        "cache",
+        Severity::Error,
+        "l2_bypass load of a tensor the same kernel writes",
+        {"PyPTO's GM cache access policy (contract: no writer during the kernel; OutlineIncoreScopes rejection)",
+         upstream::kCachePolicy}};
     return i;
   }
 

@@ -1,6 +1,7 @@
 // cache-policy-param: the synthetic i64 parameter %__pypto_l2_cache_offset exists exactly once
 // iff some load uses it (a2a3), and never on a5 (seed 001: "offset 参数每个 kernel 只追加一次").
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -10,9 +11,12 @@ constexpr const char* kOffsetParam = "%__pypto_l2_cache_offset";
 class CachePolicyParam : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"cache-policy-param", "cache", Severity::Error,
+    static const RuleInfo i{"cache-policy-param",
+                            "cache",
+                            Severity::Error,
                             "L2 cache-offset parameter missing, duplicated, unused or present on a5",
-                            {"seed 001 (codegen emission properties)", "pypto test_cache_policy_codegen.py"}};
+                            {"PyPTO's GM cache access policy (codegen emission properties)", upstream::kCachePolicy,
+                             "pypto test_cache_policy_codegen.py"}};
     return i;
   }
 

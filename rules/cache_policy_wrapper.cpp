@@ -1,7 +1,8 @@
 // cache-policy-wrapper: a kernel_entry wrapper reads get_l2_cache_offset(args) once, at entry,
 // and passes it as the kernel's L2-cache-offset parameter when the kernel has one.
-#include "rules/rule.h"
 #include "analyzer/model/cpp_facts.h"
+#include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -11,11 +12,13 @@ bool isCacheOffsetParam(const std::string& name) { return name.find("l2_cache_of
 class CachePolicyWrapper : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"cache-policy-wrapper", "cache", Severity::Error,
+    static const RuleInfo i{"cache-policy-wrapper",
+                            "cache",
+                            Severity::Error,
                             "the wrapper does not pass get_l2_cache_offset(args), read once at entry, to the "
                             "kernel's cache-offset parameter",
-                            {"seed 001 (the wrapper reads the L2 offset once and passes it on)",
-                             "PTOAS #1537 (an offset nobody fills: silent wrong data)",
+                            {"PyPTO's GM cache access policy (the wrapper reads the L2 offset once and passes it on)",
+                             upstream::kCachePolicy, "PTOAS #1537 (an offset nobody fills: silent wrong data)",
                              "simpler #2323 (get_l2_cache_offset(args) accessor)"}};
     return i;
   }

@@ -3,6 +3,7 @@
 // cacheinvalid / fence / notify (seed 000; PTOAS #872: an MTE3 barrier is not enough).
 #include "rules/model_queries.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -13,9 +14,12 @@ constexpr unsigned kPartialBarrier = 2;  // a narrower pipe barrier was seen (no
 class CommPutDrain : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"comm-put-drain", "comm", Severity::Error,
+    static const RuleInfo i{"comm-put-drain",
+                            "comm",
+                            Severity::Error,
                             "tput not drained by pto.barrier <PIPE_ALL> before its cacheinvalid/fence/notify",
-                            {"seed 000 (put trailing PIPE_ALL barrier)", "PTOAS #872", "PTOAS #1026"}};
+                            {"PyPTO's InsertCommFence pass (put trailing PIPE_ALL barrier)", upstream::kInsertCommFence,
+                             "PTOAS #872", "PTOAS #1026"}};
     return i;
   }
 

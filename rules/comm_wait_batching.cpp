@@ -2,6 +2,7 @@
 // after every wait. No memory access sits between the waits, so one whole-GM invalidate after
 // the last wait is equivalent: (P-1) full-cache flushes per barrier generation become 1 (seed 000).
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -38,9 +39,12 @@ void scanPure(const Stmt& s, PurityScan& scan) {
 class CommWaitBatching : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"comm-wait-batching", "comm", Severity::Note,
-                            "pure wait loop invalidates after every wait; one invalidate after it suffices",
-                            {"seed 000 (consumer-side batching: (P-1) flushes -> 1)"}};
+    static const RuleInfo i{
+        "comm-wait-batching",
+        "comm",
+        Severity::Note,
+        "pure wait loop invalidates after every wait; one invalidate after it suffices",
+        {"PyPTO's InsertCommFence pass (consumer-side batching: (P-1) flushes -> 1)", upstream::kInsertCommFence}};
     return i;
   }
 

@@ -7,6 +7,7 @@
 
 #include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -14,12 +15,16 @@ namespace {
 class LaunchDependencies : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"launch-dependencies", "launch", Severity::Error,
-                            "a task's dependency list repeats a producer, leaves declared slots unfilled, or misses "
-                            "the producer of a manual_dep tensor it reads",
-                            {"seed 004 §2 (explicit deps replace the task boundary; manual_dep needs a complete "
-                             "transitive order) and 常见错误 10",
-                             "pypto-lib 90ff1556 audit_fused_pre_norm_codegen (deps array size, duplicated producer)"}};
+    static const RuleInfo i{
+        "launch-dependencies",
+        "launch",
+        Severity::Error,
+        "a task's dependency list repeats a producer, leaves declared slots unfilled, or misses "
+        "the producer of a manual_dep tensor it reads",
+        {"the DeepSeek-V4 MoE fusion write-up §2 (explicit deps replace the task boundary; manual_dep needs a complete "
+         "transitive order) and 常见错误 10",
+         upstream::kMoeFusion,
+         "pypto-lib 90ff1556 audit_fused_pre_norm_codegen (deps array size, duplicated producer)"}};
     return i;
   }
 

@@ -6,6 +6,7 @@
 #include "analyzer/model/cpp_facts.h"
 #include "rules/cpp_queries.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -13,10 +14,13 @@ namespace {
 class LaunchEarlyResolve : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"launch-early-resolve", "launch", Severity::Warning,
-                            "a barrier kernel or one of its producers is submitted without allow_early_resolve",
-                            {"seed 004 §2.5 (sync_start and allow_early_resolve are two things)",
-                             "pypto-lib 90ff1556 audit_fused_pre_norm_codegen (producer / fused early-resolve)"}};
+    static const RuleInfo i{
+        "launch-early-resolve",
+        "launch",
+        Severity::Warning,
+        "a barrier kernel or one of its producers is submitted without allow_early_resolve",
+        {"the DeepSeek-V4 MoE fusion write-up §2.5 (sync_start and allow_early_resolve are two things)",
+         upstream::kMoeFusion, "pypto-lib 90ff1556 audit_fused_pre_norm_codegen (producer / fused early-resolve)"}};
     return i;
   }
 

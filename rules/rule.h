@@ -24,7 +24,7 @@ struct RuleInfo {
   std::string family;   // comm, sync, barrier, abi, ub, cache, timing, xcheck
   Severity severity = Severity::Error;
   std::string summary;  // one line
-  std::vector<std::string> references;  // seed sections, upstream issues
+  std::vector<std::string> references;  // upstream documents (title and link), issues, commits
 };
 
 // Per-rule integer options: rule id -> option -> value.

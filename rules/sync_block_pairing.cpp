@@ -12,6 +12,7 @@
 #include <set>
 
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -38,12 +39,15 @@ std::string describe(const Op& op) {
 class SyncBlockPairing : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"sync-block-pairing", "sync", Severity::Error,
-                            "cross-core sync_block_wait without a matching set, flag out of range or over its counter "
-                            "cap, or two barriers on one flag",
-                            {"seed 002 (Block-Sync: sync_block_set / sync_block_wait)",
-                             "AscendNPU-IR MR !2814 (c2cbac052): two sub-block barriers on flag 14 deadlock",
-                             "CANN CrossCoreSetFlag: a flag counter takes at most 15 sets"}};
+    static const RuleInfo i{
+        "sync-block-pairing",
+        "sync",
+        Severity::Error,
+        "cross-core sync_block_wait without a matching set, flag out of range or over its counter "
+        "cap, or two barriers on one flag",
+        {"AscendNPU IR's Auto-Sync design (Block-Sync: sync_block_set / sync_block_wait)", upstream::kAutoSync,
+         "AscendNPU-IR MR !2814 (c2cbac052): two sub-block barriers on flag 14 deadlock",
+         "CANN CrossCoreSetFlag: a flag counter takes at most 15 sets"}};
     return i;
   }
 

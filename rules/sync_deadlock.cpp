@@ -4,6 +4,7 @@
 #include <set>
 
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -11,10 +12,13 @@ namespace {
 class SyncDeadlock : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"sync-deadlock", "sync", Severity::Error,
-                            "wait_flag that can block its pipe forever on some feasible path (Z3 proof)",
-                            {"seed 002 (set_flag / wait_flag semantics)", "PTOAS #428", "PTOAS #533", "PTOAS #1149",
-                             "AscendNPU-IR c94452068 (re-arming set only on the last iteration)"}};
+    static const RuleInfo i{
+        "sync-deadlock",
+        "sync",
+        Severity::Error,
+        "wait_flag that can block its pipe forever on some feasible path (Z3 proof)",
+        {"AscendNPU IR's Auto-Sync design (set_flag / wait_flag semantics)", upstream::kAutoSync, "PTOAS #428",
+         "PTOAS #533", "PTOAS #1149", "AscendNPU-IR c94452068 (re-arming set only on the last iteration)"}};
     return i;
   }
 

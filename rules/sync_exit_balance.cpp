@@ -2,6 +2,7 @@
 // left as it was at entry (clear), so a kernel cannot hand a set event to the next one.
 #include "rules/model_queries.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -9,10 +10,13 @@ namespace {
 class SyncExitBalance : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"sync-exit-balance", "sync", Severity::Error,
-                            "event still set when the kernel ends on some feasible path (Z3 proof)",
-                            {"seed 002 (set_flag / wait_flag semantics)", "PTOAS #428 (prime and drain)",
-                             "PTOAS #1149", "AscendNPU-IR InjectSync backward-sync drain"}};
+    static const RuleInfo i{
+        "sync-exit-balance",
+        "sync",
+        Severity::Error,
+        "event still set when the kernel ends on some feasible path (Z3 proof)",
+        {"AscendNPU IR's Auto-Sync design (set_flag / wait_flag semantics)", upstream::kAutoSync,
+         "PTOAS #428 (prime and drain)", "PTOAS #1149", "AscendNPU-IR InjectSync backward-sync drain"}};
     return i;
   }
 

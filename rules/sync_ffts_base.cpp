@@ -4,6 +4,7 @@
 // RegBase (A5 / Ascend950) needs none.
 #include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -11,11 +12,14 @@ namespace {
 class SyncFftsBase : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"sync-ffts-base", "sync", Severity::Error,
-                            "cross-core sync on a memory-based arch without the FFTS base address",
-                            {"seed 002 (sync_block_set: ffts_base_addr is needed on Ascend910B)",
-                             "AscendNPU-IR InjectBlockSync / CrossCoreGSS insert set_ffts_base_addr on mem-based arch",
-                             "PTOAS: A3 requires pto.set_ffts in the function that uses pto.sync.set/wait"}};
+    static const RuleInfo i{
+        "sync-ffts-base",
+        "sync",
+        Severity::Error,
+        "cross-core sync on a memory-based arch without the FFTS base address",
+        {"AscendNPU IR's Auto-Sync design (sync_block_set: ffts_base_addr is needed on Ascend910B)",
+         upstream::kAutoSync, "AscendNPU-IR InjectBlockSync / CrossCoreGSS insert set_ffts_base_addr on mem-based arch",
+         "PTOAS: A3 requires pto.set_ffts in the function that uses pto.sync.set/wait"}};
     return i;
   }
 

@@ -3,6 +3,7 @@
 // writing, with no set_flag -> wait_flag chain or barrier between them on the paths where both
 // run: the pipes run concurrently, so the read may see the old or the new data.
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -10,10 +11,13 @@ namespace {
 class SyncPipeRace : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"sync-pipe-race", "sync", Severity::Error,
-                            "ops on different pipes touch overlapping memory with no set/wait or barrier between them",
-                            {"seed 002 (auto-sync: RAW / WAR / WAW between pipes)", "pypto #2722 / PTOAS #1532",
-                             "simpler #831", "AscendNPU-IR GraphSolver happens-before model"}};
+    static const RuleInfo i{
+        "sync-pipe-race",
+        "sync",
+        Severity::Error,
+        "ops on different pipes touch overlapping memory with no set/wait or barrier between them",
+        {"AscendNPU IR's Auto-Sync design (auto-sync: RAW / WAR / WAW between pipes)", upstream::kAutoSync,
+         "pypto #2722 / PTOAS #1532", "simpler #831", "AscendNPU-IR GraphSolver happens-before model"}};
     return i;
   }
 

@@ -11,6 +11,7 @@
 #include "analyzer/numbers.h"
 #include "rules/rule.h"
 #include "rules/timing_queries.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -153,8 +154,11 @@ class TimingHardWaitTimeout : public Rule {
                             "timing",
                             Severity::Error,
                             "a hard-failure spin wait on another AICPU times out sooner than the OS throttle window",
-                            {"seed 003 §4 (rule 3: a hard-failure wait on another AICPU covers the OS throttle)",
-                             "seed 003 §4.3 (CalcWaitTimeout: single sche -> GetOsThrottleSafeWaitTimeout)"}};
+                            {"the pypto-machine-code-review timing rules §4 (rule 3: a hard-failure wait on another "
+                             "AICPU covers the OS throttle)",
+                             upstream::kMachineCodeReview,
+                             "the pypto-machine-code-review timing rules §4.3 (CalcWaitTimeout: single sche -> "
+                             "GetOsThrottleSafeWaitTimeout)"}};
     return i;
   }
 

@@ -7,6 +7,7 @@
 #include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
 #include "rules/timing_queries.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -20,13 +21,15 @@ bool fieldMatches(const SharedField& row, const std::pair<std::string, std::stri
 class TimingSharedFieldWrite : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"timing-shared-field-write",
-                            "timing",
-                            Severity::Error,
-                            "a field other roles read and that changes per round is rewritten in place on the "
-                            "shared object",
-                            {"seed 003 §2 (rule 1: look at who reads it, not where it hangs)",
-                             "seed 003 §2.2 (DevStartArgs carries per-round nrValidAic / scheCpuNum)"}};
+    static const RuleInfo i{
+        "timing-shared-field-write",
+        "timing",
+        Severity::Error,
+        "a field other roles read and that changes per round is rewritten in place on the "
+        "shared object",
+        {"the pypto-machine-code-review timing rules §2 (rule 1: look at who reads it, not where it hangs)",
+         upstream::kMachineCodeReview,
+         "the pypto-machine-code-review timing rules §2.2 (DevStartArgs carries per-round nrValidAic / scheCpuNum)"}};
     return i;
   }
 

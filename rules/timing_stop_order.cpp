@@ -9,6 +9,7 @@
 #include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
 #include "rules/timing_queries.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -207,14 +208,17 @@ std::string pathPhrase(const std::vector<std::string>& decisions) {
 class TimingStopOrder : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"timing-stop-order",
-                            "timing",
-                            Severity::Error,
-                            "stopping managed cores does not follow STOP visible, fence, clear slots, fence, "
-                            "GOODBYE on every path",
-                            {"seed 003 §3 (rule 2: STOP visible -> clear slots -> GOODBYE; no barrier in an "
-                             "optional if)",
-                             "seed 003 §3.2 (BatchStopAllManagedCores is the reference order)"}};
+    static const RuleInfo i{
+        "timing-stop-order",
+        "timing",
+        Severity::Error,
+        "stopping managed cores does not follow STOP visible, fence, clear slots, fence, "
+        "GOODBYE on every path",
+        {"the pypto-machine-code-review timing rules §3 (rule 2: STOP visible -> clear slots -> GOODBYE; no barrier in "
+         "an "
+         "optional if)",
+         upstream::kMachineCodeReview,
+         "the pypto-machine-code-review timing rules §3.2 (BatchStopAllManagedCores is the reference order)"}};
     return i;
   }
 

@@ -3,6 +3,7 @@
 // invalidates, all-core barriers and signal ops, in the same order, under the same loops and
 // branches.
 #include "rules/rule.h"
+#include "rules/upstream_docs.h"
 
 namespace ptov {
 namespace {
@@ -61,11 +62,14 @@ void skeleton(const Stmt& s, std::vector<Token>& out) {
 class XcheckSync : public Rule {
  public:
   const RuleInfo& info() const override {
-    static const RuleInfo i{"xcheck-sync", "xcheck", Severity::Error,
-                            "the C++ does not keep the .pto kernel's sync skeleton (set/wait, barriers, fences, "
-                            "invalidates) in the same order",
-                            {"seed 004 不变量 7 and 常见错误 11 (generated bodies are not edited by hand)",
-                             "PTOAS #1111 (auto-sync flag pairs dropped between versions)"}};
+    static const RuleInfo i{
+        "xcheck-sync",
+        "xcheck",
+        Severity::Error,
+        "the C++ does not keep the .pto kernel's sync skeleton (set/wait, barriers, fences, "
+        "invalidates) in the same order",
+        {"the DeepSeek-V4 MoE fusion write-up 不变量 7 and 常见错误 11 (generated bodies are not edited by hand)",
+         upstream::kMoeFusion, "PTOAS #1111 (auto-sync flag pairs dropped between versions)"}};
     return i;
   }
 

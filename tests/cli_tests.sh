@@ -792,6 +792,60 @@ PY
       fail "the BASE tree was left behind"
     rm -rf "$tmp"
     ;;
+  user-text)
+    # What users read cites upstream documents by title and link, never this project's internal
+    # names for them ("seed 003", "issue 16"): README, docs, rule pages, corpus and examples, and
+    # what the binary prints about its rules.
+    internal='\b[Ss]eed ?[0-9]{3}\b|\b[Ss]eeds? [0-4]\b|\b[Ii]ssues? #?[0-9]+\b'
+    upstream='(PTOAS|pypto|simpler|pto-isa|pypto-lib|triton-ascend|AscendNPU-IR|GitHub|GitCode) (issues? )?#?[0-9]'
+    hits="$(grep -rnIE "$internal" README.md docs corpus examples | grep -vE "$upstream" || true)"
+    [ -z "$hits" ] || { fail "internal document names in user text:"; echo "$hits" | head -20; }
+    run 0 rules --format json
+    if grep -qE "$internal" <<<"$out"; then fail "rules --format json cites internal names"; fi
+    for id in $("$tool" rules | cut -d' ' -f1); do
+      run 0 explain "$id"
+      if grep -vE "$upstream" <<<"$out" | grep -qE "$internal"; then fail "explain $id cites internal names"; fi
+    done
+    ;;
+  readme-sample)
+    # The README's sample output is what the tool prints: each '$ ptoverify ...' line is run and
+    # the lines after it must appear in its output in order ('...' skips lines; a leading '...'
+    # stands for the path).
+    block="$(awk '/checked against the tool.s output by tests\/cli_tests.sh/ {on = 1; next}
+                  on && /^```/ {if (open) exit; open = 1; next}
+                  on && open {print}' README.md)"
+    [ -n "$block" ] || fail "no checked sample block in README.md"
+    actual=()
+    at=0
+    while IFS= read -r expected; do
+      if [[ "$expected" == '$ ptoverify '* ]]; then
+        read -r -a args <<<"${expected#\$ ptoverify }"
+        mapfile -t actual < <("$tool" "${args[@]}" 2>&1)
+        at=0
+        continue
+      fi
+      [ "$expected" = "..." ] && continue
+      found=0
+      while [ "$at" -lt "${#actual[@]}" ]; do
+        line="${actual[$at]}"
+        at=$((at + 1))
+        if [[ "$expected" == '...'* ]]; then
+          [[ "$line" == *"${expected#...}" ]] && { found=1; break; }
+        elif [ "$line" = "$expected" ]; then
+          found=1
+          break
+        fi
+      done
+      [ "$found" = 1 ] || { fail "README sample line not in the output (in order): $expected"; break; }
+    done <<<"$block"
+    # ... and its claim about the corpus: a bad and a good kernel for every rule.
+    run 0 corpus --report corpus
+    thin="$(awk '$NF == "pass" && $1 != "regressions" && ($2 < 1 || $3 < 1) {print $1}' <<<"$out")"
+    [ -z "$thin" ] || fail "rules without a good or a bad corpus kernel: $thin"
+    for id in $("$tool" rules | cut -d' ' -f1 | grep -vx xcheck-sync); do  # pairs: case cpp-frontend
+      grep -qE "^$id " <<<"$out" || fail "rule $id has no corpus directory"
+    done
+    ;;
   *)
     echo "unknown case $case_name"
     exit 2

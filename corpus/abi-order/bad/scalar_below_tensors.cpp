@@ -1,5 +1,5 @@
 // pypto-lib cce-extern-kernel.md: a scalar read from a tensor slot (args[3] while the tensors end at args[4]).
-// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (seed 004 shape, written for this corpus).
+// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (the DeepSeek-V4 MoE fusion write-up shape, written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"
 

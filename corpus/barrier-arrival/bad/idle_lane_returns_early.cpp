@@ -1,5 +1,5 @@
-// seed 004 常见错误 5 (and 12: num_tokens small): a lane with no ffn work returns before both barriers.
-// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (seed 004 shape, written for this corpus).
+// the DeepSeek-V4 MoE fusion write-up 常见错误 5 (and 12: num_tokens small): a lane with no ffn work returns before both barriers.
+// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (the DeepSeek-V4 MoE fusion write-up shape, written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"
 

@@ -1,5 +1,5 @@
 // A lane guard that skips a barrier: only lanes with split work arrive at barrier 1, but it waits for
-// every participant of both phases (seed 004 常见错误 5, as a guard instead of an early return).
+// every participant of both phases (the DeepSeek-V4 MoE fusion write-up 常见错误 5, as a guard instead of an early return).
 // Variant of corpus/barrier-arrival/good/dense_prefix_participants.cpp (written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"

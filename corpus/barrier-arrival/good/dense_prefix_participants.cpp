@@ -1,4 +1,4 @@
-// The current upstream barrier design of seed 004's fused kernel (pypto-lib 90ff1556, described in
+// The current upstream barrier design of the DeepSeek-V4 MoE fusion write-up's fused kernel (pypto-lib 90ff1556, described in
 // reference/pypto-generated-kernels.md 4.3), written for this corpus: two public atomic soft
 // barriers on their own 64-byte counters, each called only by the dense prefix of lanes that has
 // work around it, `lane < P` with `P = max(min(work_before, lanes), min(work_after, lanes))`

@@ -1,5 +1,5 @@
 // barrier-data-visibility (C++): publish and acquire through a helper that walks 64-byte lines as
-// integers (seed 004 §4.6, in the shape of pypto-lib's dcci_range). The address keeps its buffer
+// integers (the DeepSeek-V4 MoE fusion write-up §4.6, in the shape of pypto-lib's dcci_range). The address keeps its buffer
 // through reinterpret_cast<uint64_t>, the alignment masks and the line loop; the constant
 // `publish` argument selects one arm. Written for this corpus.
 // expect-no-findings

@@ -1,5 +1,5 @@
-// seed 004 常见错误 3: the lane comes from the bare get_block_idx() (physical, sparse) instead of get_block_idx(args).
-// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (seed 004 shape, written for this corpus).
+// the DeepSeek-V4 MoE fusion write-up 常见错误 3: the lane comes from the bare get_block_idx() (physical, sparse) instead of get_block_idx(args).
+// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (the DeepSeek-V4 MoE fusion write-up shape, written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"
 

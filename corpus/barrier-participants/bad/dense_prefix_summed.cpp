@@ -1,4 +1,4 @@
-// seed 004 常见错误 1: the participant count sums the phases' active lanes instead of taking their
+// the DeepSeek-V4 MoE fusion write-up 常见错误 1: the participant count sums the phases' active lanes instead of taking their
 // maximum; for num_tokens >= 9 it exceeds the 8 launched lanes and the barrier waits forever.
 // Variant of corpus/barrier-arrival/good/dense_prefix_participants.cpp (written for this corpus).
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The orchestration launches 7 blocks; the barrier waits for 8 participants (the contract test mutation set_block_num(8) -> 7).
-// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (seed 004 shape, written for this corpus).
+// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (the DeepSeek-V4 MoE fusion write-up shape, written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"
 

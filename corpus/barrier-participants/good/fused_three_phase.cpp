@@ -1,4 +1,4 @@
-// A fused three-phase AIV kernel in the shape of seed 004 (DeepSeek-V4 fused pre-norm), written
+// A fused three-phase AIV kernel in the shape of the DeepSeek-V4 MoE fusion write-up (DeepSeek-V4 fused pre-norm), written
 // for this corpus: split -> soft barrier 1 -> mix -> soft barrier 2 -> ffn, 8 logical lanes from
 // get_block_idx(args), grid-stride phases, DCCI publish/acquire around each barrier, two counters
 // on their own 64-byte lines, and an orchestration function that launches it on 8 cores with

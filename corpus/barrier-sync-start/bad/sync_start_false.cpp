@@ -1,5 +1,5 @@
 // The contract test mutation set_require_sync_start(true) -> false.
-// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (seed 004 shape, written for this corpus).
+// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (the DeepSeek-V4 MoE fusion write-up shape, written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"
 

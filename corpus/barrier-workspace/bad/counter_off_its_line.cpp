@@ -1,5 +1,5 @@
 // The second counter moved to word 8: not 64-byte aligned, and overlapping the first.
-// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (seed 004 shape, written for this corpus).
+// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (the DeepSeek-V4 MoE fusion write-up shape, written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"
 

@@ -1,5 +1,5 @@
 // Both barriers count on the counter at word 0: barrier 2 finds barrier 1's arrivals already counted
-// and releases early (seed 004 常见错误 7 within one grid).
+// and releases early (the DeepSeek-V4 MoE fusion write-up 常见错误 7 within one grid).
 // Variant of corpus/barrier-arrival/good/dense_prefix_participants.cpp (written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"

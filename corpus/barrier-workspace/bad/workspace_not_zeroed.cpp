@@ -1,5 +1,5 @@
-// seed 004 不变量 5: the workspace is created without an initial value.
-// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (seed 004 shape, written for this corpus).
+// the DeepSeek-V4 MoE fusion write-up 不变量 5: the workspace is created without an initial value.
+// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (the DeepSeek-V4 MoE fusion write-up shape, written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"
 

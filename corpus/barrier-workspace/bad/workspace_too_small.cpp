@@ -1,5 +1,5 @@
 // The contract test mutation: workspace shape {32} -> {31}.
-// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (seed 004 shape, written for this corpus).
+// Variant of corpus/barrier-participants/good/fused_three_phase.cpp (the DeepSeek-V4 MoE fusion write-up shape, written for this corpus).
 #include <cstdint>
 #include "pto/pto-inst.hpp"
 

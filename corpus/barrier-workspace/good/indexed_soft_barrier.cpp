@@ -1,4 +1,4 @@
-// An 8-lane kernel on the older indexed soft-barrier helper (seed 004 §4.3 and §4.5, the
+// An 8-lane kernel on the older indexed soft-barrier helper (the DeepSeek-V4 MoE fusion write-up §4.3 and §4.5, the
 // generation before PTOAS #1064), written for this corpus: SYNCALL_SOFT_AIV_BARRIER(gm, ub,
 // participants, index) with 8 int32 slot words per participant in GM (64 words, created zeroed and
 // InOut per launch) and its UB scratch at 176 KiB: above the body's tiles, below pto-isa's temp

@@ -1,4 +1,4 @@
-// The PyPTO wrapper with the cache offset mishandled (seed 001; PTOAS #1537: an offset nobody fills):
+// The PyPTO wrapper with the cache offset mishandled (PyPTO's GM cache access policy; PTOAS #1537: an offset nobody fills):
 // the offset parameter gets the block index, and get_l2_cache_offset(args) is read again later.
 #include <cstdint>
 #include "pto/pto-inst.hpp"

@@ -1,6 +1,6 @@
 // A PyPTO kernel_entry wrapper in the shape of pypto_backend's generator (reference §3), written
 // for this corpus: tensors args[0..2], the FP32 scalar at args[3], a dynamic dim from a tensor's
-// shape, the L2 cache offset read once at entry (seed 001), then the SPMD block id and count.
+// shape, the L2 cache offset read once at entry (PyPTO's GM cache access policy), then the SPMD block id and count.
 // expect-no-findings
 #include <cstdint>
 #include "pto/pto-inst.hpp"

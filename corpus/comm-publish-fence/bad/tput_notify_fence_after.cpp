@@ -1,5 +1,5 @@
 // The TPUT + TNOTIFY kernel with the invalidate and fence after the notify instead of before it
-// (seed 000: the fence goes between the data and the signal; PTOAS #711 / pypto #1561).
+// (PyPTO's InsertCommFence pass: the fence goes between the data and the signal; PTOAS #711 / pypto #1561).
 #include "pto/pto-inst.hpp"
 using namespace pto;
 

@@ -1,4 +1,4 @@
-// A PTOAS-style TPUT + TNOTIFY kernel (reference §3.3, seed 000's release side), written for this
+// A PTOAS-style TPUT + TNOTIFY kernel (reference §3.3, PyPTO's InsertCommFence pass's release side), written for this
 // corpus: the put's data is drained, invalidated and fenced before the notify releases it.
 // expect-no-findings
 #include "pto/pto-inst.hpp"

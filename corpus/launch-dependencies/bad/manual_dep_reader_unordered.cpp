@@ -1,4 +1,4 @@
-// seed 004 §2.4: inv_rms is created with manual_dep, so the runtime adds no edge for it, and comb
+// the DeepSeek-V4 MoE fusion write-up §2.4: inv_rms is created with manual_dep, so the runtime adds no edge for it, and comb
 // reads it while depending on dispatch only, which does not depend on rms: comb can run first.
 // Variant of corpus/launch-dependencies/good/manual_dep_ordered.cpp (written for this corpus).
 #include "pto_orchestration_api.h"

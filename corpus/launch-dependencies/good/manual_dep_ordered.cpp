@@ -1,6 +1,6 @@
 // Generated-orchestration shape (PTO2 runtime API), written for this corpus: inv_rms is created
 // with manual_dep, so the runtime adds no edge for it; its reader comb depends on its writer rms
-// through dispatch (a transitive explicit order, as seed 004 §2.3-2.4 argues for comb_sinkhorn).
+// through dispatch (a transitive explicit order, as the DeepSeek-V4 MoE fusion write-up §2.3-2.4 argues for comb_sinkhorn).
 // expect-no-findings
 #include "pto_orchestration_api.h"
 

@@ -1,5 +1,5 @@
 // A 48-lane AIV kernel with a hard all-core barrier, launched as one synchronously started wave
-// after its producer; both the kernel's task and its producer allow early resolve (seed 004
+// after its producer; both the kernel's task and its producer allow early resolve (the DeepSeek-V4 MoE fusion write-up
 // §2.5), written for this corpus.
 // expect-no-findings
 #include <cstdint>

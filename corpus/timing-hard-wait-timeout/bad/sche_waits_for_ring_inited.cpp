@@ -1,4 +1,4 @@
-// Seed 003 §4.2: sche spins until ctrl has set up the runtime-data ring. The first wait fails
+// The pypto-machine-code-review timing rules §4.2: sche spins until ctrl has set up the runtime-data ring. The first wait fails
 // hard after 2 ms (a parked ctrl looks dead); the second takes its timeout from a parameter the
 // rule cannot follow (Major: check it by hand); the third only degrades and keeps its short
 // timeout; the fourth polls a local countdown, not another AICPU.

@@ -1,4 +1,4 @@
-// Seed 003 §4.3, broken: the single-sche branch of CalcWaitTimeout keeps a 100 us timeout, but
+// The pypto-machine-code-review timing rules §4.3, broken: the single-sche branch of CalcWaitTimeout keeps a 100 us timeout, but
 // when it is the only sche, WaitCtrlRoundReady fails hard on timeout: a ctrl parked by the
 // device OS for ~50 ms makes this single sche report a false failure.
 #include <cstdint>

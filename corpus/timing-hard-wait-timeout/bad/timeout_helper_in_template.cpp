@@ -1,4 +1,4 @@
-// Seed 003 §4.2 in two other shapes: the timeout check is a helper (`IsTimeout(start, t)`), once
+// The pypto-machine-code-review timing rules §4.2 in two other shapes: the timeout check is a helper (`IsTimeout(start, t)`), once
 // in a function template's loop body and once in the loop condition with the failure after the
 // loop. Both fail hard after 1 ms while the peer AICPU may be parked by the device OS.
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Seed 003 §4.3 (written for this corpus in the seed's shape): CalcWaitTimeout keeps the short
+// The pypto-machine-code-review timing rules §4.3 (written for this corpus in the seed's shape): CalcWaitTimeout keeps the short
 // timeout where a timeout only degrades (several sche: drop this thread) and switches to the OS
 // throttle safe window where it is a hard failure (the only sche). WaitCtrlRoundReady fails hard
 // only when it is the only sche, so every hard path waits >= 100 ms. A quick probe keeps 50 us.

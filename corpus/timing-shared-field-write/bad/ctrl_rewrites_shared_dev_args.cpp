@@ -1,4 +1,4 @@
-// Seed 003 §2.1, broken: ctrl writes this round's core counts into the shared DevProg.devArgs,
+// The pypto-machine-code-review timing rules §2.1, broken: ctrl writes this round's core counts into the shared DevProg.devArgs,
 // which the previous round's sche copies at its entry (early launch); the counts belong in
 // DevStartArgs. It also resets the ring's inited flag outside the ring protocol.
 #include <cstdint>

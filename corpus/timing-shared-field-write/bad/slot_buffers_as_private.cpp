@@ -1,4 +1,4 @@
-// Seed 003 §2.1 rows 4 and 5: the shared task slots (parallelDevTask, shake) are sche's and the
+// The pypto-machine-code-review timing rules §2.1 rows 4 and 5: the shared task slots (parallelDevTask, shake) are sche's and the
 // AICores', not this round's private buffer; a CF-cache slot's rawTensorAddr is per slot, so its
 // write is only a reminder (Minor) that the slot's previous AICores must have exited.
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Seed 003 §2.2 (written for this corpus): ctrl puts this round's core counts into the round's
+// The pypto-machine-code-review timing rules §2.2 (written for this corpus): ctrl puts this round's core counts into the round's
 // own DevStartArgs, keeps only the full capacity in the shared DevProg.devArgs, and writes the
 // DevProg fields only ctrl reads (ctrlFlowCacheAnchor, memBudget).
 // expect-no-findings

@@ -1,4 +1,4 @@
-// Seed 003 §3.2, broken: the slots are cleared before STOP is written, while the AICores may
+// The pypto-machine-code-review timing rules §3.2, broken: the slots are cleared before STOP is written, while the AICores may
 // still be reading ptrElements of the task in their slot.
 #include <cstdint>
 

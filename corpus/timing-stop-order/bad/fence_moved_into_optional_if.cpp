@@ -1,4 +1,4 @@
-// Seed 003 §3.2, broken: the fence after STOP moved into `if (NeedsFastPathRegClose())`. On the
+// The pypto-machine-code-review timing rules §3.2, broken: the fence after STOP moved into `if (NeedsFastPathRegClose())`. On the
 // path where the fast-path close is not needed nothing fences STOP before the slots are cleared.
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 // Broken: the fence between clearing the slots and GOODBYE is gone, and an early return skips the
-// STOP fence when there is no vector core: both fences of seed 003 §3.2 are needed on every path.
+// STOP fence when there is no vector core: both fences of the pypto-machine-code-review timing rules §3.2 are needed on every path.
 #include <cstdint>
 
 constexpr uint32_t AICORE_TASK_STOP = 0x7FFFFFF0u;

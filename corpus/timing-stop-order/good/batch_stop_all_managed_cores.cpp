@@ -1,4 +1,4 @@
-// Seed 003 §3.2: the reference stop order of an AicoreManager (written for this corpus in the
+// The pypto-machine-code-review timing rules §3.2: the reference stop order of an AicoreManager (written for this corpus in the
 // seed's shape): STOP made visible -> unconditional fence -> clear the slots -> fence -> GOODBYE.
 // The optional fast-path register close sits between, and the fence is not inside it.
 // expect-no-findings

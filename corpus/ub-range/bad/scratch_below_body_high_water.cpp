@@ -1,4 +1,4 @@
-// ub-range (C++, seed 004 §4.5): the indexed barrier's UB scratch placed at 32 KiB, inside the
+// ub-range (C++, the DeepSeek-V4 MoE fusion write-up §4.5): the indexed barrier's UB scratch placed at 32 KiB, inside the
 // 64 KiB the generated body's tiles reach, so the body overwrites it. Variant of
 // corpus/barrier-workspace/good/indexed_soft_barrier.cpp.
 #include <cstdint>

@@ -1,4 +1,4 @@
-// ub-range (C++, seed 004 §4.5): the scratch at 190 KiB runs into pto-isa's temp region
+// ub-range (C++, the DeepSeek-V4 MoE fusion write-up §4.5): the scratch at 190 KiB runs into pto-isa's temp region
 // [184 KiB, 192 KiB) and is not 64-byte aligned. Variant of
 // corpus/barrier-workspace/good/indexed_soft_barrier.cpp.
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Seed 003 §3.1: the ring slot is reused once every sche has exited, but the AICores that sche
+// The pypto-machine-code-review timing rules §3.1: the ring slot is reused once every sche has exited, but the AICores that sche
 // dispatched to may still be reading it (wait calls configured in .ptoverify.yaml beside this file).
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-// The same reuse after the AICores of the slot have exited too (seed 003 §3.1).
+// The same reuse after the AICores of the slot have exited too (the pypto-machine-code-review timing rules §3.1).
 // expect-no-findings
 #include <cstdint>
 
