@@ -75,7 +75,7 @@ bool parseParamRange(const std::string& s, std::string& name, int64_t& lo, int64
 namespace {
 int run(int argc, char** argv) {
   using namespace ptov;
-  CLI::App app{"ptoverify: static verifier for generated Ascend NPU kernels (.pto, HIVM, C++)"};
+  CLI::App app{"ptoverify: static verifier for generated Ascend NPU kernels (.pto, HIVM, C++)", "ptoverify"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "ptoverify 0.1.0");
 
@@ -396,6 +396,12 @@ int run(int argc, char** argv) {
       } else {
         writeReport(name, result, out, ro);
       }
+    }
+    if (onStdout == 0 && outputFile.empty() && !quiet) {  // every report went to a file: say what and where
+      printText(result, std::cout, false, false, true);
+      for (const auto& [name, file] : outputs)
+        std::cout << "ptoverify: " << name << " report written to "
+                  << (name == "html" ? (std::filesystem::path(file) / "index.html").string() : file) << '\n';
     }
     std::string dotError;
     if (!witnessDot.empty() && !writeWitnessDots(result, witnessDot, dotError)) {

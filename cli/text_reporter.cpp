@@ -50,7 +50,7 @@ std::string formatLoc(const SourceLoc& loc) {
   return loc.file + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.col);
 }
 
-void printText(const CheckResult& result, std::ostream& out, bool color, bool quiet) {
+void printText(const CheckResult& result, std::ostream& out, bool color, bool quiet, bool summaryOnly) {
   size_t counts[3] = {0, 0, 0};
   size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, atBase = 0, notModelled = 0, inputWarnings = 0,
          notChecked = 0;
@@ -70,15 +70,18 @@ void printText(const CheckResult& result, std::ostream& out, bool color, bool qu
     coverage.none += f.coverage.none;
     for (const auto& k : f.notChecked) notChecked += k.size();
     for (const auto& d : f.inputDiagnostics) {
-      if (!quiet || d.level != InputDiagnostic::Level::Note) line(out, color, d.loc, levelName(d.level), d.message, "");
+      bool shown = summaryOnly ? d.level == InputDiagnostic::Level::Error : !quiet || d.level != InputDiagnostic::Level::Note;
+      if (shown) line(out, color, d.loc, levelName(d.level), d.message, "");
       if (d.level == InputDiagnostic::Level::Error) ++inputErrors;
       if (d.level == InputDiagnostic::Level::Warning) ++inputWarnings;
     }
     for (const auto& x : f.findings) {
-      line(out, color, x.loc, findingLevel(x), (x.grade.empty() ? "" : x.grade + ": ") + x.message, x.ruleId);
-      for (const auto& n : x.notes) line(out, color, n.loc, "note", n.message, "");
-      if (!x.fix.empty()) line(out, color, x.loc, "note", "fix: " + x.fix, "");
-      if (x.witness) printWitness(out, color, x.loc, *x.witness);
+      if (!summaryOnly) {
+        line(out, color, x.loc, findingLevel(x), (x.grade.empty() ? "" : x.grade + ": ") + x.message, x.ruleId);
+        for (const auto& n : x.notes) line(out, color, n.loc, "note", n.message, "");
+        if (!x.fix.empty()) line(out, color, x.loc, "note", "fix: " + x.fix, "");
+        if (x.witness) printWitness(out, color, x.loc, *x.witness);
+      }
       if (x.unknown) ++unknowns;
       else ++counts[static_cast<int>(x.severity)];
     }

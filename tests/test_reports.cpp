@@ -240,3 +240,37 @@ TEST_CASE("changed lines: hunk bodies give added lines, deletion points and the 
   CHECK_FALSE(oldVersion(lines.files[0], "x\na\nB\nc\nd\ny\n", old, error));
   CHECK(error.find("line 3") != std::string::npos);
 }
+
+TEST_CASE("reports: one review comment per file, line and rule, listing the other kernels") {
+  CheckResult r;
+  FileResult file;
+  file.path = "/repo/k.pto";
+  Finding a = finding(12, "wait can block", "caller_a");
+  Finding b = finding(12, "wait can block", "caller_b");
+  Finding c = finding(12, "wait can block at the second trip", "caller_c");
+  Finding elsewhere = finding(20, "wait can block", "caller_a");
+  for (Finding* f : {&a, &b, &c, &elsewhere}) f->loc.file = file.path;
+  file.findings = {a, b, c, elsewhere};
+  assignFingerprints(file);
+  r.files.push_back(file);
+  ReportOptions o;
+  o.sourceRoot = "/repo";
+  std::ostringstream gitcode, rdjson, markdown;
+  writeGitcode(r, gitcode, o);
+  nlohmann::json comments = nlohmann::json::parse(gitcode.str());
+  REQUIRE(comments.size() == 2);
+  std::string body = comments[0]["body"];
+  CHECK(body.find("Also on this line (2 more):") != std::string::npos);
+  CHECK(body.find("kernel `caller_b`\n") != std::string::npos);  // same message: not repeated
+  CHECK(body.find("kernel `caller_c`: wait can block at the second trip") != std::string::npos);
+  // A marker a poster can look for on the pull request: stable, one per comment.
+  std::string marker = "<!-- ptoverify:sync-deadlock:";
+  CHECK(body.find(marker) != std::string::npos);
+  CHECK(std::string(comments[1]["body"]).find(marker) != std::string::npos);
+  CHECK(body.substr(body.find(marker)) != std::string(comments[1]["body"]).substr(std::string(comments[1]["body"]).find(marker)));
+  writeRdjson(r, rdjson, false);
+  CHECK(nlohmann::json::parse(rdjson.str())["diagnostics"].size() == 2);
+  writeMarkdown(r, markdown, o);
+  CHECK(markdown.str().find("  - also kernel `caller_b`\n") != std::string::npos);
+  CHECK(markdown.str().find("| `sync-deadlock` | 4 |") != std::string::npos);  // the counts stay per finding
+}

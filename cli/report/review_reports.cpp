@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <tuple>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <ostream>
@@ -84,6 +85,45 @@ std::string mdEscape(const std::string& s) {
   }
   return o;
 }
+
+// The findings a reviewer gets one comment for: those of one rule on one line (the same defect
+// reached from several kernels or callers, or by several paths). The first leads; the others are
+// listed in its comment.
+struct ReviewGroup {
+  const Finding* lead = nullptr;
+  std::vector<const Finding*> others;
+};
+
+std::vector<ReviewGroup> reviewGroups(const CheckResult& result) {
+  std::vector<ReviewGroup> groups;
+  std::map<std::tuple<std::string, int, std::string>, size_t> at;
+  for (const auto& file : result.files)
+    for (const auto& f : file.findings) {
+      auto [it, fresh] = at.try_emplace({f.loc.file, f.loc.line, f.ruleId}, groups.size());
+      if (fresh) groups.push_back({&f, {}});
+      else groups[it->second].others.push_back(&f);
+    }
+  return groups;
+}
+
+// "Also on this line: kernel `b`, kernel `c` (message)": what the others add to the lead.
+std::string alsoText(const ReviewGroup& g) {
+  if (g.others.empty()) return "";
+  std::string out = "Also on this line (" + std::to_string(g.others.size()) + " more):";
+  for (const Finding* f : g.others) {
+    out += "\n- " + std::string(f->grade.empty() ? "kernel" : "function") + " `" + f->kernel + "`";
+    if (f->message != g.lead->message) out += ": " + f->message;
+  }
+  return out;
+}
+
+// A stable marker of the comment, for a poster that skips comments already on the pull request:
+// the smallest fingerprint of the group (line-independent, cli/report/fingerprint.h).
+std::string reviewMarker(const ReviewGroup& g) {
+  std::string fp = g.lead->fingerprint;
+  for (const Finding* f : g.others) fp = std::min(fp, f->fingerprint);
+  return "<!-- ptoverify:" + g.lead->ruleId + ":" + fp + " -->";
+}
 }  // namespace
 
 void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosticPerLine) {
@@ -93,7 +133,11 @@ void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosti
       if (d.level == InputDiagnostic::Level::Error)
         diagnostics.push_back({{"message", d.message}, {"location", rdLocation(d.loc)}, {"severity", "ERROR"},
                                {"code", {{"value", "input"}}}});
-    for (const auto& f : file.findings) diagnostics.push_back(rdDiagnostic(f));
+  }
+  for (const auto& g : reviewGroups(result)) {
+    json d = rdDiagnostic(*g.lead);
+    if (!g.others.empty()) d["message"] = d["message"].get<std::string>() + "\n" + alsoText(g);
+    diagnostics.push_back(std::move(d));
   }
   if (oneDiagnosticPerLine) {
     for (const auto& d : diagnostics) out << jsonText(d) << '\n';
@@ -103,7 +147,7 @@ void writeRdjson(const CheckResult& result, std::ostream& out, bool oneDiagnosti
   out << jsonText(doc, 2) << '\n';
 }
 
-// The review level a finding is recorded with on GitCode (seed 003 §5.2: Blocker / Major /
+// The review level a finding is recorded with on GitCode (the timing rules' Blocker / Major /
 // Minor): a timing rule's own grade, else by severity.
 std::string reviewLevel(const Finding& f) {
   if (!f.grade.empty()) return f.grade;
@@ -116,26 +160,28 @@ void writeGitcode(const CheckResult& result, std::ostream& out, const ReportOpti
   // `position` is the line in the PR head's file (`line`/`side` would silently turn the comment
   // into a PR-level one), and a comment cannot be edited afterwards, so the body is complete.
   json comments = json::array();
-  for (const auto& file : result.files)
-    for (const auto& f : file.findings) {
-      bool inside = false;
-      std::string path = pathUnderRoot(f.loc.file, o.sourceRoot, &inside);
-      if (!inside) continue;  // GitCode places a comment only on a file of the repository
-      std::string level = reviewLevel(f);
-      std::string body = "**" + level + "** `" + f.ruleId + "`" + (f.unknown ? " (unknown)" : "") + "\n\n" +
-                         "**Problem:** " + f.message;
-      if (f.witness && !f.witness->values.empty()) body += "\n\nWitness: " + valuesText(f.witness->values);
-      for (const auto& n : f.notes) {
-        bool noteInside = false;
-        std::string notePath = pathUnderRoot(n.loc.file, o.sourceRoot, &noteInside);
-        body += "\n- " + notePath + ":" + std::to_string(n.loc.line) + ": " + n.message;
-      }
-      body += "\n\n**Fix:** " + (f.fix.empty() ? "see `ptoverify explain " + f.ruleId + "` (bad and good form)" : f.fix);
-      comments.push_back({{"body", validUtf8(body)},
-                          {"path", path},
-                          {"position", std::max(1, f.loc.line)},
-                          {"need_to_resolve", level != "Minor"}});
+  for (const auto& g : reviewGroups(result)) {
+    const Finding& f = *g.lead;
+    bool inside = false;
+    std::string path = pathUnderRoot(f.loc.file, o.sourceRoot, &inside);
+    if (!inside) continue;  // GitCode places a comment only on a file of the repository
+    std::string level = reviewLevel(f);
+    std::string body = "**" + level + "** `" + f.ruleId + "`" + (f.unknown ? " (unknown)" : "") + "\n\n" +
+                       "**Problem:** " + f.message;
+    if (f.witness && !f.witness->values.empty()) body += "\n\nWitness: " + valuesText(f.witness->values);
+    for (const auto& n : f.notes) {
+      bool noteInside = false;
+      std::string notePath = pathUnderRoot(n.loc.file, o.sourceRoot, &noteInside);
+      body += "\n- " + notePath + ":" + std::to_string(n.loc.line) + ": " + n.message;
     }
+    if (!g.others.empty()) body += "\n\n" + alsoText(g);
+    body += "\n\n**Fix:** " + (f.fix.empty() ? "see `ptoverify explain " + f.ruleId + "` (bad and good form)" : f.fix);
+    body += "\n\n" + reviewMarker(g);
+    comments.push_back({{"body", validUtf8(body)},
+                        {"path", path},
+                        {"position", std::max(1, f.loc.line)},
+                        {"need_to_resolve", level != "Minor"}});
+  }
   out << jsonText(comments, 2) << '\n';
 }
 
@@ -189,14 +235,18 @@ void writeGithub(const CheckResult& result, std::ostream& out, const ReportOptio
 
 namespace {
 // One finding as its markdown list entry (with the fix, the notes and the witness folded away).
-std::string markdownEntry(const Finding& f) {
+std::string markdownEntry(const ReviewGroup& g) {
+  const Finding& f = *g.lead;
   std::ostringstream out;
-  // Review findings (timing rules, on control functions) lead with the seed's level.
+  // Review findings (timing rules, on control functions) lead with their review level.
   std::string level = f.grade.empty() ? "**" + std::string(findingLevel(f)) + "**"
                                       : "**" + f.grade + "** (" + findingLevel(f) + ")";
   out << "- " << level << " `" << f.ruleId << "` at `" << f.loc.file << ":" << f.loc.line << ":" << f.loc.col
       << "` (" << (f.grade.empty() ? "kernel" : "function") << " `" << f.kernel << "`): " << mdEscape(f.message) << '\n';
   if (!f.fix.empty()) out << "  - **Fix:** " << mdEscape(f.fix) << '\n';
+  for (const Finding* other : g.others)
+    out << "  - also " << (other->grade.empty() ? "kernel" : "function") << " `" << other->kernel << "`"
+        << (other->message == f.message ? "" : ": " + mdEscape(other->message)) << '\n';
   std::vector<std::string> lines;
   for (const auto& n : f.notes)
     lines.push_back("`" + n.loc.file + ":" + std::to_string(n.loc.line) + "` " + mdEscape(n.message));
@@ -227,7 +277,6 @@ void writeMarkdown(const CheckResult& result, std::ostream& finalOut, const Repo
   // rule -> errors, warnings, notes, unknown
   std::map<std::string, std::array<size_t, 4>> perRule;
   size_t kernels = 0, total = 0, inputErrors = result.problems.size();
-  std::vector<const Finding*> findings;
   for (const auto& file : result.files) {
     kernels += file.kernelNames.size();
     for (const auto& d : file.inputDiagnostics) inputErrors += d.level == InputDiagnostic::Level::Error;
@@ -235,9 +284,9 @@ void writeMarkdown(const CheckResult& result, std::ostream& finalOut, const Repo
       auto& c = perRule[f.ruleId];
       ++c[f.unknown ? 3 : 2 - static_cast<int>(f.severity)];
       ++total;
-      findings.push_back(&f);
     }
   }
+  std::vector<ReviewGroup> findings = reviewGroups(result);
   out << "## ptoverify: " << total << " finding(s) in " << result.files.size() << " file(s), " << kernels
       << " kernel(s)\n\n";
   if (inputErrors) out << "**" << inputErrors << " input error(s)**: some inputs could not be read or parsed.\n\n";
@@ -249,21 +298,22 @@ void writeMarkdown(const CheckResult& result, std::ostream& finalOut, const Repo
   for (const auto& [rule, c] : perRule)
     out << "| `" << rule << "` | " << c[0] << " | " << c[1] << " | " << c[2] << " | " << c[3] << " |\n";
   out << '\n';
-  std::stable_sort(findings.begin(), findings.end(),
-                   [](const Finding* a, const Finding* b) { return markdownRank(*a) < markdownRank(*b); });
+  std::stable_sort(findings.begin(), findings.end(), [](const ReviewGroup& a, const ReviewGroup& b) {
+    return markdownRank(*a.lead) < markdownRank(*b.lead);
+  });
   // Within the host's comment limit (bytes >= characters, so counting bytes is safe), with room
   // for the line that says what was left out.
   std::string text = validUtf8(out.str());
   const size_t room = o.markdownMaxChars > 400 ? o.markdownMaxChars - 400 : 0;
-  size_t shown = 0;
-  for (const Finding* f : findings) {
-    std::string entry = markdownEntry(*f);
+  size_t shown = 0;  // findings, as the headline counts them
+  for (const ReviewGroup& g : findings) {
+    std::string entry = markdownEntry(g);
     if (text.size() + entry.size() > room) break;
     text += entry;
-    ++shown;
+    shown += 1 + g.others.size();
   }
-  if (shown < findings.size())
-    text += "\n**" + std::to_string(findings.size() - shown) + " of " + std::to_string(findings.size()) +
+  if (shown < total)
+    text += "\n**" + std::to_string(total - shown) + " of " + std::to_string(total) +
             " finding(s) left out** to stay within the comment limit (" + std::to_string(o.markdownMaxChars) +
             " characters); " + validUtf8(o.fullReportHint) + "\n";
   finalOut << text;
