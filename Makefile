@@ -5,28 +5,46 @@ JOBS ?= $(shell nproc)
 LLVM_VERSION ?= 14
 CMAKE_FLAGS ?=
 
-.PHONY: all bootstrap configure build run test test-sanitize fuzz bench clean
+.PHONY: all bootstrap bootstrap-test configure build build-tool run test test-sanitize fuzz bench package install clean
 
 all: build
 
 bootstrap:
 	@PTOVERIFY_LLVM_VERSION=$(LLVM_VERSION) scripts/bootstrap.sh
 
+# The packages only the test suite needs as well (git, jq, xmllint, chromium, npm, pytest).
+bootstrap-test:
+	@PTOVERIFY_LLVM_VERSION=$(LLVM_VERSION) scripts/bootstrap.sh --test
+
 configure: bootstrap
 	@cmake -S . -B $(BUILD_DIR) -DPTOVERIFY_LLVM_VERSION=$(LLVM_VERSION) $(CMAKE_FLAGS) > $(BUILD_DIR).configure.log || (cat $(BUILD_DIR).configure.log; exit 1)
 
+# Everything: the tool, its unit tests and benches.
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The tool alone (ptoverify, ptoverify-cpp, the Z3 module, the man page).
+build-tool: configure
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target ptoverify ptoverify-man
+
 # Checks the bundled example kernels; some of them are bad on purpose, so findings (exit 1) are expected.
-run: build
+run: build-tool
 	@$(BUILD_DIR)/ptoverify check examples; status=$$?; \
 	  if [ $$status -gt 1 ]; then echo "ptoverify failed with exit code $$status"; exit $$status; fi
+
+# A .deb of the tool (CPack): $(BUILD_DIR)/ptoverify_VERSION_ARCH.deb.
+package: build-tool
+	@cmake --build $(BUILD_DIR) --target package
+
+# Installs into PREFIX (default /usr/local); the prefix may be copied elsewhere afterwards.
+PREFIX ?= /usr/local
+install: build-tool
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 # Tests that need the real upstream corpus are skipped without it (except under CI=true); their
 # reasons are printed after the run.
 # Where the fuzz build exists (make fuzz), a short run of each fuzz target is part of the suite.
-test: build
+test: bootstrap-test build
 	@cd $(BUILD_DIR) && status=0 && { ctest --output-on-failure -j $(JOBS) || status=$$?; } && \
 	  grep -ho '^PTOVERIFY-SKIPPED: .*' Testing/Temporary/LastTest.log | sort -u | sed 's/^/  /'; exit $$status
 	@if [ -f build-fuzz/CMakeCache.txt ] && [ "$(BUILD_DIR)" = build ]; then \

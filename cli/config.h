@@ -9,7 +9,7 @@
 //   options: {rule-id: {option: N}}    e.g. ub-range: {ub-bytes: 131072}
 //   host-read: [param, ...]           kernel parameters only the host reads (comm-publish-fence)
 //   timing: {shared-fields: [...], per-round-objects: [...], stop-order: {...}, hard-wait: {...}}
-//                                      seed 003's tables (rules/timing_config.h)
+//                                      the pypto-machine-code-review timing rules's tables (rules/timing_config.h)
 // An unknown key or a bad value is an error with the YAML line and column.
 #include <map>
 #include <optional>

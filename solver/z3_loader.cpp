@@ -28,8 +28,8 @@ std::string executableDir() {
   return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
-// Beside the executable (an installed or copied tool keeps its module next to it), then where
-// the build put it.
+// Beside the executable or in ../lib/ptoverify (an installed or copied tool keeps its module
+// with it), then, in the build tree, where the build put it.
 Factory loadFactory(std::string& error) {
   std::vector<std::string> candidates;
   // PTOVERIFY_Z3_MODULE names the module to use, and only that one (tests, unusual installs).
@@ -38,9 +38,14 @@ Factory loadFactory(std::string& error) {
     candidates.push_back(chosen);
   } else {
     std::string dir = executableDir();
-    if (!dir.empty()) candidates.push_back(dir + "/libptoverify-z3.so");
+    if (!dir.empty()) {
+      candidates.push_back(dir + "/libptoverify-z3.so");
+      candidates.push_back(dir + "/../lib/ptoverify/libptoverify-z3.so");  // installed: bin/ and lib/ptoverify/
+    }
 #ifdef PTOVERIFY_Z3_MODULE
-    if (candidates.empty() || candidates[0] != PTOVERIFY_Z3_MODULE) candidates.push_back(PTOVERIFY_Z3_MODULE);
+    // Where the build put it, for the binaries of that build tree only (tests run from build/tests).
+    std::string built = PTOVERIFY_Z3_MODULE, buildDir = built.substr(0, built.rfind('/'));
+    if (dir == buildDir || dir.rfind(buildDir + "/", 0) == 0) candidates.push_back(built);
 #endif
   }
   std::string tried;

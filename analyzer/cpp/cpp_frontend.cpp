@@ -46,11 +46,17 @@ namespace fs = std::filesystem;
 using namespace clang;
 using namespace clang::ast_matchers;
 
+// PTOVERIFY_PRELUDE, else share/ptoverify/prelude beside the installed (or copied) bin/, else,
+// for a binary still in its build tree, the source tree's. An installed tool never reads the
+// tree it was built from: that tree may be gone, or hold another version.
 std::string preludeDir() {
   if (const char* env = std::getenv("PTOVERIFY_PRELUDE")) return env;
-  fs::path installed = fs::path(executableDir()).parent_path() / "share" / "ptoverify" / "prelude";
+  std::string exeDir = executableDir();
+  fs::path installed = fs::path(exeDir).parent_path() / "share" / "ptoverify" / "prelude";
   if (fs::exists(installed / "ptoverify_prelude.h")) return installed.string();
-  return PTOVERIFY_SOURCE_PRELUDE;
+  std::string buildDir = PTOVERIFY_BUILD_DIR;
+  if (exeDir == buildDir || exeDir.rfind(buildDir + "/", 0) == 0) return PTOVERIFY_SOURCE_PRELUDE;
+  return "";
 }
 
 namespace {
@@ -1235,7 +1241,8 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   std::string prelude = preludeDir();
   if (prelude.empty() || !fs::exists(fs::path(prelude) / "ptoverify_prelude.h")) {
     result.diagnostics.push_back({InputDiagnostic::Level::Error, SourceLoc{path, 1, 1},
-                                  "the C++ prelude was not found (set PTOVERIFY_PRELUDE to its directory)"});
+                                  "the C++ prelude was not found (looked for share/ptoverify/prelude beside this "
+                                  "installation; set PTOVERIFY_PRELUDE to its directory)"});
     return result;
   }
   if (isHostCode(text)) {
