@@ -2,6 +2,7 @@
 // commands (annotations), GitCode PR line comments (reviewdog has no GitCode reporter), and a
 // markdown PR comment.
 #include <algorithm>
+#include <cstdio>
 #include <array>
 #include <map>
 #include <tuple>
@@ -10,6 +11,7 @@
 #include <ostream>
 
 #include "cli/report/formats.h"
+#include "analyzer/hash.h"
 #include "analyzer/utf8.h"
 #include "cli/report/json_text.h"
 #include "cli/source_root.h"
@@ -118,11 +120,14 @@ std::string alsoText(const ReviewGroup& g) {
 }
 
 // A stable marker of the comment, for a poster that skips comments already on the pull request:
-// the smallest fingerprint of the group (line-independent, cli/report/fingerprint.h).
-std::string reviewMarker(const ReviewGroup& g) {
+// the file (its path in the repository, hashed: no spaces) and the smallest fingerprint of the
+// group (line-independent, cli/report/fingerprint.h; the same fact in two files is two comments).
+std::string reviewMarker(const ReviewGroup& g, const std::string& path) {
   std::string fp = g.lead->fingerprint;
   for (const Finding* f : g.others) fp = std::min(fp, f->fingerprint);
-  return "<!-- ptoverify:" + g.lead->ruleId + ":" + fp + " -->";
+  char file[17];
+  std::snprintf(file, sizeof file, "%016llx", static_cast<unsigned long long>(fnv1a(path)));
+  return "<!-- ptoverify:" + g.lead->ruleId + ":" + file + ":" + fp + " -->";
 }
 }  // namespace
 
@@ -176,7 +181,7 @@ void writeGitcode(const CheckResult& result, std::ostream& out, const ReportOpti
     }
     if (!g.others.empty()) body += "\n\n" + alsoText(g);
     body += "\n\n**Fix:** " + (f.fix.empty() ? "see `ptoverify explain " + f.ruleId + "` (bad and good form)" : f.fix);
-    body += "\n\n" + reviewMarker(g);
+    body += "\n\n" + reviewMarker(g, path);
     comments.push_back({{"body", validUtf8(body)},
                         {"path", path},
                         {"position", std::max(1, f.loc.line)},
