@@ -590,6 +590,12 @@ PY
     printf 'rulez: ["*"]\n' >"$tmp/typo.yaml"
     run 2 check corpus/sync-deadlock/good --config "$tmp/typo.yaml"
     expect_output "typo\.yaml:1:1: error: unknown key 'rulez'"
+    # Every report to a file: the summary and where each one is, never silence.
+    run 1 check corpus/sync-deadlock/bad --format "html:$tmp/page" --format "sarif:$tmp/run.sarif"
+    expect_output "^ptoverify: [0-9]+ file\(s\), [0-9]+ kernel\(s\): [1-9][0-9]* error\(s\)"
+    expect_output "^ptoverify: html report written to $tmp/page/index.html$"
+    expect_output "^ptoverify: sarif report written to $tmp/run.sarif$"
+    expect_no_output "\[sync-deadlock\]$"
     rm -rf "$tmp"
     ;;
   pto-path-without-clang)
