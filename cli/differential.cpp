@@ -27,8 +27,9 @@ bool parseFilterMode(const std::string& name, FilterMode& mode) {
 
 namespace {
 
-// `dst` gets `src`'s directories as directories and everything else as symbolic links to it, so
-// a file rebuilt in `dst` is seen by whatever includes it there. `.git` is left out.
+// `dst` gets `src`'s directories as directories, its symbolic links as the same links (a
+// relative one then points inside `dst`) and its files as links to them, so a file rebuilt in
+// `dst` is seen by whatever includes it there. `.git` is left out.
 void mirror(const fs::path& src, const fs::path& dst, std::error_code& ec) {
   fs::create_directories(dst, ec);
   auto it = fs::recursive_directory_iterator(src, fs::directory_options::skip_permission_denied, ec);
@@ -40,7 +41,8 @@ void mirror(const fs::path& src, const fs::path& dst, std::error_code& ec) {
     }
     fs::path target = dst / p.lexically_relative(src);
     std::error_code local;
-    if (it->is_directory(local) && !it->is_symlink(local)) fs::create_directory(target, local);
+    if (it->is_symlink(local)) fs::create_symlink(fs::read_symlink(p, local), target, local);
+    else if (it->is_directory(local)) fs::create_directory(target, local);
     else fs::create_symlink(p, target, local);
   }
 }
@@ -54,27 +56,40 @@ bool safeRelative(const std::string& p) {
   return true;
 }
 
-// Writes `text` at `tree/rel`, where the mirror had a link to the new version. A linked
-// directory on the way is mirrored first, so nothing is written through a link into the
+// Makes every directory on the way to `tree/rel` a real directory of the mirror: a linked one
+// is mirrored in its place, so nothing is then removed or written through a link into the
 // user's tree.
-bool writeInMirror(const fs::path& tree, const std::string& rel, const std::string& text, std::string& error) {
-  std::error_code ec, absent;  // asking about a path that is not there is no failure
+void realParents(const fs::path& tree, const std::string& rel, std::error_code& ec) {
+  std::error_code absent;  // asking about a path that is not there is no failure
+  std::string inside = fs::canonical(tree, ec).string() + "/";
   fs::path at = tree;
   for (const auto& part : fs::path(rel).parent_path()) {
     at /= part;
     auto type = fs::symlink_status(at, absent).type();
     if (type == fs::file_type::symlink) {
       fs::path target = fs::canonical(at, ec);
+      if (!ec && target.string().rfind(inside, 0) == 0) continue;  // a link within the mirror
       if (!ec) fs::remove(at, ec);
       if (!ec) mirror(target, at, ec);
     } else if (type == fs::file_type::not_found) {
       fs::create_directory(at, ec);
     }
-    if (ec) break;
+    if (ec) return;
   }
-  fs::path file = tree / rel;
-  if (!ec && fs::symlink_status(file, absent).type() == fs::file_type::symlink) fs::remove(file, ec);
-  std::ofstream out(file);
+}
+
+// Removes the mirror's link at `tree/rel` (never what it points to).
+void removeInMirror(const fs::path& tree, const std::string& rel, std::error_code& ec) {
+  realParents(tree, rel, ec);
+  std::error_code absent;
+  if (!ec && fs::symlink_status(tree / rel, absent).type() == fs::file_type::symlink) fs::remove(tree / rel, ec);
+}
+
+// Writes `text` at `tree/rel`, where the mirror had a link to the new version.
+bool writeInMirror(const fs::path& tree, const std::string& rel, const std::string& text, std::string& error) {
+  std::error_code ec;
+  removeInMirror(tree, rel, ec);
+  std::ofstream out(tree / rel);
   if (ec || !(out << text)) {
     error = "cannot write the old version of '" + rel + "' in " + tree.string();
     return false;
@@ -113,7 +128,11 @@ bool buildBaseTree(const ChangedLines& change, const fs::path& root, const fs::p
         return false;
       }
       newText = readAll(root / f.newPath);
-      fs::remove(tree / f.newPath, ec);  // an added file is not there before the change
+      removeInMirror(tree, f.newPath, ec);  // an added file is not there before the change
+      if (ec) {
+        error = "cannot rebuild '" + f.newPath + "' in " + tree.string() + ": " + ec.message();
+        return false;
+      }
     }
     if (f.oldPath.empty()) continue;
     std::string oldText, why;
@@ -194,13 +213,20 @@ std::vector<SourceLoc> placesOf(const Finding& f) {
   return out;
 }
 
-bool passesFilter(const Finding& f, const ChangedLines& change, FilterMode mode) {
+// The file's path in the repository, by what it is (links resolved), as the diff names it.
+std::string repositoryPath(const std::string& file, const std::string& canonicalRoot, bool& inside) {
+  std::error_code ec;
+  fs::path real = fs::weakly_canonical(file, ec);
+  return pathUnderRoot(ec ? file : real.string(), canonicalRoot, &inside);
+}
+
+bool passesFilter(const Finding& f, const ChangedLines& change, const std::string& canonicalRoot, FilterMode mode) {
   if (mode == FilterMode::NoFilter) return true;
   std::map<std::string, std::pair<int, int>> spans;  // file -> first and last line the finding names
   for (const auto& loc : placesOf(f)) {
     if (loc.file.empty() || loc.line <= 0) continue;
     bool inside = false;
-    std::string rel = pathUnderRoot(loc.file, change.root, &inside);
+    std::string rel = repositoryPath(loc.file, canonicalRoot, inside);
     if (!inside) continue;
     if (mode == FilterMode::File && change.changesFile(rel)) return true;
     if (mode == FilterMode::DiffContext && change.inHunk(rel, loc.line)) return true;
@@ -242,6 +268,8 @@ bool keepNewFindings(const Differential& diff, const CheckRequest& req, CheckRes
   fs::remove_all(scratch, ec);  // links are removed, never followed
   if (!built) return false;
   const std::string why = "present before the change (" + diff.baseName + ")";
+  std::string canonicalRoot = fs::weakly_canonical(root, ec).string();
+  if (ec) canonicalRoot = root;
   for (auto& file : head.files) {
     std::string key = pathUnderRoot(file.path, root);
     std::vector<Finding> kept;
@@ -250,7 +278,7 @@ bool keepNewFindings(const Differential& diff, const CheckRequest& req, CheckRes
       if (it != atBase.end() && it->second > 0) {
         --it->second;
         file.hidden.push_back({std::move(f), false, why, false, true});
-      } else if (passesFilter(f, *diff.change, diff.mode)) {
+      } else if (passesFilter(f, *diff.change, canonicalRoot, diff.mode)) {
         kept.push_back(std::move(f));
       } else {
         ++leftOut;

@@ -796,6 +796,18 @@ PY
     expect_output '1 present before the change$'
     [ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'ptoverify-base-*' -newer "$tmp/build/compile_commands.json" 2>/dev/null)" ] ||
       fail "the BASE tree was left behind"
+    # Inputs reached through a symbolic link of the repository: the BASE check reads the linked
+    # file as it was, and the user's files are left as they are.
+    g checkout -q main && g checkout -qb linked
+    mkdir "$repo/real" && cp examples/ring_step_good.pto "$repo/real/ring.pto" && ln -s real "$repo/linked"
+    g add real linked && g commit -qm 'linked kernels' && g checkout -qb linked-pr
+    fence=$(grep -n 'pto.fence.barrier_all #pto.fence_scope<gm>' "$repo/real/ring.pto" | head -1 | cut -d: -f1)
+    sed -i "${fence}d" "$repo/real/ring.pto" && g commit -qam 'drop the fence'
+    before="$(sha256sum "$repo/real/ring.pto")"
+    run 1 check "$repo/linked" --diff linked..linked-pr
+    expect_output 'ring\.pto:[0-9]+:[0-9]+: error: .*\[comm-publish-fence\]$'
+    [ "$(sha256sum "$repo/real/ring.pto")" = "$before" ] || fail "the BASE check changed the user's file"
+    [ -L "$repo/linked" ] || fail "the BASE check changed the user's link"
     rm -rf "$tmp"
     ;;
   user-text)
