@@ -153,6 +153,7 @@ bool gapAffects(ModelGap::Kind kind, const RuleInfo& rule) {
   switch (kind) {
     case ModelGap::Kind::UndeclaredCall:
     case ModelGap::Kind::OpaqueCall:
+    case ModelGap::Kind::OpaqueOp:
     case ModelGap::Kind::SkippedCode: return true;
     case ModelGap::Kind::UnresolvedAddress:
       return f == "comm" || f == "cache" || rule.id == "barrier-data-visibility" || rule.id == "sync-pipe-race";

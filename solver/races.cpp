@@ -417,9 +417,13 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
       return 2;
     }
     // Two views of one root overlap unless both are known to lie in disjoint bytes of it (line
-    // by line for strided column slices).
-    if (a.value == b.value)
-      return offsetInRoot(*a.ref) && offsetInRoot(*b.ref) && !a.ref->tileViewSharesBytes(*b.ref) ? 0 : 1;
+    // by line for strided column slices); two slots chosen by the loop counters, where their
+    // byte ranges meet in those iterations (the solver decides).
+    if (a.value == b.value) {
+      if (offsetInRoot(*a.ref) && offsetInRoot(*b.ref)) return a.ref->tileViewSharesBytes(*b.ref) ? 1 : 0;
+      bool slots = x.offsets.size() == 1 && y.offsets.size() == 1 && x.sizes.size() == 1 && y.sizes.size() == 1;
+      return slots ? 2 : 1;
+    }
     if (!a.tile || !b.tile) return 0;
     // Two placed tiles: the bytes each access covers in the space, line by line (a contiguous
     // access, the common case, is one range: compared without building lists).

@@ -330,7 +330,7 @@ PY
     [ "$code" -eq 124 ] && fail "the kernel budget does not bound witness minimisation (over 8 s with a 1 s budget)"
     expect_output ':45:5: note: witness: block_num = 2, lane_a.block_idx = 1, lane_b.block_idx = 0$'
     expect_output ':51:7: note: witness: block_num = 2, lane_a.block_idx = 0, lane_b.block_idx = 1$'
-    expect_output ': 2 error\(s\), 0 warning\(s\), 0 note\(s\), 3 input error\(s\)$'
+    expect_output ': 2 error\(s\), 0 warning\(s\), 0 note\(s\), 3 input error\(s\), 1 construct\(s\) not modelled$'
     # The budget bounds the proofs' own work too (issue 18): the two fuzzed kernels, and 5,000
     # guarded set/wait pairs with a symbolic id (80 s before, quadratic folding and flow edges).
     # Generous hang guards: only work outside the budget fails them.

@@ -122,10 +122,11 @@ TEST_CASE("isa table: the .pto op table takes instructions from it") {
   CHECK(pto::lookupOp("pto.tload").kind == OpKind::Load);
   CHECK(pto::lookupOp("pto.comm.tnotify").pipes == std::vector<Pipe>{Pipe::S});
   CHECK(pto::lookupOp("pto.set_flag").kind == OpKind::SetFlag);
-  // A tile op neither table knows: a vector computation, marked as a guess.
-  pto::OpFacts guess = pto::lookupOp("pto.tfrobnicate");
-  CHECK_FALSE(guess.known);
-  CHECK(guess.pipes == std::vector<Pipe>{Pipe::V});
+  // An op neither table knows is not guessed at: no kind, no pipe (the lifter counts it as a gap).
+  pto::OpFacts unknown = pto::lookupOp("pto.tfrobnicate");
+  CHECK_FALSE(unknown.known);
+  CHECK(unknown.kind == OpKind::Other);
+  CHECK(unknown.pipes.empty());
 }
 
 TEST_CASE("isa table: the .pto front end gives TCI and TPUT the table's pipes and accesses") {

@@ -94,6 +94,35 @@ TEST_CASE("reader: ops spanning lines, trailing attr dict on its own line, keywo
   CHECK(ops[3].keywords.at("addr") == "%c1");
 }
 
+TEST_CASE("reader: an attribute dict whose entries start on the next line is no region") {
+  ParsedFile f = parseText(R"(module {
+  func.func @k(%gm: !pto.ptr<f32>, %b: i32) {
+    %pipe = pto.initialize_l2g2l_pipe {
+      dir_mask = 1,
+      slot_size = 32768
+    }(%gm : !pto.ptr<f32>, %b : i32) -> !pto.pipe
+    scope.scope : () -> () {
+      scope.return
+    } {
+      no_inline,
+      hivm.preload_num = 1 : i32
+    }
+    return
+  }
+})",
+                           "t.pto");
+  REQUIRE_FALSE(f.hasErrors());
+  const auto& ops = onlyFunc(f).regions[0].blocks[0].ops;
+  REQUIRE(ops.size() == 3);
+  CHECK(ops[0].name == "pto.initialize_l2g2l_pipe");
+  CHECK(ops[0].regions.empty());
+  CHECK(ops[0].attrs.at("slot_size") == "32768");
+  CHECK(ops[1].name == "scope.scope");
+  REQUIRE(ops[1].regions.size() == 1);  // the body; the dict after it is attributes
+  CHECK(ops[1].attrs.count("no_inline") == 1);
+  CHECK(ops[2].name == "return");
+}
+
 TEST_CASE("reader: scf regions with iter_args, else, while/do, generic form, multi-block cf") {
   ParsedFile f = parseText(R"(func.func @k(%n: index, %c: i1) {
   %c0 = arith.constant 0 : index

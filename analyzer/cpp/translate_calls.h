@@ -382,7 +382,7 @@ class CallLowering : public WrapperFacts {
     // A pto-isa function the instruction table does not list (TPUSH / TPOP through a TPipe FIFO):
     // it may move data and synchronise, none of which the model has.
     else if (qualified.rfind("pto::", 0) == 0 && !isa<CXXMethodDecl>(fd) && fd->getReturnType()->isVoidType())
-      gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
+      gap(ModelGap::Kind::OpaqueOp, call->getBeginLoc(),
           "'" + qualified + "' (not in the instruction table: its memory accesses, pipes and synchronisation are "
           "not modelled)");
   }
@@ -396,7 +396,7 @@ class CallLowering : public WrapperFacts {
     // data movement and cross-core flags are not the plain move the table describes.
     for (const clang::Expr* a : args)
       if (a && classNameOf(a->getType()) == "TPipe")
-        return gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
+        return gap(ModelGap::Kind::OpaqueOp, call->getBeginLoc(),
                    "'" + n + "' through a TPipe FIFO (a TPUSH / TPOP: its data movement and cross-core flags are "
                    "not modelled)");
     Op op = makeOp(in.kind, n, call->getBeginLoc());

@@ -229,12 +229,14 @@ class Parser {
     if (k > 0 && t_[k - 1].kind == Tok::BareId && t_[k - 1].text == "attributes") return true;
     const Token& open = t_[k];
     const Token& next = t_[std::min(k + 1, t_.size() - 1)];
-    if (next.line != open.line) return false;
+    const Token& after = t_[std::min(k + 2, t_.size() - 1)];
+    // On its own line, `name = ...` or `unit_attr,` is an entry (an op cannot start so: results
+    // are %values), while `return }` or a lone op name is a region's body.
+    if (next.line != open.line)
+      return (next.kind == Tok::BareId || next.kind == Tok::String) && (isPunct(after, "=") || isPunct(after, ","));
     if (isPunct(next, "}")) return true;
-    if (next.kind == Tok::BareId || next.kind == Tok::String) {
-      const Token& after = t_[std::min(k + 2, t_.size() - 1)];
+    if (next.kind == Tok::BareId || next.kind == Tok::String)
       return isPunct(after, "=") || isPunct(after, ",") || isPunct(after, "}");
-    }
     return false;
   }
 

@@ -47,6 +47,7 @@ const char* gapKindName(ModelGap::Kind k) {
     case ModelGap::Kind::UnresolvedAddress: return "unresolved address";
     case ModelGap::Kind::UnknownOp: return "unknown op";
     case ModelGap::Kind::SkippedCode: return "skipped code";
+    case ModelGap::Kind::OpaqueOp: return "op of unknown effect";
   }
   return "gap";
 }

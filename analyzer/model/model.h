@@ -56,7 +56,8 @@ struct MemRef {
   std::string value;         // the SSA value / expression that names it in the source
   // GM region when known: a partition of tensor view `view` (the make_tensor_view value), with
   // per-dimension offsets and sizes in elements. Two regions of one view overlap iff their
-  // boxes overlap in every dimension.
+  // boxes overlap in every dimension. A slot of a multi-tile buffer (pto.multi_tile_get) has one
+  // dimension: its byte offset in the root, an expression of the loop counters, and its bytes.
   std::string view;
   std::vector<ExprPtr> offsets, sizes;
   // A local tile reached through a view of it (pto.subview, pto.treshape, a HIVM memref alias):
@@ -189,8 +190,10 @@ struct LaunchFacts;  // analyzer/model/cpp_facts.h
 struct ModelGap {
   // SkippedCode: source the front end did not walk at all (nested past its depth limit), so it
   // may hold any op. OpaqueCall: a call of a user function whose body is not available, which
-  // may do anything (sync included).
-  enum class Kind { UndeclaredCall, UnresolvedAddress, UnknownOp, SkippedCode, OpaqueCall };
+  // may do anything (sync included). UnknownOp: an op whose memory accesses or pipe are not
+  // modelled (it does no synchronisation). OpaqueOp: an op the op table does not list (a `.pto`
+  // op, a pto-isa function, a TPUSH / TPOP): it may access memory and synchronise.
+  enum class Kind { UndeclaredCall, UnresolvedAddress, UnknownOp, SkippedCode, OpaqueCall, OpaqueOp };
   Kind kind = Kind::UndeclaredCall;
   SourceLoc loc;
   std::string what;  // "call of undeclared 'TNEG'", "dcci address", ...

@@ -65,6 +65,7 @@ struct ValueInfo {
   std::vector<int64_t> viewOffsetChoices;
   int64_t viewLines = 1, viewStride = 0, viewLineBytes = 0;  // MemRef::tileViewLines ...
   bool ownIdentity = false;  // a tile whose reused SSA name got its own root name (liftTile)
+  int64_t slotBytes = 0, slotCount = 0;  // a multi-tile buffer (pto.alloc_multi_tile): its slots
 };
 
 struct TileType {
@@ -141,6 +142,30 @@ std::optional<TileType> parseTileType(const std::string& text) {
   if (it != known.end()) return it->second;
   if (known.size() >= 4096) known.clear();  // bounded whatever the input spells
   return known.emplace(text, parseTileTypeText(text)).first->second;
+}
+
+// !pto.multi_tile_buf<SLOT, count=N>, SLOT a tile type in either form (`!pto.tile_buf<...>` or
+// the compact `vec, 16x16xf16`): N slots of that tile, one after the other.
+struct MultiTileType {
+  TileType slot;
+  int64_t count = 0;
+};
+std::optional<MultiTileType> parseMultiTileType(const std::string& text) {
+  const std::string head = "!pto.multi_tile_buf<";
+  if (text.rfind(head, 0) != 0 || text.back() != '>') return std::nullopt;
+  std::string body = text.substr(head.size(), text.size() - head.size() - 1);
+  size_t cut = body.rfind("count");
+  size_t eq = cut == std::string::npos ? cut : body.find('=', cut);
+  if (eq == std::string::npos) return std::nullopt;
+  int64_t count = 0;
+  for (size_t i = eq + 1; i < body.size() && count < (int64_t(1) << 20); ++i)
+    if (std::isdigit(static_cast<unsigned char>(body[i]))) count = count * 10 + (body[i] - '0');
+  std::string slot = body.substr(0, body.rfind(',', cut));
+  while (!slot.empty() && std::isspace(static_cast<unsigned char>(slot.back()))) slot.pop_back();
+  if (slot.rfind("!pto.tile_buf<", 0) != 0) slot = "!pto.tile_buf<" + slot + ">";
+  std::optional<TileType> t = parseTileType(slot);
+  if (!t || count <= 0 || t->bytes <= 0) return std::nullopt;
+  return MultiTileType{*t, count};
 }
 
 // pointer type !pto.ptr<f32> / !pto.ptr<i32, ub> -> space ("gm" by default)
@@ -400,7 +425,8 @@ class FunctionLifter {
     static const std::unordered_set<std::string_view> kNonArith = {
         "pto.get_block_idx", "pto.get_block_num", "hivm.hir.get_block_idx", "hivm.hir.get_block_num",
         "pto.subview",       "pto.treshape",      "pto.bitcast",            "pto.reshape",
-        "pto.make_tensor_view", "pto.partition_view", "pto.castptr",        "pto.addptr"};
+        "pto.make_tensor_view", "pto.partition_view", "pto.castptr",        "pto.addptr",
+        "pto.multi_tile_get"};
     if (n.rfind("arith.", 0) != 0 && !kNonArith.count(n)) return false;
     const auto& ops = op.operands;
     auto bin = [&](Expr::Kind k) {
@@ -439,6 +465,14 @@ class FunctionLifter {
     if (n == "arith.maxsi" || n == "arith.maxui") return bin(Expr::Kind::Max), true;
     if (n == "arith.andi") return bin(Expr::Kind::And), true;
     if (n == "arith.ori") return bin(Expr::Kind::Or), true;
+    if (n == "arith.xori") {  // a ^ b = (a | b) - (a & b): `p ^= 1` alternates slots and events
+      if (ops.size() < 2) return true;
+      ValueInfo v;
+      ExprPtr a = exprOf(ops[0]), b = exprOf(ops[1]);
+      v.expr = Expr::binary(Expr::Kind::Sub, Expr::binary(Expr::Kind::Or, a, b), Expr::binary(Expr::Kind::And, a, b));
+      defineResults(op, v);
+      return true;
+    }
     if (n == "arith.index_cast" || n == "arith.index_castui" || n == "arith.extsi" ||
         n == "arith.extui" || n == "arith.trunci" || n == "arith.bitcast") {
       if (!ops.empty()) {
@@ -471,6 +505,14 @@ class FunctionLifter {
       }
       return true;
     }
+    if (n.rfind("arith.", 0) == 0) {  // floats, shifts, ...: values the model does not follow
+      for (const auto& r : op.results) {
+        ValueInfo v;
+        v.expr = Expr::unknown(r);
+        values_[r] = v;
+      }
+      return true;
+    }
     if (n == "pto.get_block_idx" || n == "pto.get_block_num" || n == "hivm.hir.get_block_idx" ||
         n == "hivm.hir.get_block_num") {
       ValueInfo v;
@@ -481,6 +523,10 @@ class FunctionLifter {
     if ((n == "pto.subview" || n == "pto.treshape" || n == "pto.bitcast" || n == "pto.reshape") && !ops.empty() &&
         info(ops[0]) && info(ops[0])->isTile) {
       liftTileView(op);
+      return true;
+    }
+    if (n == "pto.multi_tile_get") {
+      liftSlotView(op);
       return true;
     }
     // Views and pointer arithmetic keep the origin of their base operand.
@@ -670,6 +716,12 @@ class FunctionLifter {
       default:
         break;
     }
+    // An op the table does not know may read, write and synchronise: counted, so every rule it
+    // could touch says unknown instead of passing over it.
+    if (!facts.known)
+      k_.gaps.push_back(ModelGap{ModelGap::Kind::OpaqueOp, op.loc,
+                                 "'" + n + "' (not in the op table: what it reads, writes and synchronises is not "
+                                 "modelled)"});
     if (m.kind == OpKind::Other && !op.regions.empty()) {
       // pto.section.vector / pto.vecscope / pto.fusion_region / unknown region ops: their bodies
       // run in place.
@@ -764,6 +816,56 @@ class FunctionLifter {
   // a tile: a view of the root tile's bytes, so every access through it is an access of the
   // root (sync-pipe-race, ub-range). A subview at constant offsets of a plain row- or
   // column-major tile covers a known byte range of it; otherwise it may lie anywhere in the root.
+  // `pto.multi_tile_get %m[%k]`: slot k of the buffer, a view of its bytes [k * slot, (k + 1) *
+  // slot). A slot chosen at run time is, per iteration of loops with constant bounds, the slot
+  // of that iteration, else any of them. A buffer the lifter did not read is a gap.
+  void liftSlotView(const mlir::Op& op) {
+    const ValueInfo* buffer = op.operands.empty() ? nullptr : info(op.operands[0]);
+    if (!buffer || buffer->slotCount <= 0 || op.operands.size() < 2) {
+      k_.gaps.push_back(ModelGap{ModelGap::Kind::OpaqueOp, op.loc,
+                                 "'pto.multi_tile_get' of a buffer whose slots are not known"});
+      return;
+    }
+    ValueInfo v = *buffer;
+    v.expr = nullptr;
+    v.root = buffer->root.empty() ? op.operands[0] : buffer->root;
+    v.viewBytes = buffer->slotBytes;
+    v.tileBytes = buffer->slotBytes;
+    v.slotBytes = v.slotCount = 0;
+    v.viewOffset.reset();
+    v.viewOffsetChoices.clear();
+    v.viewLines = 1, v.viewStride = 0, v.viewLineBytes = 0;
+    const int64_t base = buffer->viewOffset.value_or(0);
+    auto slotAt = [&](std::optional<int64_t> k) -> std::optional<int64_t> {
+      if (!k || *k < 0 || *k >= buffer->slotCount) return std::nullopt;
+      return base + *k * buffer->slotBytes;
+    };
+    ExprPtr k = exprOf(op.operands[1]);
+    // The slot's bytes as an expression of the loop counters, for the race proofs: two
+    // iterations that take different slots touch different bytes (MemRef::offsets of a tile).
+    v.view.clear();
+    v.offsets = {Expr::binary(Expr::Kind::Add, Expr::constant(base),
+                              Expr::binary(Expr::Kind::Mul, k, Expr::constant(buffer->slotBytes)))};
+    v.sizes = {Expr::constant(buffer->slotBytes)};
+    if (auto at = slotAt(evalConst(k))) {
+      v.viewOffset = *at;
+    } else {
+      std::vector<int64_t> choices;
+      bool each = eachIteration([&](const std::function<ExprPtr(const Expr&)>& atIteration) {
+        auto at = slotAt(evalConst(substitute(k, atIteration)));
+        if (!at) return false;
+        if (std::find(choices.begin(), choices.end(), *at) == choices.end()) choices.push_back(*at);
+        return true;
+      });
+      if (!each || choices.empty()) {
+        choices.clear();
+        for (int64_t i = 0; i < buffer->slotCount; ++i) choices.push_back(base + i * buffer->slotBytes);
+      }
+      v.viewOffsetChoices = choices;
+    }
+    defineResults(op, v);
+  }
+
   void liftTileView(const mlir::Op& op) {
     const std::string& base = op.operands[0];
     ValueInfo v = *info(base);
@@ -1112,6 +1214,14 @@ class FunctionLifter {
       v.space = tt->space;
       v.tileBytes = tt->bytes;
     }
+    for (const auto& t : types)
+      if (auto multi = parseMultiTileType(t)) {  // one buffer of its slots, back to back
+        v.space = multi->slot.space;
+        v.slotBytes = multi->slot.bytes;
+        v.slotCount = multi->count;
+        v.tileBytes = multi->slot.bytes * multi->count;
+        break;
+      }
     std::string addrValue;
     if (m.kind == OpKind::TileAlloc) {
       auto a = op.keywords.find("addr");
