@@ -1,6 +1,8 @@
 // comm-publish-fence: a publishing write must be followed by a cacheinvalid that covers it
 // and then a GM fence before any notify that can follow it (PyPTO's InsertCommFence pass,
 // release side).
+#include <set>
+
 #include "rules/model_queries.h"
 #include "rules/rule.h"
 
@@ -26,6 +28,22 @@ class CommPublishFence : public Rule {
     std::map<int, unsigned> publishing = publishingWriteNodes(flow);
     if (publishing.empty()) return;
     reportDataAfterLastNotify(k, flow, publishing, ctx);
+    // A single-line invalidate whose bytes are not known may or may not cover a scalar store:
+    // what fails even when it does is an error; what fails only when it does not is unknown.
+    std::set<const Op*> reported;
+    checkReleases(k, flow, publishing, Assume::Covers, reported, ctx);
+    bool undecided = false;
+    for (const auto& n : flow.nodes)
+      for (const auto& [w, why] : publishing)
+        undecided |= n.op && coversWrite(*n.op, *flow.nodes[w].op) == Coverage::Unknown;
+    if (undecided) checkReleases(k, flow, publishing, Assume::DoesNotCover, reported, ctx);
+  }
+
+ private:
+  enum class Assume { Covers, DoesNotCover };  // what a single-line invalidate of unknown bytes does
+
+  void checkReleases(const Kernel& k, const Flow& flow, const std::map<int, unsigned>& publishing, Assume assume,
+                     std::set<const Op*>& reported, RuleContext& ctx) const {
     using State = BitsState<int>;
     // The end of the kernel owes no fence: kernel completion drains every pipe and makes the
     // kernel's writes visible to the host and to the kernels after it (docs/publishing.md,
@@ -37,7 +55,8 @@ class CommPublishFence : public Rule {
       if (publishing.count(self)) s.bits[self] = kNeedsInvalidate;
       if (op.kind == OpKind::CacheInvalidate) {
         for (auto& [w, b] : s.bits)
-          if ((b & kNeedsInvalidate) && coversWrite(op, *flow.nodes[w].op)) b = (b & ~kNeedsInvalidate) | kNeedsFence;
+          if ((b & kNeedsInvalidate) && covers(op, *flow.nodes[w].op, assume))
+            b = (b & ~kNeedsInvalidate) | kNeedsFence;
       } else if (op.kind == OpKind::Fence && (op.fenceScope == "gm" || op.fenceScope == "all")) {
         for (auto it = s.bits.begin(); it != s.bits.end();) {
           it->second &= ~kNeedsFence;
@@ -45,15 +64,18 @@ class CommPublishFence : public Rule {
         }
       } else if (op.kind == OpKind::Notify) {
         if (reportNow)
-          for (const auto& [w, b] : s.bits)
-            if (!onlyHostRead(k, *flow.nodes[w].op, ctx)) reportPending(k, *flow.nodes[w].op, b, &op, ctx);
+          for (const auto& [w, b] : s.bits) {
+            const Op& write = *flow.nodes[w].op;
+            if (!onlyHostRead(k, write, ctx) && !reported.count(&write) &&
+                reportPending(k, flow, write, b, &op, assume, ctx))
+              reported.insert(&write);
+          }
         s.bits.clear();  // reported once; the notify has published them
       }
     };
     solveThenReport(flow, State{}, transfer);
   }
 
- private:
   // Every GM buffer the write targets is a parameter the configuration says only the host reads
   // (after the kernel): no notify publishes it (docs/publishing.md).
   static bool onlyHostRead(const Kernel& k, const Op& write, const RuleContext& ctx) {
@@ -67,10 +89,26 @@ class CommPublishFence : public Rule {
     return any && write.kind != OpKind::Put && write.kind != OpKind::Collective;
   }
 
-  static bool coversWrite(const Op& inval, const Op& write) {
-    for (const auto& w : write.writes)
-      if (w.space == "gm" && invalidateCovers(inval, w)) return true;
-    return false;
+  // A DMA payload is covered by a marker that names its buffer (PTOAS lowers no DCCI for it); a
+  // cached scalar store only by an invalidate that drops the lines it wrote.
+  static Coverage coversWrite(const Op& inval, const Op& write) {
+    if (inval.kind != OpKind::CacheInvalidate) return Coverage::NotCovered;
+    bool cached = write.kind == OpKind::ScalarStore;
+    Coverage best = Coverage::NotCovered;
+    for (const auto& w : write.writes) {
+      if (w.space != "gm") continue;
+      Coverage c = cached                       ? invalidateCoversBytes(inval, w)
+                   : invalidateCovers(inval, w) ? Coverage::Covered
+                                                : Coverage::NotCovered;
+      if (c == Coverage::Covered) return c;
+      if (c == Coverage::Unknown) best = c;
+    }
+    return best;
+  }
+
+  static bool covers(const Op& inval, const Op& write, Assume assume) {
+    Coverage c = coversWrite(inval, write);
+    return c == Coverage::Covered || (c == Coverage::Unknown && assume == Assume::Covers);
   }
 
   static std::string what(const Kernel& k, const Op& write) {
@@ -81,21 +119,33 @@ class CommPublishFence : public Rule {
   // The dataflow above merges paths; this asks Z3 whether a feasible path (branch conditions
   // and iteration values included) really runs the write, then the notify (or the end),
   // without a covering cacheinvalid followed by a GM fence in between.
-  static Verdict confirm(const Op& write, const Op* notify, RuleContext& ctx) {
-    auto invalidates = [&write](const Op& op) { return op.kind == OpKind::CacheInvalidate && coversWrite(op, write); };
+  static Verdict confirm(const Op& write, const Op* notify, Assume assume, RuleContext& ctx) {
+    auto invalidates = [&write, assume](const Op& op) { return covers(op, write, assume); };
     auto fences = [](const Op& op) {
       return op.kind == OpKind::Fence && (op.fenceScope == "gm" || op.fenceScope == "all");
     };
     return ctx.proofs().pathAvoiding(write, notify, {invalidates, fences});
   }
 
-  static void report(const Verdict& v, const SourceLoc& loc, const std::string& msg, RuleContext& ctx,
-                     const FindingNote& note) {
+  static Finding* report(const Verdict& v, const SourceLoc& loc, const std::string& msg, RuleContext& ctx,
+                         const FindingNote& note) {
     Finding* f = ctx.reportVerdict(v, loc, msg);
     if (f) f->notes.insert(f->notes.begin(), note);
+    return f;
   }
 
-  void reportPending(const Kernel& k, const Op& write, unsigned bits, const Op* notify,
+  // A single-line invalidate that names the store's buffer but drops other bytes than it wrote.
+  static const Op* narrowInvalidate(const Flow& flow, const Op& write) {
+    if (write.kind != OpKind::ScalarStore) return nullptr;
+    for (const auto& n : flow.nodes)
+      if (n.op && n.op->kind == OpKind::CacheInvalidate && !n.op->invalidateAll)
+        for (const auto& w : write.writes)
+          if (invalidateCovers(*n.op, w) && invalidateCoversBytes(*n.op, w) == Coverage::NotCovered) return n.op;
+    return nullptr;
+  }
+
+  // True when a finding was reported.
+  bool reportPending(const Kernel& k, const Flow& flow, const Op& write, unsigned bits, const Op* notify, Assume assume,
                      RuleContext& ctx) const {
     std::string msg;
     if (bits & kNeedsInvalidate)
@@ -106,7 +156,17 @@ class CommPublishFence : public Rule {
       msg = "publishing write " + what(k, write) +
             " is invalidated but no 'pto.fence.barrier_all #pto.fence_scope<gm>' follows the "
             "cacheinvalid before the notify";
-    report(confirm(write, notify, ctx), write.loc, msg, ctx, {notify->loc, "the notify that publishes it on the path below"});
+    Verdict v = confirm(write, notify, assume, ctx);
+    if (v.kind == Verdict::Kind::Violated && assume == Assume::DoesNotCover)
+      v = Verdict::unknown("whether the single-line cacheinvalid covers the bytes it writes: they are not known");
+    Finding* f = report(v, write.loc, msg, ctx, {notify->loc, "the notify that publishes it on the path below"});
+    if (!f) return false;
+    if (const Op* narrow = narrowInvalidate(flow, write); narrow && !write.writes.empty())
+      f->notes.insert(f->notes.begin() + 1, {narrow->loc, "this single_cache_line invalidate drops one 64-byte line, " +
+                                                              byteRangeText(narrow->target.byteRange) +
+                                                              " of the buffer; over its iterations the store writes " +
+                                                              byteRangeText(write.writes.front().byteRange)});
+    return true;
   }
 
   // Data written after the kernel's last notify is not signalled by it: the notify can reach

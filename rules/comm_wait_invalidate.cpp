@@ -2,6 +2,7 @@
 // reads such as tload do not go through the core's data cache) must come after a whole-GM
 // cacheinvalid, or a single-line invalidate of exactly the address it reads, on every path
 // (PyPTO's InsertCommFence pass, consumer side).
+#include <algorithm>
 #include <set>
 
 #include "rules/model_queries.h"
@@ -11,8 +12,8 @@ namespace ptov {
 namespace {
 
 struct AcquireState {
-  // acquire node -> buffers invalidated line by line since it (intersection over paths)
-  std::map<int, std::set<std::string>> pending;
+  // acquire node -> single-line invalidates run since it (intersection over paths)
+  std::map<int, std::set<const Op*>> pending;
   bool join(const AcquireState& o) {
     bool changed = false;
     for (const auto& [n, lines] : o.pending) {
@@ -22,7 +23,7 @@ struct AcquireState {
         changed = true;
         continue;
       }
-      std::set<std::string> both;
+      std::set<const Op*> both;
       for (const auto& l : it->second)
         if (lines.count(l)) both.insert(l);
       if (both != it->second) {
@@ -34,8 +35,11 @@ struct AcquireState {
   }
 };
 
-std::string bufferKey(const MemRef& m) {
-  return m.param >= 0 ? "p" + std::to_string(m.param) + (m.peer ? "peer" : "") : "v" + m.value;
+// A single-line invalidate of unknown bytes may or may not drop the read's line.
+bool covers(const Op& inval, const MemRef& read, bool assumeUnknownCovers) {
+  if (inval.kind != OpKind::CacheInvalidate) return false;
+  Coverage c = invalidateCoversBytes(inval, read);
+  return c == Coverage::Covered || (c == Coverage::Unknown && assumeUnknownCovers);
 }
 
 class CommWaitInvalidate : public Rule {
@@ -64,20 +68,28 @@ class CommWaitInvalidate : public Rule {
       } else if (op.kind == OpKind::CacheInvalidate) {
         if (op.invalidateAll) s.pending.clear();
         else
-          for (auto& [acq, lines] : s.pending) lines.insert(bufferKey(op.target));
+          for (auto& [acq, lines] : s.pending) lines.insert(&op);
       } else if (isCacheableGmRead(op)) {
         const MemRef& r = firstGmRead(op);
         for (auto it = s.pending.begin(); it != s.pending.end();) {
-          if (it->second.count(bufferKey(r))) {
+          auto dropsLine = [&r](const Op* inval) { return covers(*inval, r, false); };
+          if (std::any_of(it->second.begin(), it->second.end(), dropsLine)) {
             ++it;
             continue;
           }
           if (reportNow) {
             // Confirmed on a feasible path: the acquire, then this read, with no invalidate
-            // covering it in between.
+            // covering it in between. An invalidate whose line is not known counts as covering
+            // it; a path that needs it to is unknown.
             const Op& acq = *flow.nodes[it->first].op;
-            auto covers = [&r](const Op& o) { return o.kind == OpKind::CacheInvalidate && invalidateCovers(o, r); };
-            Verdict v = ctx.proofs().pathAvoiding(acq, &op, {covers});
+            auto sure = [&r](const Op& o) { return covers(o, r, false); };
+            auto maybe = [&r](const Op& o) { return covers(o, r, true); };
+            Verdict v = ctx.proofs().pathAvoiding(acq, &op, {maybe});
+            if (v.kind != Verdict::Kind::Violated &&
+                ctx.proofs().pathAvoiding(acq, &op, {sure}).kind == Verdict::Kind::Violated)
+              v = Verdict::unknown(
+                  "whether the single-line cacheinvalid before it covers the bytes it reads: they "
+                  "are not known");
             // A stale line needs a writer. No code of this kernel writes a kernel input or the
             // communication context, so only another kernel could: a warning.
             GmBufferUse::Use writer = use.written(r);
@@ -92,6 +104,17 @@ class CommWaitInvalidate : public Rule {
             Finding* f = ctx.reportVerdict(v, op.loc, msg);
             if (f) {
               f->notes.insert(f->notes.begin(), {acq.loc, "the signal acquire it follows"});
+              for (const auto& other : flow.nodes)  // an invalidate of the buffer that drops another line
+                if (other.op && invalidateCovers(*other.op, r) && !other.op->invalidateAll &&
+                    invalidateCoversBytes(*other.op, r) == Coverage::NotCovered) {
+                  f->notes.insert(f->notes.begin() + 1,
+                                  {other.op->loc,
+                                   "this single_cache_line invalidate drops one "
+                                   "64-byte line, " +
+                                       byteRangeText(other.op->target.byteRange) + " of the buffer; the read is of " +
+                                       byteRangeText(r.byteRange)});
+                  break;
+                }
               if (!f->unknown && writer == GmBufferUse::Use::None) f->severity = Severity::Warning;
             }
           }

@@ -134,6 +134,26 @@ bool invalidateCovers(const Op& inval, const MemRef& m) {
   return inval.target.sameBuffer(m);
 }
 
+std::string byteRangeText(const std::optional<std::pair<int64_t, int64_t>>& range) {
+  return range ? "bytes [" + std::to_string(range->first) + ", " + std::to_string(range->second) + ")"
+               : "bytes not known";
+}
+
+Coverage invalidateCoversBytes(const Op& inval, const MemRef& m) {
+  if (!invalidateCovers(inval, m)) return Coverage::NotCovered;
+  if (inval.invalidateAll) return Coverage::Covered;
+  const MemRef& line = inval.target;
+  if (line.byteRange && m.byteRange)
+    return m.byteRange->first >= line.byteRange->first && m.byteRange->second <= line.byteRange->second
+               ? Coverage::Covered
+               : Coverage::NotCovered;
+  // One naturally aligned element at the line's own first byte lies in that line.
+  bool element = m.byteSize > 0 && m.byteSize <= line.byteSize && (m.byteSize & (m.byteSize - 1)) == 0;
+  if (element && line.byteStart && m.byteStart && toString(line.byteStart) == toString(m.byteStart))
+    return Coverage::Covered;
+  return Coverage::Unknown;
+}
+
 std::string describeBuffer(const Kernel& k, const MemRef& m) {
   std::string name;
   if (m.param >= 0 && m.param < static_cast<int>(k.params.size())) name = k.params[m.param].name;

@@ -47,8 +47,18 @@ class GmBufferUse {
   bool untracedWrite_ = false;
 };
 
-// Does this cache invalidate cover the memory `m` (whole-GM, or the same buffer)?
+// Does this cache invalidate name the memory `m` (whole-GM, or the same buffer)? The marker
+// relation of PyPTO's InsertCommFence pass; for DMA payloads it is all there is to check.
 bool invalidateCovers(const Op& inval, const MemRef& m);
+
+// For a cacheable access (a scalar GM load or store): does the invalidate drop every line it
+// touches? A whole-GM one does; a single-line one of the same buffer when the access's bytes
+// lie in its 64-byte line: decided from the bytes over the loop iterations (MemRef::byteRange),
+// or for one aligned element from the same start; Unknown when the bytes are not known.
+enum class Coverage { Covered, NotCovered, Unknown };
+Coverage invalidateCoversBytes(const Op& inval, const MemRef& m);
+// "bytes [0, 64)" for MemRef::byteRange; "bytes not known" without one.
+std::string byteRangeText(const std::optional<std::pair<int64_t, int64_t>>& range);
 
 // The core a kernel runs on, when known: "vector"/"aiv" or "cube"/"aic" from the .pto or HIVM
 // kernel kind, "vector" for C++ parsed in its vector view; "" otherwise (and for "mix").

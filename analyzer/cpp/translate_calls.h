@@ -165,6 +165,20 @@ class CallLowering : public WrapperFacts {
     emit(seq, std::move(op));
   }
 
+  // The 64-byte line a single-line dcci of the address `o` drops (MemRef::byteStart).
+  static MemRef lineOf(const Origin& o) {
+    constexpr int64_t kLine = 64;
+    MemRef ref = o.ref;
+    if (!o.bytes || ref.param < 0) return ref;
+    ref.byteStart = o.bytes;
+    ref.byteSize = kLine;
+    if (auto c = evalConst(o.bytes)) {
+      int64_t line = (*c >= 0 ? *c : *c - (kLine - 1)) / kLine * kLine;
+      ref.byteRange = std::make_pair(line, line + kLine);
+    }
+    return ref;
+  }
+
   // The buffer a scalar access of `place` (`p[i]` or `*p`, with `o` the origin of `p`) touches
   // and, when the bytes from the buffer's base are known, the bytes it covers.
   MemRef scalarRef(const Origin& o, const clang::Expr* place) {
@@ -178,6 +192,9 @@ class CallLowering : public WrapperFacts {
     ref.view = "bytes of param " + std::to_string(ref.param);
     ref.offsets = {at};
     ref.sizes = {Expr::constant(ctx_.getTypeSizeInChars(t).getQuantity())};
+    ref.byteStart = at;
+    ref.byteSize = ctx_.getTypeSizeInChars(t).getQuantity();
+    if (auto c = evalConst(at)) ref.byteRange = std::make_pair(*c, *c + ref.byteSize);
     return ref;
   }
 
@@ -236,7 +253,7 @@ class CallLowering : public WrapperFacts {
         Op op = makeOp(OpKind::CacheInvalidate, n, l);
         op.invalidateAll = enumeratorName(arg(1)) == "ENTIRE_DATA_CACHE";
         op.writeback = enumeratorName(arg(2)) == "CACHELINE_OUT";
-        if (!op.invalidateAll) op.target = originOf(arg(0)).ref;
+        if (!op.invalidateAll) op.target = lineOf(originOf(arg(0)));
         op.pipes = in.pipes;
         return emit(seq, std::move(op));
       }

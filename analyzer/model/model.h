@@ -78,6 +78,13 @@ struct MemRef {
   std::vector<std::pair<int64_t, int64_t>> tileViewBytesAt(int64_t offset) const;
   // Two views of one root, both at known offsets: do they share a byte (line by line)?
   bool tileViewSharesBytes(const MemRef& other) const;
+  // A scalar GM access or a single-line invalidate: where its bytes start, from the base of
+  // `param`'s buffer (an expression of the loop counters; null: not known), how many (the
+  // element; an invalidate's 64-byte line), and the bytes it covers over every iteration of its
+  // loops [begin, end) when those are known (an invalidate: the one line all iterations name).
+  ExprPtr byteStart;
+  int64_t byteSize = 0;
+  std::optional<std::pair<int64_t, int64_t>> byteRange;
   // The pipe this access runs on when the op's phases use different pipes (TPUT: MTE2 reads its
   // source, MTE3 writes its destination); Unknown: the op's own pipe.
   Pipe pipe = Pipe::Unknown;

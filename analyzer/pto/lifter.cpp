@@ -1,15 +1,15 @@
 #include "analyzer/pto/lifter.h"
 
-#include "analyzer/numbers.h"
-
 #include <cctype>
 #include <map>
 #include <set>
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "analyzer/hivm/op_table.h"
 #include "analyzer/model/isa_table.h"
+#include "analyzer/numbers.h"
 #include "analyzer/pto/op_table.h"
 
 namespace ptov::pto {
@@ -66,6 +66,11 @@ struct ValueInfo {
   int64_t viewLines = 1, viewStride = 0, viewLineBytes = 0;  // MemRef::tileViewLines ...
   bool ownIdentity = false;  // a tile whose reused SSA name got its own root name (liftTile)
   int64_t slotBytes = 0, slotCount = 0;  // a multi-tile buffer (pto.alloc_multi_tile): its slots
+  // GM pointers and views: where they start, in bytes from the base of their parameter's
+  // buffer (null: not known), their element size, and a tensor view's strides in elements.
+  ExprPtr byteBase;
+  int elemBytes = 0;
+  std::vector<ExprPtr> strides;
 };
 
 struct TileType {
@@ -204,6 +209,8 @@ class FunctionLifter {
       if (p.isPointer) {
         v.param = idx;
         v.space = pointerSpace(a.type);
+        v.byteBase = Expr::constant(0);
+        v.elemBytes = elementBytes(p.elemType);
         if (a.type.rfind("memref", 0) == 0) {
           std::string hs = hivm::addressSpace(a.type);
           v.space = hs.empty() ? "gm" : hs;
@@ -540,9 +547,13 @@ class FunctionLifter {
           v.view = op.results[0];
           v.offsets.clear();
           v.sizes.clear();
+          v.strides = exprList(op, "strides");
+          if (int e = elementBytes(viewElementType(op))) v.elemBytes = e;
         } else if (n == "pto.partition_view") {
+          v.byteBase = partitionStart(op, v);
           partitionBox(op, v);
         } else if (n != "pto.castptr") {
+          v.byteBase = nullptr;
           v.offsets.clear();  // a reshaped or reinterpreted view: its box is not modelled
           v.sizes.clear();
           v.view.clear();
@@ -557,7 +568,13 @@ class FunctionLifter {
         v.expr = nullptr;
         if (ops.size() > 1) {
           const ValueInfo* off = info(ops[1]);
-          if (off && off->peerOffset) v.peer = true;
+          if (off && off->peerOffset)
+            v.peer = true;  // the same bytes of a peer's copy
+          else if (v.byteBase && v.elemBytes > 0)
+            v.byteBase = Expr::binary(Expr::Kind::Add, v.byteBase,
+                                      Expr::binary(Expr::Kind::Mul, exprOf(ops[1]), Expr::constant(v.elemBytes)));
+          else
+            v.byteBase = nullptr;
         }
         defineResults(op, v);
       }
@@ -610,11 +627,11 @@ class FunctionLifter {
             m.pipes = ptoisa::pipesFor(*in, src ? src->space : "", "gm");
           }
         break;
-      case OpKind::ScalarLoad:
-        if (!ops.empty()) m.reads.push_back(memRefOf(ops[0]));
+      case OpKind::ScalarLoad:  // %ptr[%idx]
+        if (!ops.empty()) m.reads.push_back(scalarRef(ops[0], ops.size() > 1 ? ops[1] : ""));
         break;
-      case OpKind::ScalarStore:
-        if (ops.size() > 1) m.writes.push_back(memRefOf(ops[1]));
+      case OpKind::ScalarStore:  // %value, %ptr[%idx]
+        if (ops.size() > 1) m.writes.push_back(scalarRef(ops[1], ops.size() > 2 ? ops[2] : ""));
         break;
       case OpKind::SetFlag:
       case OpKind::WaitFlag:
@@ -628,7 +645,7 @@ class FunctionLifter {
         break;
       case OpKind::CacheInvalidate:
         m.invalidateAll = op.hasWord("all");
-        if (!m.invalidateAll && !ops.empty()) m.target = memRefOf(ops[0]);
+        if (!m.invalidateAll && !ops.empty()) m.target = lineRef(ops[0]);
         break;
       case OpKind::Notify:
       case OpKind::Wait:
@@ -746,6 +763,49 @@ class FunctionLifter {
     seq.children.push_back(Stmt::opStmt(std::move(m)));
   }
 
+  // The %values and integers of a `key = [...]` list of the op (strides = [%c1, %c2]).
+  std::vector<ExprPtr> exprList(const mlir::Op& op, const char* key) const {
+    std::vector<ExprPtr> out;
+    auto it = op.keywords.find(key);
+    if (it == op.keywords.end()) return out;
+    std::istringstream words(it->second);
+    for (std::string w; words >> w;) {
+      if (w == "[" || w == "]" || w == ",") continue;
+      if (!w.empty() && w.back() == ',') w.pop_back();
+      if (w.empty()) continue;
+      if (w[0] == '%')
+        out.push_back(exprOf(w));
+      else if (auto c = parseInt(w))
+        out.push_back(Expr::constant(*c));
+      else
+        out.push_back(Expr::unknown(w));
+    }
+    return out;
+  }
+
+  // The element type of the op's tensor-view result type (`!pto.tensor_view<?x?xi32>` -> i32).
+  static std::string viewElementType(const mlir::Op& op) {
+    for (const auto& t : typeTokens(op)) {
+      if (t.rfind("!pto.tensor_view<", 0) != 0) continue;
+      size_t x = t.rfind('x'), end = t.find_first_of(",>", x == std::string::npos ? 0 : x);
+      if (x != std::string::npos && end != std::string::npos) return t.substr(x + 1, end - x - 1);
+    }
+    return "";
+  }
+
+  // Where a partition of a view starts, in bytes from the view's parameter base:
+  // base + sum(offset_d * stride_d) * element size; null when a part is not known.
+  ExprPtr partitionStart(const mlir::Op& op, const ValueInfo& view) const {
+    std::vector<ExprPtr> offsets = exprList(op, "offsets");
+    if (!view.byteBase || view.elemBytes <= 0 || offsets.empty() || offsets.size() != view.strides.size())
+      return nullptr;
+    ExprPtr elements = Expr::constant(0);
+    for (size_t d = 0; d < offsets.size(); ++d)
+      elements = Expr::binary(Expr::Kind::Add, elements, Expr::binary(Expr::Kind::Mul, offsets[d], view.strides[d]));
+    return Expr::binary(Expr::Kind::Add, view.byteBase,
+                        Expr::binary(Expr::Kind::Mul, elements, Expr::constant(view.elemBytes)));
+  }
+
   // offsets = [...], sizes = [...] of a partition_view, added to the base partition's offsets.
   void partitionBox(const mlir::Op& op, ValueInfo& v) const {
     auto list = [&](const char* key) {
@@ -774,6 +834,55 @@ class FunctionLifter {
       for (size_t d = 0; d < offsets.size(); ++d) offsets[d] = Expr::binary(Expr::Kind::Add, v.offsets[d], offsets[d]);
     v.offsets = std::move(offsets);
     v.sizes = std::move(sizes);
+  }
+
+  // The element `ptr[idx]` of a scalar GM access, with its bytes (MemRef::byteStart).
+  MemRef scalarRef(const std::string& ptr, const std::string& idx) const {
+    MemRef m = memRefOf(ptr);
+    const ValueInfo* p = info(ptr);
+    if (!p || !p->byteBase || p->elemBytes <= 0) return m;
+    m.byteSize = p->elemBytes;
+    m.byteStart = idx.empty() ? p->byteBase
+                              : Expr::binary(Expr::Kind::Add, p->byteBase,
+                                             Expr::binary(Expr::Kind::Mul, exprOf(idx), Expr::constant(p->elemBytes)));
+    std::optional<int64_t> lo, hi;
+    if (eachValue(m.byteStart, [&](int64_t at) {
+          lo = std::min(lo.value_or(at), at);
+          hi = std::max(hi.value_or(at), at);
+          return true;
+        }))
+      m.byteRange = std::make_pair(*lo, *hi + m.byteSize);
+    return m;
+  }
+
+  // The 64-byte line a single-line invalidate of `v` drops: the one holding v's first byte.
+  MemRef lineRef(const std::string& v) const {
+    constexpr int64_t kLine = 64;
+    MemRef m = memRefOf(v);
+    const ValueInfo* p = info(v);
+    if (!p || !p->byteBase) return m;
+    m.byteStart = p->byteBase;
+    m.byteSize = kLine;
+    std::optional<int64_t> line;
+    bool one = eachValue(m.byteStart, [&](int64_t at) {
+      int64_t l = (at >= 0 ? at : at - (kLine - 1)) / kLine * kLine;
+      if (line && *line != l) return false;
+      line = l;
+      return true;
+    });
+    if (one && line) m.byteRange = std::make_pair(*line, *line + kLine);
+    return m;
+  }
+
+  // Calls `visit` with the value of `e` in each iteration of the enclosing loops (once when it
+  // does not depend on them); false when a value or a loop bound is not known, or `visit` says so.
+  bool eachValue(const ExprPtr& e, const std::function<bool(int64_t)>& visit) const {
+    if (!e) return false;
+    if (auto c = evalConst(e)) return visit(*c);
+    return eachIteration([&](const std::function<ExprPtr(const Expr&)>& atIteration) {
+      auto c = evalConst(substitute(e, atIteration));
+      return c && visit(*c);
+    });
   }
 
   MemRef tileRef(const std::string& v) const {
