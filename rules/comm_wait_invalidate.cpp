@@ -1,7 +1,7 @@
 // comm-wait-invalidate: after a twait / ttest, the next cacheable GM read (a scalar load: DMA
 // reads such as tload do not go through the core's data cache) must come after a whole-GM
-// cacheinvalid, or a single-line invalidate of exactly the address it reads, on every path
-// (PyPTO's InsertCommFence pass, consumer side).
+// cacheinvalid, or a single-line invalidate whose 64-byte line holds the bytes it reads, on every
+// path (PyPTO's InsertCommFence pass, consumer side).
 #include <algorithm>
 #include <set>
 
@@ -109,8 +109,7 @@ class CommWaitInvalidate : public Rule {
                     invalidateCoversBytes(*other.op, r) == Coverage::NotCovered) {
                   f->notes.insert(f->notes.begin() + 1,
                                   {other.op->loc,
-                                   "this single_cache_line invalidate drops one "
-                                   "64-byte line, " +
+                                   "this single_cache_line invalidate drops one 64-byte line, " +
                                        byteRangeText(other.op->target.byteRange) + " of the buffer; the read is of " +
                                        byteRangeText(r.byteRange)});
                   break;

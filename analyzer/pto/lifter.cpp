@@ -552,7 +552,10 @@ class FunctionLifter {
         } else if (n == "pto.partition_view") {
           v.byteBase = partitionStart(op, v);
           partitionBox(op, v);
-        } else if (n != "pto.castptr") {
+        } else if (n == "pto.castptr") {
+          v.elemBytes = elementBytes(pointerElementType(op));  // the same bytes, a new element size
+          if (v.elemBytes <= 0) v.byteBase = nullptr;
+        } else {
           v.byteBase = nullptr;
           v.offsets.clear();  // a reshaped or reinterpreted view: its box is not modelled
           v.sizes.clear();
@@ -781,6 +784,17 @@ class FunctionLifter {
         out.push_back(Expr::unknown(w));
     }
     return out;
+  }
+
+  // The element type of the op's last pointer type (`-> !pto.ptr<i32, gm>` -> i32).
+  static std::string pointerElementType(const mlir::Op& op) {
+    std::vector<std::string> types = typeTokens(op);
+    for (auto t = types.rbegin(); t != types.rend(); ++t) {
+      if (t->rfind("!pto.ptr<", 0) != 0) continue;
+      size_t end = t->find_first_of(",>", 9);
+      return end == std::string::npos ? "" : t->substr(9, end - 9);
+    }
+    return "";
   }
 
   // The element type of the op's tensor-view result type (`!pto.tensor_view<?x?xi32>` -> i32).
