@@ -1119,6 +1119,14 @@ class FunctionLifter {
     if (n == "annotation.mark" || n == "hivm.hir.anchor" || n == "hivm.hir.set_ctrl" ||
         n == "hivm.hir.set_mask_norm" || n == "hivm.hir.debug")
       return true;
+    if (n == "hivm.hir.get_sub_block_idx") {  // a value: which vector core of the pair
+      for (const auto& r : op.results) {
+        ValueInfo v;
+        v.expr = Expr::unknown(r);
+        values_[r] = v;
+      }
+      return true;
+    }
     if (isMemrefAlias(n)) {
       if (!ops.empty()) {
         ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
@@ -1180,7 +1188,12 @@ class FunctionLifter {
       return false;  // still lifted as an op with its ins/outs
     }
     pto::OpFacts facts = hivm::lookupOp(n);
-    if (!facts.known) return true;  // recognised as HIVM, irrelevant to every rule
+    if (!facts.known) {  // not in the HIVM table: it may access memory and synchronise
+      k_.gaps.push_back(ModelGap{ModelGap::Kind::OpaqueOp, op.loc,
+                                 "'" + n + "' (not in the HIVM op table: what it reads, writes and synchronises is not "
+                                 "modelled)"});
+      return true;
+    }
     Op m;
     m.kind = facts.kind;
     m.name = n;
