@@ -273,4 +273,14 @@ TEST_CASE("reports: one review comment per file, line and rule, listing the othe
   writeMarkdown(r, markdown, o);
   CHECK(markdown.str().find("  - also kernel `caller_b`\n") != std::string::npos);
   CHECK(markdown.str().find("| `sync-deadlock` | 4 |") != std::string::npos);  // the counts stay per finding
+  // The most severe finding of the line leads its comment.
+  Finding warning = finding(30, "maybe", "caller_w"), error = finding(30, "surely", "caller_e");
+  warning.severity = Severity::Warning;
+  warning.loc.file = error.loc.file = file.path;
+  r.files[0].findings = {warning, error};
+  std::ostringstream mixed;
+  writeGitcode(r, mixed, o);
+  nlohmann::json one = nlohmann::json::parse(mixed.str());
+  REQUIRE(one.size() == 1);
+  CHECK(std::string(one[0]["body"]).rfind("**Blocker** `sync-deadlock`\n\n**Problem:** surely", 0) == 0);
 }

@@ -97,13 +97,22 @@ struct ReviewGroup {
 };
 
 std::vector<ReviewGroup> reviewGroups(const CheckResult& result) {
+  // The most severe finding leads the comment: an error, a warning, an unknown, a note.
+  auto rank = [](const Finding& f) {
+    return f.unknown ? 2 : f.severity == Severity::Error ? 0 : f.severity == Severity::Warning ? 1 : 3;
+  };
   std::vector<ReviewGroup> groups;
   std::map<std::tuple<std::string, int, std::string>, size_t> at;
   for (const auto& file : result.files)
     for (const auto& f : file.findings) {
       auto [it, fresh] = at.try_emplace({f.loc.file, f.loc.line, f.ruleId}, groups.size());
-      if (fresh) groups.push_back({&f, {}});
-      else groups[it->second].others.push_back(&f);
+      if (fresh) {
+        groups.push_back({&f, {}});
+        continue;
+      }
+      ReviewGroup& g = groups[it->second];
+      g.others.push_back(&f);
+      if (rank(f) < rank(*g.lead)) std::swap(g.lead, g.others.back());
     }
   return groups;
 }
