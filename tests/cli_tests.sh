@@ -814,7 +814,7 @@ PY
     # What users read cites upstream documents by title and link, never this project's internal
     # names for them ("seed 003", "issue 16"): README, docs, rule pages, corpus and examples, and
     # what the binary prints about its rules.
-    internal='\b[Ss]eed ?[0-9]{3}\b|\b[Ss]eeds? [0-4]\b|\b[Ii]ssues? #?[0-9]+\b'
+    internal='\b[Ss]eed[- ]?[0-9]{3}\b|\b[Ss]eeds? [0-4]\b|\b[Ii]ssues? #?[0-9]+\b'
     upstream='(PTOAS|pypto|simpler|pto-isa|pypto-lib|triton-ascend|AscendNPU-IR|GitHub|GitCode) (issues? )?#?[0-9]'
     hits="$(grep -rnIE "$internal" README.md docs corpus examples | grep -vE "$upstream" || true)"
     [ -z "$hits" ] || { fail "internal document names in user text:"; echo "$hits" | head -20; }
