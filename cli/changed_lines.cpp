@@ -18,7 +18,9 @@ bool inRanges(const std::map<std::string, std::vector<std::pair<int, int>>>& m, 
 }
 }  // namespace
 
-bool ChangedLines::contains(const std::string& relativePath, int line) const { return inRanges(ranges, relativePath, line); }
+bool ChangedLines::contains(const std::string& relativePath, int line) const {
+  return inRanges(ranges, relativePath, line);
+}
 
 bool ChangedLines::inHunk(const std::string& relativePath, int line) const {
   return inRanges(hunkSpans, relativePath, line);
@@ -65,7 +67,9 @@ std::string headerPath(std::string p, const char* gitPrefix) {
 }
 
 // The first new-file line a hunk holds; a hunk that adds nothing sits after line newStart.
-int firstNewLine(const DiffHunk& h) { return h.newCount == 0 ? h.newStart + 1 : h.newStart; }
+int firstNewLine(const DiffHunk& h) {
+  return h.newCount == 0 ? h.newStart + 1 : h.newStart;
+}
 
 // Added lines, deletion points and the hunk's span, from its body (or from its header when the
 // text carries no body).
@@ -78,8 +82,10 @@ void recordHunk(const std::string& path, const DiffHunk& h, ChangedLines& out) {
     return;
   }
   for (const auto& l : h.lines) {
-    if (l[0] == '+') out.ranges[path].emplace_back(next, next);
-    else if (l[0] == '-') out.deletions[path].push_back(next - 1);
+    if (l[0] == '+')
+      out.ranges[path].emplace_back(next, next);
+    else if (l[0] == '-')
+      out.deletions[path].push_back(next - 1);
     if (l[0] != '-') ++next;
   }
 }

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
+#include "analyzer/frontend.h"
 #include "cli/report/fingerprint.h"
 #include "cli/source_root.h"
 
@@ -41,9 +41,12 @@ void mirror(const fs::path& src, const fs::path& dst, std::error_code& ec) {
     }
     fs::path target = dst / p.lexically_relative(src);
     std::error_code local;
-    if (it->is_symlink(local)) fs::create_symlink(fs::read_symlink(p, local), target, local);
-    else if (it->is_directory(local)) fs::create_directory(target, local);
-    else fs::create_symlink(p, target, local);
+    if (it->is_symlink(local))
+      fs::create_symlink(fs::read_symlink(p, local), target, local);
+    else if (it->is_directory(local))
+      fs::create_directory(target, local);
+    else
+      fs::create_symlink(p, target, local);
   }
 }
 
@@ -97,13 +100,6 @@ bool writeInMirror(const fs::path& tree, const std::string& rel, const std::stri
   return true;
 }
 
-std::string readAll(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The mirror of `root` with every changed file as it was before the change. The configuration
 // files stay as they are now: both sides are checked with the same configuration.
 bool buildBaseTree(const ChangedLines& change, const fs::path& root, const fs::path& tree, std::string& error) {
@@ -123,11 +119,13 @@ bool buildBaseTree(const ChangedLines& change, const fs::path& root, const fs::p
     if (fs::path(f.newPath).filename() == ".ptoverify.yaml") continue;
     std::string newText;
     if (!f.newPath.empty()) {
-      if (!fs::is_regular_file(root / f.newPath, ec)) {
-        error = "'" + f.newPath + "', changed by the diff, is not in " + root.string();
+      std::string why;
+      std::optional<std::string> text = readRegularFile((root / f.newPath).string(), why);
+      if (!text) {
+        error = "'" + f.newPath + "', changed by the diff, is not in " + root.string() + " (" + why + ")";
         return false;
       }
-      newText = readAll(root / f.newPath);
+      newText = std::move(*text);
       removeInMirror(tree, f.newPath, ec);  // an added file is not there before the change
       if (ec) {
         error = "cannot rebuild '" + f.newPath + "' in " + tree.string() + ": " + ec.message();
@@ -185,12 +183,13 @@ CheckRequest baseRequest(const CheckRequest& req, const std::string& root, const
 }
 
 void replaceAll(std::string& s, const std::string& from, const std::string& to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
 }
 
 // (input relative to the root, fingerprint) -> how many findings BASE has.
 std::map<std::pair<std::string, std::string>, int> baseFingerprints(CheckResult& base, const std::string& tree,
-                                                                     const std::string& root) {
+                                                                    const std::string& root) {
   std::map<std::pair<std::string, std::string>, int> out;
   for (auto& file : base.files) {
     for (auto& f : file.findings) {  // paths in messages name the mirror: the fact is the same

@@ -14,16 +14,16 @@
 #include <sstream>
 #include <thread>
 
+#include "analyzer/model/isa_table.h"
 #include "cli/audit.h"
 #include "cli/baseline.h"
 #include "cli/changed_lines.h"
 #include "cli/check.h"
 #include "cli/config.h"
+#include "cli/corpus.h"
 #include "cli/differential.h"
 #include "cli/merge.h"
-#include "analyzer/model/isa_table.h"
 #include "cli/model_dump.h"
-#include "cli/corpus.h"
 #include "cli/mutate.h"
 #include "cli/report/formats.h"
 #include "cli/source_root.h"
@@ -68,6 +68,11 @@ bool parseParamRange(const std::string& s, std::string& name, int64_t& lo, int64
     return false;
   }
   return lo <= hi;
+}
+
+// Where FORMAT:FILE writes: FILE itself, or DIR/index.html for html:DIR (a page of its own).
+std::string reportFile(const std::string& format, const std::string& file) {
+  return format == "html" ? (std::filesystem::path(file) / "index.html").string() : file;
 }
 
 }  // namespace
@@ -147,9 +152,10 @@ int run(int argc, char** argv) {
                     "HEAD is the tree on disk)");
   check->add_option("--changed-lines", changedLinesFile,
                     "the same for the change a unified diff in FILE makes (the files on disk are its new side)");
-  check->add_option("--filter-mode", filterMode,
-                    "which new findings --diff / --changed-lines report: added (on or across a changed line, "
-                    "deletions included), diff_context, file, nofilter")
+  check
+      ->add_option("--filter-mode", filterMode,
+                   "which new findings --diff / --changed-lines report: added (on or across a changed line, "
+                   "deletions included), diff_context, file, nofilter")
       ->check(CLI::IsMember({"added", "diff_context", "file", "nofilter"}))
       ->capture_default_str();
   check->add_flag("--strict", req.strict, "exit 3 when no finding fails the run but a proof was undecided (unknown)");
@@ -346,8 +352,9 @@ int run(int argc, char** argv) {
         ok = in && parseUnifiedDiff(in, lines, error);
         if (!in) error = "cannot read '" + changedLinesFile + "'";
       }
-      Differential diff{&lines, FilterMode::Added,
-                        diffRange.empty() ? "the old side of " + changedLinesFile : diffRange.substr(0, diffRange.find(".."))};
+      Differential diff{
+          &lines, FilterMode::Added,
+          diffRange.empty() ? "the old side of " + changedLinesFile : diffRange.substr(0, diffRange.find(".."))};
       parseFilterMode(filterMode, diff.mode);
       size_t left = 0;
       if (ok) ok = keepNewFindings(diff, req, result, left, error);
@@ -367,7 +374,7 @@ int run(int argc, char** argv) {
     ro.baselineApplied = baselineApplied;
     for (const auto& [name, file] : outputs)  // the outputs that leave findings out point at a complete one
       if ((name == "json" || name == "sarif" || name == "html" || name == "text") && !file.empty() && file != "-") {
-        ro.fullReportHint = "the full report is " + (name == "html" ? file + "/index.html" : file);
+        ro.fullReportHint = "the full report is " + reportFile(name, file);
         break;
       }
     ro.ruleGlobs = req.ruleGlobs;
@@ -375,13 +382,11 @@ int run(int argc, char** argv) {
     for (const auto& [name, file] : outputs) {
       std::ofstream fileOut;
       if (!file.empty() && file != "-") {
-        std::string path = file;
-        if (name == "html") {  // html:DIR, a page of its own
+        if (name == "html") {
           std::error_code ec;
           std::filesystem::create_directories(file, ec);
-          path = (std::filesystem::path(file) / "index.html").string();
         }
-        fileOut.open(path);
+        fileOut.open(reportFile(name, file));
         if (!fileOut) {
           std::cerr << "ptoverify: error: cannot write '" << file << "'\n";
           return kExitInputError;
@@ -400,8 +405,7 @@ int run(int argc, char** argv) {
     if (onStdout == 0 && outputFile.empty() && !quiet) {  // every report went to a file: say what and where
       printText(result, std::cout, false, false, true);
       for (const auto& [name, file] : outputs)
-        std::cout << "ptoverify: " << name << " report written to "
-                  << (name == "html" ? (std::filesystem::path(file) / "index.html").string() : file) << '\n';
+        std::cout << "ptoverify: " << name << " report written to " << reportFile(name, file) << '\n';
     }
     std::string dotError;
     if (!witnessDot.empty() && !writeWitnessDots(result, witnessDot, dotError)) {

@@ -52,8 +52,8 @@ std::string formatLoc(const SourceLoc& loc) {
 
 void printText(const CheckResult& result, std::ostream& out, bool color, bool quiet, bool summaryOnly) {
   size_t counts[3] = {0, 0, 0};
-  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, atBase = 0, notModelled = 0, inputWarnings = 0,
-         notChecked = 0;
+  size_t kernels = 0, inputErrors = 0, unknowns = 0, suppressed = 0, baselined = 0, atBase = 0, notModelled = 0,
+         inputWarnings = 0, notChecked = 0;
   FunctionCoverage coverage;
   for (const auto& p : result.problems) {
     out << p << '\n';
@@ -70,7 +70,8 @@ void printText(const CheckResult& result, std::ostream& out, bool color, bool qu
     coverage.none += f.coverage.none;
     for (const auto& k : f.notChecked) notChecked += k.size();
     for (const auto& d : f.inputDiagnostics) {
-      bool shown = summaryOnly ? d.level == InputDiagnostic::Level::Error : !quiet || d.level != InputDiagnostic::Level::Note;
+      bool shown =
+          summaryOnly ? d.level == InputDiagnostic::Level::Error : !quiet || d.level != InputDiagnostic::Level::Note;
       if (shown) line(out, color, d.loc, levelName(d.level), d.message, "");
       if (d.level == InputDiagnostic::Level::Error) ++inputErrors;
       if (d.level == InputDiagnostic::Level::Warning) ++inputWarnings;

@@ -107,8 +107,7 @@ class CommPublishFence : public Rule {
   }
 
   static bool covers(const Op& inval, const Op& write, Assume assume) {
-    Coverage c = coversWrite(inval, write);
-    return c == Coverage::Covered || (c == Coverage::Unknown && assume == Assume::Covers);
+    return coveredAssuming(coversWrite(inval, write), assume == Assume::Covers);
   }
 
   static std::string what(const Kernel& k, const Op& write) {
@@ -134,16 +133,6 @@ class CommPublishFence : public Rule {
     return f;
   }
 
-  // A single-line invalidate that names the store's buffer but drops other bytes than it wrote.
-  static const Op* narrowInvalidate(const Flow& flow, const Op& write) {
-    if (write.kind != OpKind::ScalarStore) return nullptr;
-    for (const auto& n : flow.nodes)
-      if (n.op && n.op->kind == OpKind::CacheInvalidate && !n.op->invalidateAll)
-        for (const auto& w : write.writes)
-          if (invalidateCovers(*n.op, w) && invalidateCoversBytes(*n.op, w) == Coverage::NotCovered) return n.op;
-    return nullptr;
-  }
-
   // True when a finding was reported.
   bool reportPending(const Kernel& k, const Flow& flow, const Op& write, unsigned bits, const Op* notify, Assume assume,
                      RuleContext& ctx) const {
@@ -161,11 +150,9 @@ class CommPublishFence : public Rule {
       v = Verdict::unknown("whether the single-line cacheinvalid covers the bytes it writes: they are not known");
     Finding* f = report(v, write.loc, msg, ctx, {notify->loc, "the notify that publishes it on the path below"});
     if (!f) return false;
-    if (const Op* narrow = narrowInvalidate(flow, write); narrow && !write.writes.empty())
-      f->notes.insert(f->notes.begin() + 1, {narrow->loc, "this single_cache_line invalidate drops one 64-byte line, " +
-                                                              byteRangeText(narrow->target.byteRange) +
-                                                              " of the buffer; over its iterations the store writes " +
-                                                              byteRangeText(write.writes.front().byteRange)});
+    if (write.kind == OpKind::ScalarStore && !write.writes.empty())
+      if (auto note = otherLineNote(flow, write.writes.front(), "over its iterations the store writes"))
+        f->notes.insert(f->notes.begin() + 1, {note->first, note->second});
     return true;
   }
 

@@ -37,9 +37,7 @@ struct AcquireState {
 
 // A single-line invalidate of unknown bytes may or may not drop the read's line.
 bool covers(const Op& inval, const MemRef& read, bool assumeUnknownCovers) {
-  if (inval.kind != OpKind::CacheInvalidate) return false;
-  Coverage c = invalidateCoversBytes(inval, read);
-  return c == Coverage::Covered || (c == Coverage::Unknown && assumeUnknownCovers);
+  return inval.kind == OpKind::CacheInvalidate && coveredAssuming(invalidateCoversBytes(inval, read), assumeUnknownCovers);
 }
 
 class CommWaitInvalidate : public Rule {
@@ -104,16 +102,8 @@ class CommWaitInvalidate : public Rule {
             Finding* f = ctx.reportVerdict(v, op.loc, msg);
             if (f) {
               f->notes.insert(f->notes.begin(), {acq.loc, "the signal acquire it follows"});
-              for (const auto& other : flow.nodes)  // an invalidate of the buffer that drops another line
-                if (other.op && invalidateCovers(*other.op, r) && !other.op->invalidateAll &&
-                    invalidateCoversBytes(*other.op, r) == Coverage::NotCovered) {
-                  f->notes.insert(f->notes.begin() + 1,
-                                  {other.op->loc,
-                                   "this single_cache_line invalidate drops one 64-byte line, " +
-                                       byteRangeText(other.op->target.byteRange) + " of the buffer; the read is of " +
-                                       byteRangeText(r.byteRange)});
-                  break;
-                }
+              if (auto note = otherLineNote(flow, r, "the read is of"))
+                f->notes.insert(f->notes.begin() + 1, {note->first, note->second});
               if (!f->unknown && writer == GmBufferUse::Use::None) f->severity = Severity::Warning;
             }
           }

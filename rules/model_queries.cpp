@@ -154,6 +154,17 @@ Coverage invalidateCoversBytes(const Op& inval, const MemRef& m) {
   return Coverage::Unknown;
 }
 
+std::optional<std::pair<SourceLoc, std::string>> otherLineNote(const Flow& flow, const MemRef& m,
+                                                               const std::string& access) {
+  for (const auto& n : flow.nodes)
+    if (n.op && n.op->kind == OpKind::CacheInvalidate && !n.op->invalidateAll && invalidateCovers(*n.op, m) &&
+        invalidateCoversBytes(*n.op, m) == Coverage::NotCovered)
+      return std::make_pair(n.op->loc, "this single_cache_line invalidate drops one 64-byte line, " +
+                                           byteRangeText(n.op->target.byteRange) + " of the buffer; " + access + " " +
+                                           byteRangeText(m.byteRange));
+  return std::nullopt;
+}
+
 std::string describeBuffer(const Kernel& k, const MemRef& m) {
   std::string name;
   if (m.param >= 0 && m.param < static_cast<int>(k.params.size())) name = k.params[m.param].name;

@@ -1,6 +1,7 @@
 #pragma once
 // Named model queries shared by several rules (the "facts" a rule asks for).
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -57,8 +58,16 @@ bool invalidateCovers(const Op& inval, const MemRef& m);
 // or for one aligned element from the same start; Unknown when the bytes are not known.
 enum class Coverage { Covered, NotCovered, Unknown };
 Coverage invalidateCoversBytes(const Op& inval, const MemRef& m);
+// Covered, or Unknown when the caller assumes an invalidate of unknown bytes drops the line.
+inline bool coveredAssuming(Coverage c, bool unknownCovers) {
+  return c == Coverage::Covered || (c == Coverage::Unknown && unknownCovers);
+}
 // "bytes [0, 64)" for MemRef::byteRange; "bytes not known" without one.
 std::string byteRangeText(const std::optional<std::pair<int64_t, int64_t>>& range);
+// For a finding on the cached access `m`: a single-line invalidate in the flow that names m's
+// buffer but drops another line, and a note that says so ("...; `access` bytes [64, 68)").
+std::optional<std::pair<SourceLoc, std::string>> otherLineNote(const Flow& flow, const MemRef& m,
+                                                               const std::string& access);
 
 // The core a kernel runs on, when known: "vector"/"aiv" or "cube"/"aic" from the .pto or HIVM
 // kernel kind, "vector" for C++ parsed in its vector view; "" otherwise (and for "mix").

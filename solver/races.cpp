@@ -53,6 +53,13 @@ void conjuncts(const ExprPtr& g, std::vector<ExprPtr>& out) {
   }
 }
 
+// `into` := into ∪ from, both sorted.
+void unionInto(std::vector<int>& into, const std::vector<int>& from) {
+  std::vector<int> merged;
+  std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(merged));
+  into.swap(merged);
+}
+
 bool ordersEverything(const Op& op) {
   return (op.kind == OpKind::PipeBarrier && op.barrierPipe == Pipe::ALL) || op.kind == OpKind::Fence ||
          op.kind == OpKind::SyncAll;
@@ -170,13 +177,8 @@ const std::vector<int>& ProofContext::symbolsOf(const ExprPtr& root) {
     std::vector<int> out;
     if (x.args.empty() && x.symbolic)
       out.push_back(symbolIds_.emplace(solverSymbolName(x), static_cast<int>(symbolIds_.size())).first->second);
-    for (const auto& a : x.args) {
-      if (!a) continue;
-      const std::vector<int>& sub = symbolsOf_.at(a.get()).second;
-      std::vector<int> merged;
-      std::set_union(out.begin(), out.end(), sub.begin(), sub.end(), std::back_inserter(merged));
-      out.swap(merged);
-    }
+    for (const auto& a : x.args)
+      if (a) unionInto(out, symbolsOf_.at(a.get()).second);
     symbolsOf_.emplace(e->get(), std::make_pair(*e, std::move(out)));
   }
   return symbolsOf_.at(root.get()).second;
@@ -196,13 +198,7 @@ bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b)
   if (!result) {
     if (!assumptionSymbols_) {
       assumptionSymbols_.emplace();
-      for (const auto& x : trace().assumptions) {
-        const std::vector<int>& s = symbolsOf(x);
-        std::vector<int> merged;
-        std::set_union(assumptionSymbols_->begin(), assumptionSymbols_->end(), s.begin(), s.end(),
-                       std::back_inserter(merged));
-        assumptionSymbols_->swap(merged);
-      }
+      for (const auto& x : trace().assumptions) unionInto(*assumptionSymbols_, symbolsOf(x));
     }
     const std::vector<int>& sa = symbolsOf(a);
     const std::vector<int>& sb = symbolsOf(b);

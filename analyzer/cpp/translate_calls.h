@@ -167,15 +167,12 @@ class CallLowering : public WrapperFacts {
 
   // The 64-byte line a single-line dcci of the address `o` drops (MemRef::byteStart).
   static MemRef lineOf(const Origin& o) {
-    constexpr int64_t kLine = 64;
     MemRef ref = o.ref;
     if (!o.bytes || ref.param < 0) return ref;
     ref.byteStart = o.bytes;
-    ref.byteSize = kLine;
-    if (auto c = evalConst(o.bytes)) {
-      int64_t line = (*c >= 0 ? *c : *c - (kLine - 1)) / kLine * kLine;
-      ref.byteRange = std::make_pair(line, line + kLine);
-    }
+    ref.byteSize = kCacheLineBytes;
+    if (auto c = evalConst(o.bytes))
+      ref.byteRange = std::make_pair(cacheLineStart(*c), cacheLineStart(*c) + kCacheLineBytes);
     return ref;
   }
 
@@ -400,8 +397,9 @@ class CallLowering : public WrapperFacts {
     // it may move data and synchronise, none of which the model has.
     else if (qualified.rfind("pto::", 0) == 0 && !isa<CXXMethodDecl>(fd) && fd->getReturnType()->isVoidType())
       gap(ModelGap::Kind::OpaqueOp, call->getBeginLoc(),
-          "'" + qualified + "' (not in the instruction table: its memory accesses, pipes and synchronisation are "
-          "not modelled)");
+          "'" + qualified +
+              "' (not in the instruction table: its memory accesses, pipes and synchronisation are "
+              "not modelled)");
   }
 
   // A PTO-ISA tile instruction: kind, pipe and operand roles from the shared table
@@ -414,8 +412,9 @@ class CallLowering : public WrapperFacts {
     for (const clang::Expr* a : args)
       if (a && classNameOf(a->getType()) == "TPipe")
         return gap(ModelGap::Kind::OpaqueOp, call->getBeginLoc(),
-                   "'" + n + "' through a TPipe FIFO (a TPUSH / TPOP: its data movement and cross-core flags are "
-                   "not modelled)");
+                   "'" + n +
+                       "' through a TPipe FIFO (a TPUSH / TPOP: its data movement and cross-core flags are "
+                       "not modelled)");
     Op op = makeOp(in.kind, n, call->getBeginLoc());
     bool transfer = in.kind == OpKind::Load || in.kind == OpKind::Prefetch || in.kind == OpKind::Store;
     bool hasTmp = false;

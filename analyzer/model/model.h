@@ -93,6 +93,12 @@ struct MemRef {
   bool sameBuffer(const MemRef& o) const;
 };
 
+// The data cache's line: a single-line invalidate or writeback drops the one holding its address.
+constexpr int64_t kCacheLineBytes = 64;
+inline int64_t cacheLineStart(int64_t byte) {
+  return (byte >= 0 ? byte : byte - (kCacheLineBytes - 1)) / kCacheLineBytes * kCacheLineBytes;
+}
+
 // Do two lists of byte ranges [begin, end), each sorted upwards, share a byte?
 bool rangesMeet(const std::vector<std::pair<int64_t, int64_t>>& a, const std::vector<std::pair<int64_t, int64_t>>& b);
 

@@ -424,6 +424,15 @@ class FunctionLifter {
     for (const auto& r : op.results) values_[r] = v;
   }
 
+  // Results the model does not follow: each an unknown value of its own.
+  void defineUnknown(const mlir::Op& op) {
+    for (const auto& r : op.results) {
+      ValueInfo v;
+      v.expr = Expr::unknown(r);
+      values_[r] = v;
+    }
+  }
+
   bool liftValueOp(const mlir::Op& op) {
     // A view, so each comparison below with a literal is a length check first (std::string's
     // compare(const char*) measured and compared every literal: a tenth of lifting).
@@ -512,14 +521,7 @@ class FunctionLifter {
       }
       return true;
     }
-    if (n.rfind("arith.", 0) == 0) {  // floats, shifts, ...: values the model does not follow
-      for (const auto& r : op.results) {
-        ValueInfo v;
-        v.expr = Expr::unknown(r);
-        values_[r] = v;
-      }
-      return true;
-    }
+    if (n.rfind("arith.", 0) == 0) return defineUnknown(op), true;  // floats, shifts, ...: not followed
     if (n == "pto.get_block_idx" || n == "pto.get_block_num" || n == "hivm.hir.get_block_idx" ||
         n == "hivm.hir.get_block_num") {
       ValueInfo v;
@@ -871,20 +873,19 @@ class FunctionLifter {
 
   // The 64-byte line a single-line invalidate of `v` drops: the one holding v's first byte.
   MemRef lineRef(const std::string& v) const {
-    constexpr int64_t kLine = 64;
     MemRef m = memRefOf(v);
     const ValueInfo* p = info(v);
     if (!p || !p->byteBase) return m;
     m.byteStart = p->byteBase;
-    m.byteSize = kLine;
+    m.byteSize = kCacheLineBytes;
     std::optional<int64_t> line;
     bool one = eachValue(m.byteStart, [&](int64_t at) {
-      int64_t l = (at >= 0 ? at : at - (kLine - 1)) / kLine * kLine;
+      int64_t l = cacheLineStart(at);
       if (line && *line != l) return false;
       line = l;
       return true;
     });
-    if (one && line) m.byteRange = std::make_pair(*line, *line + kLine);
+    if (one && line) m.byteRange = std::make_pair(*line, *line + kCacheLineBytes);
     return m;
   }
 
@@ -935,10 +936,6 @@ class FunctionLifter {
     }
   }
 
-  // %v = pto.subview %t[%r, %c] sizes [R, C] ... : T -> V, and pto.treshape / bitcast / reshape of
-  // a tile: a view of the root tile's bytes, so every access through it is an access of the
-  // root (sync-pipe-race, ub-range). A subview at constant offsets of a plain row- or
-  // column-major tile covers a known byte range of it; otherwise it may lie anywhere in the root.
   // `pto.multi_tile_get %m[%k]`: slot k of the buffer, a view of its bytes [k * slot, (k + 1) *
   // slot). A slot chosen at run time is, per iteration of loops with constant bounds, the slot
   // of that iteration, else any of them. A buffer the lifter did not read is a gap.
@@ -970,25 +967,26 @@ class FunctionLifter {
     v.offsets = {Expr::binary(Expr::Kind::Add, Expr::constant(base),
                               Expr::binary(Expr::Kind::Mul, k, Expr::constant(buffer->slotBytes)))};
     v.sizes = {Expr::constant(buffer->slotBytes)};
-    if (auto at = slotAt(evalConst(k))) {
-      v.viewOffset = *at;
-    } else {
-      std::vector<int64_t> choices;
-      bool each = eachIteration([&](const std::function<ExprPtr(const Expr&)>& atIteration) {
-        auto at = slotAt(evalConst(substitute(k, atIteration)));
-        if (!at) return false;
-        if (std::find(choices.begin(), choices.end(), *at) == choices.end()) choices.push_back(*at);
-        return true;
-      });
-      if (!each || choices.empty()) {
-        choices.clear();
-        for (int64_t i = 0; i < buffer->slotCount; ++i) choices.push_back(base + i * buffer->slotBytes);
-      }
-      v.viewOffsetChoices = choices;
+    std::vector<int64_t> choices;
+    bool each = eachValue(k, [&](int64_t slot) {
+      auto at = slotAt(slot);
+      if (!at) return false;
+      if (std::find(choices.begin(), choices.end(), *at) == choices.end()) choices.push_back(*at);
+      return true;
+    });
+    if (!each || choices.empty()) {
+      choices.clear();
+      for (int64_t i = 0; i < buffer->slotCount; ++i) choices.push_back(base + i * buffer->slotBytes);
     }
+    if (each && evalConst(k)) v.viewOffset = choices.front();
+    else v.viewOffsetChoices = choices;
     defineResults(op, v);
   }
 
+  // %v = pto.subview %t[%r, %c] sizes [R, C] ... : T -> V, and pto.treshape / bitcast / reshape of
+  // a tile: a view of the root tile's bytes, so every access through it is an access of the
+  // root (sync-pipe-race, ub-range). A subview at constant offsets of a plain row- or
+  // column-major tile covers a known byte range of it; otherwise it may lie anywhere in the root.
   void liftTileView(const mlir::Op& op) {
     const std::string& base = op.operands[0];
     ValueInfo v = *info(base);
@@ -1119,14 +1117,7 @@ class FunctionLifter {
     if (n == "annotation.mark" || n == "hivm.hir.anchor" || n == "hivm.hir.set_ctrl" ||
         n == "hivm.hir.set_mask_norm" || n == "hivm.hir.debug")
       return true;
-    if (n == "hivm.hir.get_sub_block_idx") {  // a value: which vector core of the pair
-      for (const auto& r : op.results) {
-        ValueInfo v;
-        v.expr = Expr::unknown(r);
-        values_[r] = v;
-      }
-      return true;
-    }
+    if (n == "hivm.hir.get_sub_block_idx") return defineUnknown(op), true;  // which vector core of the pair
     if (isMemrefAlias(n)) {
       if (!ops.empty()) {
         ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
