@@ -5,16 +5,10 @@
 set -uo pipefail
 tool="$1"
 src="$2"
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+. "$src/tests/script_lib.sh"
 for need in git jq /usr/bin/python3; do
   command -v "$need" >/dev/null || { echo "SKIPPED: $need is not installed (make test installs it)"; exit 77; }
 done
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
 export PTOVERIFY="$tool"
 
 # Stand-ins: GitCode's comment API (GET lists $FAKE_LISTED, POST appends to $FAKE_POSTED) and reviewdog.
@@ -121,8 +115,4 @@ for s in check-kernels.sh gitcode-post-comments.sh timing-review.sh; do
   grep -q "scripts/ci/$s" "$src/docs/ci.md" || fail "docs/ci.md does not use scripts/ci/$s"
 done
 
-if [ "$failures" -ne 0 ]; then
-  echo "ci-recipes: $failures failure(s)"
-  exit 1
-fi
-echo "ci-recipes: ok"
+finish ci-recipes

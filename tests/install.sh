@@ -6,13 +6,7 @@
 set -uo pipefail
 build="$1"
 src="$2"
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+. "$src/tests/script_lib.sh"
 
 cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; exit 1; }
 for f in bin/ptoverify bin/ptoverify-cpp lib/ptoverify/libptoverify-z3.so share/ptoverify/prelude/ptoverify_prelude.h \
@@ -73,8 +67,4 @@ else
   fail "no .deb in $build"
 fi
 
-if [ "$failures" -ne 0 ]; then
-  echo "install: $failures failure(s)"
-  exit 1
-fi
-echo "install: ok"
+finish install
