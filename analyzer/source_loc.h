@@ -8,6 +8,7 @@ struct SourceLoc {
   std::string file;
   int line = 0;
   int col = 0;
+  bool operator==(const SourceLoc& o) const { return line == o.line && col == o.col && file == o.file; }
 };
 
 // An input problem (syntax error, unreadable file, construct the front end cannot model).

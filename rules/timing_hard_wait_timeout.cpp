@@ -3,7 +3,9 @@
 // the device OS lets one AICPU run ~950 ms and then parks it ~50 ms, plus scheduling delay, and a
 // counter-based wait keeps counting meanwhile. A wait whose timeout only degrades (drops a
 // thread, retries) keeps its short timeout and is not reported.
+#include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <regex>
 
@@ -54,7 +56,7 @@ enum class Length { Safe, Short, Unknown };
 
 struct Judgement {
   Length length = Length::Unknown;
-  std::string what;  // "TIMEOUT_A2A3_100US (100 us)", "5000, below TIMEOUT_A2A3_100MS = 5000000"
+  std::string what;  // "`TIMEOUT_A2A3_100US` (100 us)", "`5000` (5000 ticks, the window being T = 5000000)"
 };
 
 // Counter ticks per microsecond of the value's architecture, from the code's own named
@@ -94,7 +96,7 @@ Judgement judge(const TimeoutValue& v, const Kernel& k, const TimingConfig& t) {
   auto verdict = [&](int64_t us, const std::string& how) {
     bool shorter = us < t.safeWindowMs * 1000;
     return Judgement{shorter ? Length::Short : Length::Safe,
-                     "`" + v.text + "` (" + how + microsText(us) + "), below the " + window(t) + " OS throttle window"};
+                     "`" + v.text + "` (" + how + microsText(us) + ")"};
   };
   // Same unit as the code's own window constant, when the file has it.
   auto constant = t.safeWindowConstants.find(k.arch);
@@ -104,8 +106,8 @@ Judgement judge(const TimeoutValue& v, const Kernel& k, const TimingConfig& t) {
     if (it != k.cpp->constants.end()) {
       bool shorter = *v.value < it->second.value;
       return {shorter ? Length::Short : Length::Safe,
-              "`" + v.text + "` = " + std::to_string(*v.value) + ", below the " + window(t) + " OS throttle window (" +
-                  constant->second + " = " + std::to_string(it->second.value) + ")"};
+              "`" + v.text + "` (" + std::to_string(*v.value) + " ticks, the window being " + constant->second + " = " +
+                  std::to_string(it->second.value) + ")"};
     }
   }
   // A duration its name says, scaled by what multiplies it.
@@ -142,8 +144,15 @@ std::vector<PathLiteral> common(const std::vector<std::vector<PathLiteral>>& pat
       for (const auto& x : p) found |= x.atom == l.atom && x.positive == l.positive;
       everywhere &= found;
     }
-    if (everywhere) out.push_back(l);
+    bool seen = std::any_of(out.begin(), out.end(), [&](const PathLiteral& x) { return x.atom == l.atom; });
+    if (everywhere && !seen) out.push_back(l);
   }
+  return out;
+}
+
+std::string joinWith(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : separator) + i;
   return out;
 }
 
@@ -164,88 +173,109 @@ class TimingHardWaitTimeout : public Rule {
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->machine) return;
+    size_t before = ctx.reported();
+    for (const SpinWait& w : k.cpp->machine->waits)
+      if (w.sharedPoll && !anyNameMatches(ctx.timing().ignorePolls, w.polled))
+        for (const FailureSite& site : failureSites(w, k, ctx.timing())) report(w, site, k, ctx);
+    if (!k.cpp->machine->waits.empty())
+      reportCutFacts(k, ctx, before, "every hard-failure spin wait covers the OS throttle window");
+  }
+
+ private:
+  // A timeout value that is too short (or unresolved) on some path to one hard failure, and the
+  // conditions each such path adds.
+  struct ShortValue {
+    const TimeoutValue* value;
+    Judgement judgement;
+    std::vector<std::vector<PathLiteral>> paths;
+  };
+  // One place the wait's timeout becomes a hard failure, with every value that reaches it.
+  struct FailureSite {
+    const WaitExit* failing;
+    std::vector<const WaitContext*> callers;  // every caller that decides it, in order
+    std::vector<ShortValue> values;
+  };
+
+  // The hard failures the wait's timeout reaches (its own exits, then each caller that decides
+  // what a returned timeout means), each with the values that are not safe on the way.
+  static std::vector<FailureSite> failureSites(const SpinWait& w, const Kernel& k, const TimingConfig& t) {
+    struct Context {
+      const std::vector<TimeoutValue>* values;
+      const std::vector<WaitExit>* exits;
+      const WaitContext* caller;
+    };
+    std::vector<Context> contexts{{&w.values, &w.exits, nullptr}};
+    for (const auto& c : w.callers) contexts.push_back({&c.values, &c.exits, &c});
+    std::vector<FailureSite> sites;
+    for (const Context& c : contexts)
+      for (const WaitExit& e : *c.exits) {
+        if (!isHardFailure(e, t)) continue;  // a degradable wait or a quick probe keeps its short timeout
+        FailureSite* site = nullptr;
+        for (auto& s : sites)
+          if (s.failing->loc == e.loc) site = &s;
+        for (const TimeoutValue& v : *c.values) {
+          if (!compatible(v.when, e.when)) continue;
+          Judgement j = judge(v, k, t);
+          if (j.length == Length::Safe) continue;
+          if (!site) site = &sites.emplace_back(FailureSite{&e, {}, {}});
+          ShortValue* same = nullptr;
+          for (auto& s : site->values)
+            if (s.value->loc == v.loc && s.value->text == v.text) same = &s;
+          if (!same) same = &site->values.emplace_back(ShortValue{&v, j, {}});
+          same->paths.push_back(joined(v.when, e.when));
+          if (c.caller && std::none_of(site->callers.begin(), site->callers.end(),
+                                       [&](const WaitContext* x) { return x->caller == c.caller->caller; }))
+            site->callers.push_back(c.caller);
+        }
+      }
+    return sites;
+  }
+
+  static void report(const SpinWait& w, const FailureSite& site, const Kernel& k, RuleContext& ctx) {
     const TimingConfig& t = ctx.timing();
     const std::string window = ptov::window(t);
     const std::string safeCall = firstName(t.safeTimeoutCalls, "GetOsThrottleSafeWaitTimeout");
-    size_t before = ctx.reported();
-    for (const SpinWait& w : k.cpp->machine->waits) {
-      if (!w.sharedPoll || anyNameMatches(t.ignorePolls, w.polled)) continue;
-      // The wait's own exits, then each caller that decides what a returned timeout means.
-      struct Context {
-        const std::vector<TimeoutValue>* values;
-        const std::vector<WaitExit>* exits;
-        const WaitContext* caller;
-      };
-      std::vector<Context> contexts{{&w.values, &w.exits, nullptr}};
-      for (const auto& c : w.callers) contexts.push_back({&c.values, &c.exits, &c});
-      // One finding per place a too-short (or unresolved) value is written, under the conditions
-      // all its paths to a hard failure share.
-      struct Hit {
-        const TimeoutValue* value;
-        const WaitExit* failing;
-        const WaitContext* caller;
-        Judgement judgement;
-        std::vector<std::vector<PathLiteral>> paths;
-        std::vector<const WaitContext*> callers;  // every caller that decides it, in order
-      };
-      std::vector<Hit> hits;
-      for (const Context& c : contexts)
-        for (const WaitExit& e : *c.exits) {
-          if (!isHardFailure(e, t)) continue;  // a degradable wait or a quick probe keeps its short timeout
-          for (const TimeoutValue& v : *c.values) {
-            if (!compatible(v.when, e.when)) continue;
-            Judgement j = judge(v, k, t);
-            if (j.length == Length::Safe) continue;
-            Hit* same = nullptr;
-            for (auto& h : hits)
-              if (h.value->loc.line == v.loc.line && h.value->loc.col == v.loc.col && h.value->text == v.text) same = &h;
-            if (!same) same = &hits.emplace_back(Hit{&v, &e, c.caller, j, {}, {}});
-            same->paths.push_back(joined(v.when, e.when));
-            if (c.caller) {
-              bool known = false;
-              for (const auto* k : same->callers) known |= k->caller == c.caller->caller;
-              if (!known) same->callers.push_back(c.caller);
-            }
-          }
-        }
-      for (const Hit& h : hits) {
-        const TimeoutValue& v = *h.value;
-        const WaitExit* failing = h.failing;
-        const Judgement& j = h.judgement;
-        std::vector<PathLiteral> when = common(h.paths);
-        std::string path = when.empty() ? "" : " when " + describePath(when);
-        std::string polled = w.polled.empty() ? "" : " polling `" + w.polled + "`";
-        std::vector<std::string> names;
-        for (const auto* c : h.callers) names.push_back(c->caller);
-        std::string where = names.empty()        ? ""
-                            : names.size() == 1 ? " (its caller " + names[0] + " turns the timeout into an error)"
-                                                : " (its callers " + joinWithAnd(names) + " turn the timeout into an error)";
-        Finding* f;
-        if (j.length == Length::Short) {
-          f = &ctx.report(ReviewGrade::Blocker, v.loc,
-                          "the spin wait" + polled + " fails hard on timeout" + where + ", but" + path +
-                              " its timeout is " + j.what +
-                              ": the AICPU it waits for can be parked for ~50 ms after ~950 ms of running, "
-                              "and the wait then reports a false timeout",
-                          "use `" + safeCall +
-                              "(archInfo)` on this path; keep a short timeout only where the "
-                              "timeout degrades (drops a thread, retries)");
-        } else {
-          f = &ctx.report(
-              ReviewGrade::Major, v.loc,
-              "the spin wait" + polled + " fails hard on timeout" + where + path + ", and its timeout " + j.what +
-                  " could not be resolved to a constant: check that it is at least the " + window +
-                  " OS throttle window",
-              "use `" + safeCall + "(archInfo)`, or a constant whose name or value shows it is >= " + window);
-        }
-        f->notes.push_back({w.loc, "the spin wait, in " + k.name});
-        f->notes.push_back({w.checkLoc, "its timeout check against `" + w.timeoutText + "`"});
-        for (const auto* c : h.callers) f->notes.push_back({c->call, "the call whose failure " + c->caller + " decides"});
-        f->notes.push_back({failing->loc, "the hard failure on timeout"});
-      }
+    std::vector<std::string> shortValues, unresolved;
+    for (const ShortValue& s : site.values) {
+      std::vector<PathLiteral> when = common(s.paths);
+      std::string text = s.judgement.what + (when.empty() ? "" : " when " + describePath(when));
+      (s.judgement.length == Length::Short ? shortValues : unresolved).push_back(text);
     }
-    if (!k.cpp->machine->waits.empty())
-      reportCutFacts(k, ctx, before, "every hard-failure spin wait covers the OS throttle window");
+    std::vector<std::string> names;
+    for (const auto* c : site.callers) names.push_back(c->caller);
+    std::string where = names.empty()        ? ""
+                        : names.size() == 1 ? " (its caller " + names[0] + " turns the timeout into an error)"
+                                            : " (its callers " + joinWithAnd(names) + " turn the timeout into an error)";
+    std::string polled = w.polled.empty() ? "" : " polling `" + w.polled + "`";
+    // Named in the message: a wait reaching two hard failures gets a finding for each.
+    const SourceLoc& failure = site.failing->loc;
+    polled += " fails hard on timeout at " + std::filesystem::path(failure.file).filename().string() + ":" +
+              std::to_string(failure.line);
+    std::string timeout = w.timeoutSource.empty() ? "" : " `" + w.timeoutSource + "`";
+    SourceLoc at = w.timeoutLoc.line ? w.timeoutLoc : site.values.front().value->loc;
+    Finding* f;
+    if (!shortValues.empty()) {
+      std::string also = unresolved.empty() ? "" : "; not resolved to a constant: " + joinWith(unresolved, "; ");
+      f = &ctx.report(ReviewGrade::Blocker, at,
+                      "the spin wait" + polled + where + ", but its timeout" + timeout +
+                          " is below the " + window + " OS throttle window: " + joinWith(shortValues, "; ") + also +
+                          ". The AICPU it waits for can be parked for ~50 ms after ~950 ms of running, "
+                          "and the wait then reports a false timeout",
+                      "use `" + safeCall +
+                          "(archInfo)` on these paths; keep a short timeout only where the "
+                          "timeout degrades (drops a thread, retries)");
+    } else {
+      f = &ctx.report(ReviewGrade::Major, at,
+                      "the spin wait" + polled + where + ", and its timeout" + timeout +
+                          " could not be resolved to a constant (" + joinWith(unresolved, "; ") +
+                          "): check that it is at least the " + window + " OS throttle window",
+                      "use `" + safeCall + "(archInfo)`, or a constant whose name or value shows it is >= " + window);
+    }
+    f->notes.push_back({w.loc, "the spin wait, in " + k.name});
+    f->notes.push_back({w.checkLoc, "its timeout check against `" + w.timeoutText + "`"});
+    for (const ShortValue& s : site.values) f->notes.push_back({s.value->loc, "the timeout value " + s.judgement.what});
+    for (const auto* c : site.callers) f->notes.push_back({c->call, "the call whose failure " + c->caller + " decides"});
+    f->notes.push_back({site.failing->loc, "the hard failure on timeout"});
   }
 };
 

@@ -186,7 +186,7 @@ class Walker {
   void report(Problem p, const ControlNode& call, const SourceLoc& related, const PathState& s) {
     // One comment per mistake (the first place it is made) and per place (its first mistake).
     for (auto& v : violations)
-      if (v.problem == p || (v.at.file == call.loc.file && v.at.line == call.loc.line && v.at.col == call.loc.col)) {
+      if (v.problem == p || v.at == call.loc) {
         if (v.problem == p) v.decisions = commonDecisions(v.decisions, s.decisions);
         return;
       }

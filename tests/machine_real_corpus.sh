@@ -48,12 +48,18 @@ fi
 # The true issues of the snapshot (the issue's list), each with the seed's level.
 expect "HEAD rule 1" timing-shared-field-write 'device_sche.h:363:[0-9]+: error: Blocker: `devProg->devArgs.nrValidAic` .* from sche code' "$out"
 expect "HEAD rule 2" timing-stop-order 'aicore_hal.h:472:[0-9]+: error: Blocker: the store of `AICORE_SAY_GOODBYE` .* before the slots are cleared' "$out"
-expect "HEAD rule 3 single sche" timing-hard-wait-timeout 'device_sche_wait_ctrl.h:38:[0-9]+: error: Blocker: .*`arbitratedScheNum==1` is true.*TIMEOUT_A2A3_55MS` \(55 ms\)' "$out"
-expect "HEAD rule 3 A5 last level" timing-hard-wait-timeout 'device_sche_alloc_thread.h:83:[0-9]+: error: Blocker: .*TIMEOUT_A5_50US` \(50 us\)' "$out"
+# Rule 3: one finding per wait and hard failure, at the timeout expression, listing the values.
+expect "HEAD rule 3 single sche" timing-hard-wait-timeout 'device_sche_wait_ctrl.h:48:[0-9]+: error: Blocker: .*`TIMEOUT_A2A3_55MS` \(55 ms\) when `arbitratedScheNum==1` is true' "$out"
+expect "HEAD rule 3 A5 last level" timing-hard-wait-timeout 'device_sche_alloc_thread.h:97:[0-9]+: error: Blocker: .*`TIMEOUT_A5_50US` \(50 us\)' "$out"
+expect "HEAD rule 3 A2A3 last level, its three values in one finding" timing-hard-wait-timeout 'device_sche_alloc_thread.h:97:[0-9]+: error: Blocker: .*`TIMEOUT_A2A3_2MS` \(2 ms\) when .*; `TIMEOUT_A2A3_1MS` \(1 ms\) when .*; `TIMEOUT_A2A3_50US` \(50 us\) when ' "$out"
 expect "HEAD rule 3 follower" timing-hard-wait-timeout 'device_sche_alloc_thread.h:145:[0-9]+: error: Blocker: .*TIMEOUT_A5_50US \* 5` \(250 us\)' "$out"
 # What the seed names as correct stays clean: several sche only degrade (100 us is fine there),
 # ctrl's own InitDevProgram sets the ring flag, sche publishes its slots.
-expect_none "HEAD degradable wait" timing-hard-wait-timeout 'device_sche_wait_ctrl.h:(29|34|35):' "$out"
+expect_none "HEAD degradable wait" timing-hard-wait-timeout 'device_sche_wait_ctrl.h:48:.*(TIMEOUT_A2A3_100US|TIMEOUT_A2A3_2MS)' "$out"
+# The same-cluster wait's timeout falls into the per-level loop of WaitForCpuMaskReadyForArbitration.
+expect_none "HEAD same-cluster wait degrades" timing-hard-wait-timeout 'polling `GetSameClusterCpuCnt' "$out"
+n=$(findings timing-hard-wait-timeout "$out" | wc -l)
+if [ "$n" -eq 5 ]; then pass; else fail "HEAD: $n timing-hard-wait-timeout findings, expected 5 (one per wait and hard failure)"; fi
 expect_none "HEAD ring flag" timing-shared-field-write 'runtimeDataRingBufferInited' "$out"
 expect_none "HEAD slot publish" timing-shared-field-write 'parallelDevTask' "$out"
 
@@ -165,7 +171,7 @@ expect "sche writes scheCpuNum" timing-shared-field-write 'device_sche.h:[0-9]+:
 reset
 edit "$D/device_sche_wait_ctrl.h" '        waitTimeout = TIMEOUT_A2A3_55MS;' '        waitTimeout = TIMEOUT_A2A3_100US;' || fail "wait edit"
 o=$(check_sche)
-expect "single-sche wait at 100 us" timing-hard-wait-timeout 'device_sche_wait_ctrl.h:38:[0-9]+: error: Blocker: .*`arbitratedScheNum==1` is true.*TIMEOUT_A2A3_100US` \(100 us\)' "$o"
+expect "single-sche wait at 100 us" timing-hard-wait-timeout 'device_sche_wait_ctrl.h:48:[0-9]+: error: Blocker: .*`TIMEOUT_A2A3_100US` \(100 us\) when `arbitratedScheNum==1` is true' "$o"
 reset
 edit "$D/device_sche.h" '            TIMEOUT_CHECK_INIT(devProg->devArgs.archInfo, TIMEOUT_1MIN);
 

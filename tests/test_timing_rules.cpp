@@ -2,6 +2,7 @@
 // The C++ front end's side is covered by corpus/timing-*/ and the cli_timing-rules test.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -170,6 +171,8 @@ TEST_CASE("timing-hard-wait-timeout: a short value reaches the hard failure only
     w.sharedPoll = true;
     w.checkLoc = at(51);
     w.timeoutText = "timeout";
+    w.timeoutLoc = at(48);
+    w.timeoutSource = "CalcWaitTimeout(isOnlyOneSche)";
     w.values = std::move(values);
     w.exits = std::move(exits);
     m.waits.push_back(w);
@@ -189,9 +192,21 @@ TEST_CASE("timing-hard-wait-timeout: a short value reaches the hard failure only
   shortValue.when = {{"isOnlyOneSche", true}};
   auto f = run(wait({shortValue}, {hard, degrade}), "timing-hard-wait-timeout");
   REQUIRE(f.size() == 1);
-  CHECK(f[0].loc.line == 30);
+  CHECK(f[0].loc.line == 48);  // at the timeout expression; the value is a note
   CHECK(f[0].grade == "Blocker");
-  CHECK(f[0].message.find("below the 100 ms OS throttle window (TIMEOUT_A2A3_100MS = 5000000)") != std::string::npos);
+  CHECK(f[0].message.find("`TIMEOUT_A2A3_100US` (5000 ticks, the window being TIMEOUT_A2A3_100MS = 5000000) when "
+                          "`isOnlyOneSche` is true") != std::string::npos);
+  CHECK(std::any_of(f[0].notes.begin(), f[0].notes.end(), [](const auto& n) { return n.loc.line == 30; }));
+
+  // One finding per hard failure, listing every short value that reaches it.
+  TimeoutValue debugValue{at(31), "TIMEOUT_A2A3_2MS", 100000, {"CalcWaitTimeout"}, {"TIMEOUT_A2A3_2MS"},
+                          {{"isOnlyOneSche", true}, {"DEV_IF_DEBUG", true}}};
+  WaitExit otherHard{at(60), WaitExit::Kind::Return, "DEVICE_MACHINE_ERROR", {"DEV_ERROR"}, {}};
+  f = run(wait({shortValue, debugValue}, {hard}), "timing-hard-wait-timeout");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].message.find("`TIMEOUT_A2A3_100US`") != std::string::npos);
+  CHECK(f[0].message.find("`TIMEOUT_A2A3_2MS` (100000 ticks") != std::string::npos);
+  CHECK(run(wait({shortValue, debugValue}, {hard, otherHard}), "timing-hard-wait-timeout").size() == 2);
 
   // Unresolved: Major, naming the expression.
   TimeoutValue unknown{at(40), "cfg->timeout", std::nullopt, {}, {}, {}};
@@ -199,7 +214,7 @@ TEST_CASE("timing-hard-wait-timeout: a short value reaches the hard failure only
   REQUIRE(f.size() == 1);
   CHECK(f[0].grade == "Major");
   CHECK(f[0].severity == Severity::Warning);
-  CHECK(f[0].message.find("`cfg->timeout` could not be resolved") != std::string::npos);
+  CHECK(f[0].message.find("could not be resolved to a constant (`cfg->timeout`") != std::string::npos);
 
   // A wait that only degrades keeps its short timeout.
   CHECK(run(wait({shortValue}, {degrade}), "timing-hard-wait-timeout").empty());

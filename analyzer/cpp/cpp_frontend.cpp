@@ -1222,7 +1222,7 @@ void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefin
     }
   }
   auto same = [](const InputDiagnostic& a, const InputDiagnostic& b) {
-    return a.level == b.level && a.loc.file == b.loc.file && a.loc.line == b.loc.line && a.loc.col == b.loc.col &&
+    return a.level == b.level && a.loc == b.loc &&
            a.message == b.message;
   };
   for (auto& d : cube.diags)

@@ -717,6 +717,22 @@ class TimeoutResolver {
     return next;
   }
 
+ public:
+  // Where the wait takes its timeout from: a local given its value once is followed to that
+  // value (`timeout_cycles` -> `waitTimeout` -> `CalcWaitTimeout(isOnlyOneSche, false)`).
+  const clang::Expr* source(const clang::Expr* timeout) {
+    for (int hops = 0; hops < kMaxInlineDepth; ++hops) {
+      const auto* dr = dyn_cast_or_null<DeclRefExpr>(strip(timeout));
+      const auto* var = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+      if (!var || isa<ParmVarDecl>(var) || !var->isLocalVarDecl()) break;
+      auto values = assignments(var);
+      if (values.size() != 1 || values[0] != var->getInit()) break;
+      timeout = values[0];
+    }
+    return timeout;
+  }
+
+ private:
   // The initialiser of `var` and every plain assignment to it in its function.
   std::vector<const clang::Expr*> assignments(const VarDecl* var) {
     std::vector<const clang::Expr*> out;
@@ -878,6 +894,25 @@ void addCallNames(const Reader& r, const clang::Stmt* s, std::vector<std::string
     std::string macro = r.macroAt(c->getBeginLoc());
     if (!macro.empty()) names.push_back(macro);
   }
+}
+
+// Does the function poll with a timeout (a loop whose condition or an `if` of whose body compares
+// elapsed time with a timeout), itself or through the functions it calls (`depth` levels down)?
+bool holdsSpinWait(const Reader& r, const FunctionDecl* fn, int depth) {
+  if (!fn || !fn->getBody()) return false;
+  std::vector<std::pair<const clang::Stmt*, bool>> todo{{fn->getBody(), false}};  // statement, in a loop
+  while (!todo.empty()) {
+    auto [s, inLoop] = todo.back();
+    todo.pop_back();
+    if (!s || isa<LambdaExpr>(s)) continue;
+    if (const auto* is = dyn_cast<IfStmt>(s); is && inLoop && findTimeoutCheck(r, is->getCond()).cmp) return true;
+    if (const auto* w = dyn_cast<WhileStmt>(s); w && findTimeoutCheck(r, w->getCond()).cmp) return true;
+    if (const auto* c = dyn_cast<CallExpr>(s); c && depth > 0)
+      if (const FunctionDecl* callee = r.userDefinition(c); callee && callee != fn && holdsSpinWait(r, callee, depth - 1))
+        return true;
+    for (const clang::Stmt* child : s->children()) todo.push_back({child, inLoop || isLoop(s)});
+  }
+  return false;
 }
 
 // ---- what a caller does when the waiting function fails ----
@@ -1169,13 +1204,21 @@ class CallerOutcomes {
     return true;
   }
 
-  // Does `s` call the waiting function again?
+  // Does `s` wait again: call the waiting function, or another function that spin-waits (the
+  // next level of a degradation: `if (!WaitSameCluster(...)) for (n...) WaitAny(n)`)?
   bool retries(const clang::Stmt* s) {
     if (!callee_) return false;
     std::vector<const CallExpr*> found;
     collectCalls(s, found);
-    for (const CallExpr* c : found)
-      if (c != call_ && c->getDirectCallee() && c->getDirectCallee()->getCanonicalDecl() == callee_) return true;
+    for (const CallExpr* c : found) {
+      if (c == call_ || !c->getDirectCallee()) continue;
+      if (c->getDirectCallee()->getCanonicalDecl() == callee_) return true;
+      const FunctionDecl* fn = r_.userDefinition(c);
+      if (!fn) continue;
+      auto known = waits_.find(fn);
+      if (known == waits_.end()) known = waits_.emplace(fn, holdsSpinWait(r_, fn, 1)).first;
+      if (known->second) return true;
+    }
     return false;
   }
 
@@ -1196,6 +1239,7 @@ class CallerOutcomes {
   const FunctionDecl* callee_ = nullptr;
   std::vector<PathLiteral> guards_;  // the conditions the call site runs under
   size_t paths_ = 0;
+  std::map<const FunctionDecl*, bool> waits_;  // holdsSpinWait, per callee asked about
 };
 
 class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
@@ -1258,7 +1302,11 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     w.sharedPoll = cond && readsShared(cond);
     w.checkLoc = r_.loc(check.cmp);
     w.timeoutText = r_.spell(check.timeout);
-    TimeoutResolver(r_).resolve(check.timeout, nullptr, {}, {}, 0, w.values);  // a fresh budget per wait
+    TimeoutResolver resolver(r_);  // a fresh budget per wait
+    const clang::Expr* source = resolver.source(check.timeout);
+    w.timeoutLoc = r_.loc(source);
+    w.timeoutSource = r_.spell(strip(source));
+    resolver.resolve(check.timeout, nullptr, {}, {}, 0, w.values);
     return w;
   }
 

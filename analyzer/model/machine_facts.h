@@ -89,6 +89,10 @@ struct SpinWait {
   bool sharedPoll = false;  // the poll reads a field, a pointer, a call or a volatile / atomic
   SourceLoc checkLoc;       // the timeout comparison
   std::string timeoutText;  // the timeout operand's spelling
+  // Where the wait's timeout comes from: the operand, followed through locals given their value
+  // once (`uint64_t t = CalcWaitTimeout(single, false);`), and its spelling.
+  SourceLoc timeoutLoc;
+  std::string timeoutSource;
   std::vector<TimeoutValue> values;
   std::vector<WaitExit> exits;
   std::vector<WaitContext> callers;  // for the exits decided by a caller
