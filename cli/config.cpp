@@ -122,14 +122,15 @@ void parseTiming(const YAML::Node& v, TimingConfig& t) {
           {"clear-calls", &t.clearCalls},         {"goodbye-calls", &t.goodbyeCalls},
           {"sche-wait-calls", &t.scheWaitCalls},  {"aicore-wait-calls", &t.aicoreWaitCalls},
           {"reclaim-calls", &t.reclaimCalls},     {"goodbye-values", &t.goodbyeValues},
-          {"sche-wait-polls", &t.scheWaitPolls},  {"aicore-wait-polls", &t.aicoreWaitPolls}};
+          {"sche-wait-polls", &t.scheWaitPolls},  {"aicore-wait-polls", &t.aicoreWaitPolls},
+          {"close-calls", &t.closeCalls},         {"close-values", &t.closeValues}};
       for (const auto& s : n) {
         std::string key = s.first.Scalar();
         if (key == "stop-marker") t.stopMarker = scalar(s.second, "timing.stop-order.stop-marker");
         else if (lists.count(key)) *lists[key] = names(s.second, "timing.stop-order." + key);
         else fail(s.first, "unknown key 'timing.stop-order." + key + "' (stop-calls, stop-marker, fences, clear-calls, "
-                           "goodbye-calls, goodbye-values, sche-wait-calls, aicore-wait-calls, sche-wait-polls, "
-                           "aicore-wait-polls, reclaim-calls)");
+                           "goodbye-calls, goodbye-values, close-calls, close-values, sche-wait-calls, "
+                           "aicore-wait-calls, sche-wait-polls, aicore-wait-polls, reclaim-calls)");
       }
     } else if (k == "hard-wait") {
       if (!n.IsMap()) fail(n, "timing.hard-wait must be a mapping");
@@ -378,6 +379,8 @@ std::string dumpConfig(const Config& c) {
   e << YAML::Key << "clear-calls" << YAML::Value << YAML::Flow << t.clearCalls;
   e << YAML::Key << "goodbye-calls" << YAML::Value << YAML::Flow << t.goodbyeCalls;
   e << YAML::Key << "goodbye-values" << YAML::Value << YAML::Flow << t.goodbyeValues;
+  e << YAML::Key << "close-calls" << YAML::Value << YAML::Flow << t.closeCalls;
+  e << YAML::Key << "close-values" << YAML::Value << YAML::Flow << t.closeValues;
   e << YAML::Key << "sche-wait-polls" << YAML::Value << YAML::Flow << t.scheWaitPolls;
   e << YAML::Key << "aicore-wait-polls" << YAML::Value << YAML::Flow << t.aicoreWaitPolls;
   e << YAML::Key << "sche-wait-calls" << YAML::Value << YAML::Flow << t.scheWaitCalls;

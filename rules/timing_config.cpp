@@ -54,6 +54,8 @@ const TimingConfig& defaultTimingConfig() {
     t.clearCalls = {"ResetParallelDevTask"};
     t.goodbyeCalls = {"ResetShakeBuf"};
     t.goodbyeValues = {"AICORE_SAY_GOODBYE"};
+    t.closeCalls = {"CloseFastPathReg"};
+    t.closeValues = {"REG_SPR_FAST_PATH_CLOSE"};
     t.reclaimCalls = {"*Deallocate"};
     t.safeTimeoutCalls = {"GetOsThrottleSafeWaitTimeout"};
     t.safeWindowConstants = {{"a2a3", "TIMEOUT_A2A3_100MS"}, {"a5", "TIMEOUT_A5_100MS"}};

@@ -35,6 +35,10 @@ struct TimingConfig {
   std::string stopMarker;  // a stop call counts when its spelling contains this ("" = always)
   std::vector<std::string> fenceCalls, clearCalls, goodbyeCalls;
   std::vector<std::string> goodbyeValues;  // a field store of one of these values is GOODBYE
+  // Closing a core's fast-path register: a call of these names, or any call whose spelling holds
+  // one of the close values (`WriteReg32(c, REG_SPR_FAST_PATH_ENABLE, REG_SPR_FAST_PATH_CLOSE)`).
+  // A fence must separate a close from GOODBYE.
+  std::vector<std::string> closeCalls, closeValues;
   // Reclaiming a slot after waiting for sche but not for the AICores (empty: not checked). A
   // wait is a call, or a loop whose condition polls a counter (`scheExitCount`).
   std::vector<std::string> scheWaitCalls, aicoreWaitCalls, reclaimCalls;

@@ -32,6 +32,9 @@ Step stepOf(const ControlNode& call, const TimingConfig& t) {
   if (callMatches(t.fenceCalls, call)) return Step::Fence;
   if (callMatches(t.clearCalls, call)) return Step::Clear;
   if (callMatches(t.goodbyeCalls, call)) return Step::Goodbye;
+  if (callMatches(t.closeCalls, call)) return Step::Close;
+  for (const auto& v : t.closeValues)
+    if (!v.empty() && call.text.find(v) != std::string::npos) return Step::Close;
   if (callMatches(t.aicoreWaitCalls, call)) return Step::AicoreWait;
   if (callMatches(t.scheWaitCalls, call)) return Step::ScheWait;
   if (callMatches(t.reclaimCalls, call)) return Step::Reclaim;

@@ -14,7 +14,7 @@ bool functionMatches(const std::vector<std::string>& globs, const std::string& q
 // Does a glob match the call's callee or the macro it was written with?
 bool callMatches(const std::vector<std::string>& globs, const ControlNode& call);
 // The steps of stopping cores and reclaiming slots (timing-stop-order), by the configured names.
-enum class Step { None, Stop, Fence, Clear, Goodbye, ScheWait, AicoreWait, Reclaim };
+enum class Step { None, Stop, Fence, Clear, Goodbye, Close, ScheWait, AicoreWait, Reclaim };
 Step stepOf(const ControlNode& call, const TimingConfig& t);
 // A call named as one step whose body (carried in the tree) takes steps of another kind is walked
 // into rather than taken as that step: HEAD's `ResetShakeBuf` stores GOODBYE and then clears.

@@ -15,14 +15,17 @@ namespace ptov {
 namespace {
 
 // What one path has done so far. Paths with the same flags are merged (the first one's branch
-// decisions describe them), so a function has at most 64 states at any point.
+// decisions describe them), so a function has at most 512 states at any point.
 struct PathState {
   bool stop = false, fencedAfterStop = false, cleared = false, fencedAfterClear = false;
   bool scheWaited = false, aicoreWaited = false;
-  SourceLoc stopLoc, clearLoc;
+  bool closed = false, fencedAfterClose = false;
+  bool saidGoodbye = false;  // since the GOODBYE-named call being walked into began
+  SourceLoc stopLoc, clearLoc, closeLoc;
   std::vector<std::string> decisions;  // "`cond` is false", in order
   int key() const {
-    return stop | fencedAfterStop << 1 | cleared << 2 | fencedAfterClear << 3 | scheWaited << 4 | aicoreWaited << 5;
+    return stop | fencedAfterStop << 1 | cleared << 2 | fencedAfterClear << 3 | scheWaited << 4 | aicoreWaited << 5 |
+           closed << 6 | fencedAfterClose << 7 | saidGoodbye << 8;
   }
 };
 using States = std::map<int, PathState>;
@@ -43,7 +46,14 @@ void merge(States& into, const States& from) {
   }
 }
 
-enum class Problem { ClearBeforeStop, NoFenceBeforeClear, GoodbyeBeforeClear, NoFenceBeforeGoodbye, ScheOnlyWait };
+enum class Problem {
+  ClearBeforeStop,
+  NoFenceBeforeClear,
+  GoodbyeBeforeClear,
+  NoFenceBeforeGoodbye,
+  NoFenceAfterClose,
+  ScheOnlyWait
+};
 
 struct Violation {
   Problem problem;
@@ -77,11 +87,20 @@ class Walker {
           return in;
         }
         if (n.children.empty()) return in;
+        // A GOODBYE-named call walked into says GOODBYE on return where its body stored none.
+        if (step == Step::Goodbye) in = withGoodbyeUnsaid(std::move(in));
         Exits callee;  // a return in an inlined callee ends the callee, not the caller
         via_.emplace_back(n.loc, n.text);
         States out = walk(n.children[0], std::move(in), callee, nullptr, conditional);
         via_.pop_back();
         merge(out, callee.returned);
+        if (step == Step::Goodbye) {
+          States silent, spoke;
+          for (const auto& [k, s] : out) (s.saidGoodbye ? spoke : silent).emplace(k, s);
+          apply(Step::Goodbye, n, silent, conditional);
+          merge(spoke, silent);
+          out = std::move(spoke);
+        }
         return out;
       }
       case K::Write:
@@ -136,6 +155,15 @@ class Walker {
   }
 
  private:
+  static States withGoodbyeUnsaid(States in) {
+    States out;
+    for (auto [k, s] : in) {
+      s.saidGoodbye = false;
+      merge(out, States{{s.key(), s}});
+    }
+    return out;
+  }
+
   void apply(Step step, const ControlNode& call, States& states, int conditional) {
     if (step == Step::Fence && conditional > 0) conditionalFences.push_back(call.loc);
     States out;
@@ -149,6 +177,12 @@ class Walker {
         case Step::Fence:
           if (s.stop) s.fencedAfterStop = true;
           if (s.cleared) s.fencedAfterClear = true;
+          if (s.closed) s.fencedAfterClose = true;
+          break;
+        case Step::Close:
+          s.closed = true;
+          s.fencedAfterClose = false;
+          s.closeLoc = call.loc;
           break;
         case Step::Clear:
           if (!s.stop)
@@ -165,6 +199,8 @@ class Walker {
             report(Problem::GoodbyeBeforeClear, call, {}, s);
           else if (s.cleared && !s.fencedAfterClear)
             report(Problem::NoFenceBeforeGoodbye, call, s.clearLoc, s);
+          if (s.closed && !s.fencedAfterClose) report(Problem::NoFenceAfterClose, call, s.closeLoc, s);
+          s.saidGoodbye = true;
           break;
         case Step::Reclaim:
           if (s.scheWaited && !s.aicoreWaited) report(Problem::ScheOnlyWait, call, {}, s);
@@ -278,6 +314,13 @@ class TimingStopOrder : public Rule {
                           "fence once (" + fence + ") after the last " + clear + " and before " + goodbye);
           if (v.related.line) f->notes.push_back({v.related, "the slots are cleared here"});
           break;
+        case Problem::NoFenceAfterClose:
+          f = &ctx.report(ReviewGrade::Blocker, v.at,
+                          "no fence between closing the fast-path register and " + v.call + " (GOODBYE)" + path +
+                              ": an AICore can take GOODBYE and leave while the close is not yet visible to it",
+                          "fence once (" + fence + ") after the register close and before " + goodbye);
+          if (v.related.line) f->notes.push_back({v.related, "the register is closed here"});
+          break;
         case Problem::ScheOnlyWait:
           f = &ctx.report(ReviewGrade::Blocker, v.at,
                           v.call + " reclaims a slot after waiting only for sche" + path +
@@ -287,7 +330,8 @@ class TimingStopOrder : public Rule {
           break;
       }
       for (const auto& [loc, text] : v.via) f->notes.push_back({loc, "reached through `" + text + "`"});
-      if (v.problem == Problem::NoFenceBeforeClear || v.problem == Problem::NoFenceBeforeGoodbye)
+      if (v.problem == Problem::NoFenceBeforeClear || v.problem == Problem::NoFenceBeforeGoodbye ||
+          v.problem == Problem::NoFenceAfterClose)
         for (const auto& c : w.conditionalFences)
           f->notes.push_back({c, "this fence is inside a branch and does not run on that path"});
     }

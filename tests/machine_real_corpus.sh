@@ -114,9 +114,11 @@ NO_CLEAR_BEHIND_GOODBYE=(
   '        args_[coreIdx]->waveBufferCpuToCore[CPU_TO_CORE_SHAK_BUF_GOODBYE_INDEX] = AICORE_SAY_GOODBYE;
         ResetParallelDevTask(coreIdx);'
   '        args_[coreIdx]->waveBufferCpuToCore[CPU_TO_CORE_SHAK_BUF_GOODBYE_INDEX] = AICORE_SAY_GOODBYE;')
+HAL_EDITS=()  # more replacements in aicore_hal.h for the next stop_order
 stop_order() {  # stop_order NAME BODY EXPECTATION [PATTERN]
   reset
-  edit "$D/aicore_hal.h" "${NO_CLEAR_BEHIND_GOODBYE[@]}" || { fail "$1: edit"; return; }
+  edit "$D/aicore_hal.h" "${NO_CLEAR_BEHIND_GOODBYE[@]}" "${HAL_EDITS[@]}" || { fail "$1: edit"; return; }
+  HAL_EDITS=()
   edit "$D/aicore_manager.h" "$STOP_HEAD" "$2" || { fail "$1: edit"; return; }
   local o
   o=$(check_sche)
@@ -149,6 +151,26 @@ $CLOSE
 $GOODBYE
 $FENCE
 $CLEAR" bad 'says GOODBYE before the slots are cleared'
+
+# Upstream's fast-path fix: the register close inside GOODBYE's helper (as before the separate
+# CloseFastPathReg), with and without the fence between the close and the GOODBYE store.
+GOODBYE_STORE='        args_[coreIdx]->waveBufferCpuToCore[CPU_TO_CORE_SHAK_BUF_GOODBYE_INDEX] = AICORE_SAY_GOODBYE;'
+CLOSE_ONE='        WriteReg32(coreIdx, REG_SPR_FAST_PATH_ENABLE, static_cast<uint32_t>(REG_SPR_FAST_PATH_CLOSE));'
+HAL_EDITS=("$GOODBYE_STORE" "$CLOSE_ONE
+$FENCE
+$GOODBYE_STORE")
+stop_order "register close fenced before GOODBYE (good)" "$STOPS
+$FENCE
+$CLEAR
+$FENCE
+$GOODBYE" clean
+HAL_EDITS=("$GOODBYE_STORE" "$CLOSE_ONE
+$GOODBYE_STORE")
+stop_order "no fence between the register close and GOODBYE" "$STOPS
+$FENCE
+$CLEAR
+$FENCE
+$GOODBYE" bad 'aicore_hal.h:[0-9]+:[0-9]+: error: Blocker: no fence between closing the fast-path register and the store of `AICORE_SAY_GOODBYE`'
 
 # Rule 1: ctrl rewriting this round's core count on the shared program, directly and through a
 # local reference; sche rewriting scheCpuNum on it.
