@@ -334,6 +334,56 @@ void dropIncludedHeaders(std::vector<LoadedFile*>& files) {
   }
 }
 
+// The entry points that reach each control-code function over the whole run: the inputs' call
+// graphs joined by Clang USR (calls, constructions and functions handed on by name), roots being
+// extern "C" functions and functions no function of any input calls. A function of one input
+// called from another's entry takes that entry's role.
+void linkMachineEntries(std::vector<LoadedFile*>& files) {
+  struct Node {
+    std::string name;
+    const std::vector<std::string>* calls = nullptr;
+  };
+  std::map<std::string, Node> nodes;
+  std::set<std::string> called, externC;
+  for (auto* f : files)
+    for (const auto& k : f->kernels) {
+      if (k.kind != "machine" || !k.cpp || !k.cpp->machine || k.cpp->machine->usr.empty()) continue;
+      const MachineFacts& m = *k.cpp->machine;
+      nodes.emplace(m.usr, Node{k.name, &m.calls});
+      for (const auto& c : m.calls)
+        if (c != m.usr) called.insert(c);
+      externC.insert(m.fileEntries.begin(), m.fileEntries.end());
+    }
+  std::map<std::string, std::set<std::string>> reaching;  // usr -> entry names
+  for (const auto& [usr, root] : nodes) {
+    if (called.count(usr) && !externC.count(root.name)) continue;
+    std::vector<std::string> todo{usr};
+    std::set<std::string> seen{usr};
+    while (!todo.empty()) {
+      std::string at = todo.back();
+      todo.pop_back();
+      reaching[at].insert(root.name);
+      auto it = nodes.find(at);
+      if (it == nodes.end()) continue;
+      for (const auto& c : *it->second.calls) {
+        auto callee = nodes.find(c);
+        // Another extern "C" entry handed on (`{PyptoKernelCtrlServerInit, PyptoKernelCtrlServer}`
+        // given to the thread manager) runs as itself, not as the function that names it.
+        if (callee == nodes.end() || externC.count(callee->second.name)) continue;
+        if (seen.insert(c).second) todo.push_back(c);
+      }
+    }
+  }
+  for (auto* f : files)
+    for (auto& k : f->kernels) {
+      if (k.kind != "machine" || !k.cpp || !k.cpp->machine || !reaching.count(k.cpp->machine->usr)) continue;
+      const auto& entries = reaching[k.cpp->machine->usr];
+      auto facts = std::make_shared<CppFacts>(*k.cpp);
+      facts->machine->entries.assign(entries.begin(), entries.end());
+      k.cpp = facts;
+    }
+}
+
 // Control code models the functions of the input headers it includes: two inputs that include
 // the same header carry the same functions, checked once (in the first).
 // The copy kept gathers the entry points every includer found reaching the function: a header's
@@ -393,6 +443,7 @@ void dropRepeatedMachineFunctions(std::vector<LoadedFile*>& files) {
 
 void linkInputs(std::vector<LoadedFile*>& files) {
   dropIncludedHeaders(files);
+  linkMachineEntries(files);
   dropRepeatedMachineFunctions(files);
   std::map<std::string, std::vector<const LaunchFacts*>> launches;
   std::map<std::string, const Kernel*> irKernels;

@@ -50,3 +50,11 @@ int WaitCtrlRound(const DevProg* prog, uint32_t round) {
   }
   return 0;
 }
+
+// The entry points (timing.roles) that say which role runs what.
+extern "C" int PyptoKernelCtrlServer(DevProg* prog, CoreHal* hal) {
+  StartRound(prog, 24);
+  StopManagedCores(*hal, 72);
+  return 0;
+}
+extern "C" int DynTileFwkBackendKernelServer(const DevProg* prog) { return WaitCtrlRound(prog, 1); }

@@ -1,7 +1,8 @@
 // timing-shared-field-write (seed 003 rule 1): judge a field by who still reads it, not by the
 // struct it hangs on. A field that sche or aicore also reads and whose value changes every round
 // must not be rewritten in place on the shared object: this round's value goes to DevStartArgs
-// or a per-slot cache. The reader-set table is configuration (timing.shared-fields).
+// or a per-slot cache. The reader-set table is configuration (timing.shared-fields). Who writes
+// is the role whose entry point reaches the function; when none does, the answer is unknown.
 #include <algorithm>
 
 #include "analyzer/model/cpp_facts.h"
@@ -36,16 +37,13 @@ class TimingSharedFieldWrite : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->machine) return;
     const TimingConfig& t = ctx.timing();
-    // Who writes: the roles whose entry points reach this function. Unknown (no configured
-    // entry reaches it), it is judged as ctrl code, the role whose next round overlaps the
-    // previous round's readers (seed 003 §1).
+    // Who writes: the roles whose entry points reach this function, over every input.
     const MachineFacts& m = *k.cpp->machine;
     std::vector<std::string> writers = rolesOf(m.entries, k.name, t);
     bool roleKnown = !writers.empty();
     // Its files run a role's entry point, and none reaches it: no role runs it (a simulation
     // model's override, code behind a host-only branch).
     if (!roleKnown && !rolesOf(m.fileEntries, "", t).empty()) return;
-    if (!roleKnown) writers = {"ctrl"};
     size_t before = ctx.reported();
     for (const FieldWrite& w : m.writes) {
       bool perRoundObject = false;
@@ -56,41 +54,70 @@ class TimingSharedFieldWrite : public Rule {
         for (const auto& view : w.views)
           if (!hit && fieldMatches(row, view)) hit = &view;
         if (!hit || !row.perRound || functionMatches(row.allowedIn, k.name)) continue;
-        // A role that owns the field's protocol (sche publishing a slot) writes it by design;
-        // any other writer races with the readers of the other roles.
-        std::vector<std::string> writing;
-        for (const auto& r : writers)
-          if (std::find(row.owners.begin(), row.owners.end(), r) == row.owners.end()) writing.push_back(r);
-        if (writing.empty()) break;
-        std::vector<std::string> others;
-        for (const auto& r : row.readers)
-          if (std::find(writing.begin(), writing.end(), r) == writing.end() || r == "sche") others.push_back(r);
-        // Only the writing role reads it: ctrl does not overlap with itself (sche's threads and
-        // rounds do, so sche stays a reader of what sche writes).
-        if (others.empty()) continue;
-        std::string by = joinWithAnd(writing) + (roleKnown ? "" : " (assumed: no configured entry point reaches '" + k.name + "')");
         std::string field = hit->first + "::" + hit->second;
-        std::string readers = joinWithAnd(row.readers);
-        if (row.perSlot) {
-          ctx.report(ReviewGrade::Minor, w.loc,
-                     "`" + w.text + "` (" + field + ", written by " + by + " code) is per-slot state read by " + readers +
-                         ": this write is safe only once the slot's previous " + joinWithAnd(others) +
-                         " has finished with it",
-                     row.fix);
-        } else {
-          ctx.report(ReviewGrade::Blocker, w.loc,
-                     "`" + w.text + "` rewrites " + field + " in place on the shared object from " + by +
-                         " code, but " + readers +
-                         " read it and it changes every round: under early launch the previous round's " +
-                         joinWithAnd(others) + " can still read it and see this round's value",
-                     row.fix.empty() ? "write this round's value to DevStartArgs or a per-slot cache" : row.fix);
+        if (!roleKnown) {
+          // Unknown: a write that would race for one of the roles that could run it is unknown.
+          for (const auto& [role, globs] : t.roleEntries)
+            if (!overlappingReaders(row, {role}).second.empty()) {
+              reportUnknownRole(k, w, field, ctx);
+              break;
+            }
+          break;
         }
+        auto [writing, others] = overlappingReaders(row, writers);
+        if (writing.empty()) break;
+        if (others.empty()) continue;
+        report(w, row, field, writing, others, ctx);
         break;
       }
     }
     // The writes are the function's own: unknown only when its own body was cut.
     if (!m.cut.empty() && m.cut.front().rfind("'" + k.name + "'", 0) == 0)
       reportCutFacts(k, ctx, before, "no shared field other roles read is rewritten in place");
+  }
+
+ private:
+  // The writers that do not own the field's protocol (sche publishing a slot writes it by design),
+  // and the readers their write overlaps: the other roles, and sche itself (sche's threads and
+  // rounds overlap; ctrl does not overlap with itself).
+  static std::pair<std::vector<std::string>, std::vector<std::string>> overlappingReaders(
+      const SharedField& row, const std::vector<std::string>& writers) {
+    std::vector<std::string> writing, others;
+    for (const auto& r : writers)
+      if (std::find(row.owners.begin(), row.owners.end(), r) == row.owners.end()) writing.push_back(r);
+    if (writing.empty()) return {};
+    for (const auto& r : row.readers)
+      if (std::find(writing.begin(), writing.end(), r) == writing.end() || r == "sche") others.push_back(r);
+    return {writing, others};
+  }
+
+  static void report(const FieldWrite& w, const SharedField& row, const std::string& field,
+                     const std::vector<std::string>& writing, const std::vector<std::string>& others,
+                     RuleContext& ctx) {
+    std::string by = joinWithAnd(writing);
+    std::string readers = joinWithAnd(row.readers);
+    if (row.perSlot) {
+      ctx.report(ReviewGrade::Minor, w.loc,
+                 "`" + w.text + "` (" + field + ", written by " + by + " code) is per-slot state read by " + readers +
+                     ": this write is safe only once the slot's previous " + joinWithAnd(others) +
+                     " has finished with it",
+                 row.fix);
+      return;
+    }
+    ctx.report(ReviewGrade::Blocker, w.loc,
+               "`" + w.text + "` rewrites " + field + " in place on the shared object from " + by + " code, but " +
+                   readers + " read it and it changes every round: under early launch the previous round's " +
+                   joinWithAnd(others) + " can still read it and see this round's value",
+               row.fix.empty() ? "write this round's value to DevStartArgs or a per-slot cache" : row.fix);
+  }
+
+  // No configured entry point reaches the function: which role runs it decides whether the write
+  // races, so the answer is unknown, not a guess.
+  static void reportUnknownRole(const Kernel& k, const FieldWrite& w, const std::string& field, RuleContext& ctx) {
+    ctx.reportVerdict(Verdict::unknown("no configured entry point (timing.roles) reaches '" + k.name +
+                                       "' through the inputs' calls, so the role that runs it is unknown; add the "
+                                       "input with its entry point, or name the entry under timing.roles"),
+                      w.loc, "`" + w.text + "` does not rewrite " + field + " in place while another role reads it");
   }
 };
 

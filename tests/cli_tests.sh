@@ -689,7 +689,7 @@ PY
     printf 'timing:\n  stop-order:\n    clear-calls: [ClearSlots]\n' >"$tmp/renamed.yaml"
     run 0 check "$stop" --config "$tmp/renamed.yaml"
     printf 'timing:\n  shared-fields:\n    - {struct: DevCtrl, field: roundCounter, readers: [ctrl, aicore]}\n' >"$tmp/field.yaml"
-    printf 'struct DevCtrl { unsigned roundCounter; };\nvoid Next(DevCtrl* c) { c->roundCounter += 1; }\n' >"$tmp/round.cpp"
+    printf 'struct DevCtrl { unsigned roundCounter; };\nvoid Next(DevCtrl* c) { c->roundCounter += 1; }\nextern "C" int PyptoKernelCtrlServer(DevCtrl* c) { Next(c); return 0; }\n' >"$tmp/round.cpp"
     run 0 check "$tmp/round.cpp"
     run 1 check "$tmp/round.cpp" --config "$tmp/field.yaml"
     expect_output "round.cpp:2:25: error: Blocker: \`c->roundCounter\` rewrites DevCtrl::roundCounter in place"

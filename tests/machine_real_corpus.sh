@@ -62,6 +62,9 @@ n=$(findings timing-hard-wait-timeout "$out" | wc -l)
 if [ "$n" -eq 5 ]; then pass; else fail "HEAD: $n timing-hard-wait-timeout findings, expected 5 (one per wait and hard failure)"; fi
 expect_none "HEAD ring flag" timing-shared-field-write 'runtimeDataRingBufferInited' "$out"
 expect_none "HEAD slot publish" timing-shared-field-write 'parallelDevTask' "$out"
+# Every role is established from the inputs' entry points (calls, constructions and callback
+# tables across files); none is assumed.
+if grep -aq 'assumed' <<<"$out"; then fail "HEAD: a finding with an assumed role"; else pass; fi
 
 # ---- mutants, in a temporary copy ----
 COPY=$TMP/pypto
@@ -182,6 +185,24 @@ edit "$D/device_ctrl.h" '        bool firstInit = InitDevProgram(devProg);' '   
 o=$(check_ctrl)
 expect "ctrl writes devArgs.nrValidAic" timing-shared-field-write 'device_ctrl.h:[0-9]+:[0-9]+: error: Blocker: `devProg->devArgs.nrValidAic` rewrites DevAscendProgram::devArgs.nrValidAic .* from ctrl code' "$o"
 expect "ctrl writes it through a local reference" timing-shared-field-write 'error: Blocker: `sharedArgs.nrValidAic` rewrites DevAscendProgram::devArgs.nrValidAic' "$o"
+# The same write made in a helper of a header the reviewer does not pass (device_ctrl.h's include
+# device_execute_context.h): it counts where ctrl reaches it.
+reset
+EXEC_CTX=$COPY/framework/src/machine/device/dynamic/context/device_execute_context.h
+edit "$EXEC_CTX" '    uint32_t currentMaxV_{0};
+};
+} // namespace npu::tile_fwk::dynamic' '    uint32_t currentMaxV_{0};
+};
+inline void SetRoundAicNum(DevAscendProgram* devProg, uint32_t n) { devProg->devArgs.nrValidAic = n; }
+} // namespace npu::tile_fwk::dynamic' || fail "helper edit"
+edit "$D/device_ctrl.h" '        bool firstInit = InitDevProgram(devProg);' '        bool firstInit = InitDevProgram(devProg);
+        SetRoundAicNum(devProg, kargs->parameter.ctrlBlockNum);' || fail "helper call edit"
+o=$(check_ctrl)
+expect "ctrl writes devArgs.nrValidAic in a helper of an unpassed header" timing-shared-field-write 'device_execute_context.h:[0-9]+:[0-9]+: error: Blocker: `devProg->devArgs.nrValidAic` rewrites DevAscendProgram::devArgs.nrValidAic .* from ctrl code' "$o"
+# A role no input establishes is unknown, not assumed: device_sche.h alone has no entry point.
+o=$("$BIN" check -p "$TMP/db-copy" "$D/device_sche.h" --rules 'timing-*' 2>&1)
+if grep -aE 'device_sche.h:363:[0-9]+: unknown: could not prove: `devProg->devArgs.nrValidAic` .*role that runs it is unknown' <<<"$o" >/dev/null &&
+   ! grep -aq 'assumed' <<<"$o"; then pass; else fail "device_sche.h alone: the write's role is not unknown"; grep -a 'nrValidAic' <<<"$o" | head -2; fi
 reset
 edit "$D/device_sche.h" '            devProg->devArgs.nrValidAic = kargs->parameter.ctrlBlockNum;' '            devProg->devArgs.nrValidAic = kargs->parameter.ctrlBlockNum;
             devProg->devArgs.scheCpuNum = 1;' || fail "sche edit"

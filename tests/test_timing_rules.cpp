@@ -145,7 +145,15 @@ TEST_CASE("timing-shared-field-write: the reader set decides, not the struct") {
       FieldWrite{at(14),
                  "start->topo.devArgs.nrValidAic",
                  {{"DevStartArgs", "topo.devArgs.nrValidAic"}, {"Topo", "devArgs.nrValidAic"}}}};
+  // No entry point reaches it: the role is not established, and every write that would race for
+  // one of the roles is unknown (memBudget too: ctrl-only, but sche writing it would race).
   auto f = run(machineKernel("DevCtrl::InitDyn", m), "timing-shared-field-write");
+  REQUIRE(f.size() == 3);
+  CHECK(std::all_of(f.begin(), f.end(), [](const Finding& x) { return x.unknown; }));
+  CHECK(f[0].message.find("role that runs it is unknown") != std::string::npos);
+
+  m.entries = {"PyptoKernelCtrlServer"};  // ctrl's entry reaches it
+  f = run(machineKernel("DevCtrl::InitDyn", m), "timing-shared-field-write");
   REQUIRE(f.size() == 2);
   CHECK(f[0].loc.line == 10);
   CHECK(f[0].grade == "Blocker");
@@ -159,7 +167,10 @@ TEST_CASE("timing-shared-field-write: the reader set decides, not the struct") {
   MachineFacts reset;
   reset.writes = {FieldWrite{at(20), "k->parallelDevTask[c].count", {{"KernelArgs", "parallelDevTask.count"}}}};
   CHECK(run(machineKernel("AicoreHal::ResetParallelDevTask", reset), "timing-shared-field-write").empty());
+  reset.entries = {"PyptoKernelCtrlServer"};
   CHECK(run(machineKernel("PatchRound", reset), "timing-shared-field-write").size() == 1);
+  reset.entries = {"DynTileFwkBackendKernelServer"};  // sche owns the slot protocol
+  CHECK(run(machineKernel("PatchRound", reset), "timing-shared-field-write").empty());
 }
 
 TEST_CASE("timing-hard-wait-timeout: a short value reaches the hard failure only on compatible paths") {

@@ -10,6 +10,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Index/USRGeneration.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
@@ -533,20 +534,26 @@ class Consumer : public ASTConsumer {
     for (const auto& [name, c] : out_.macroConstants) file.constants.emplace(name, c);
     Coverage coverage(sm, out_.gaps);
     CallSites sites = callSitesOf(facts);
-    std::map<const FunctionDecl*, std::set<std::string>> entries = entriesReaching(facts);
+    const Callees callees = calleesOf(facts);
+    std::map<const FunctionDecl*, std::set<std::string>> entries = entriesReaching(callees);
     std::vector<std::string> externC;
     for (const FunctionDecl* fd : facts.functions)
       if (fd->isExternC() && sm.isInMainFile(sm.getExpansionLoc(fd->getLocation())))
         externC.push_back(fd->getQualifiedNameAsString());
+    std::set<const FunctionDecl*> reached = reachedFromRoots(sm, facts, callees);
     std::set<const FunctionDecl*> done;
     for (const FunctionDecl* fd : facts.functions) {
       if (fd->isTemplateInstantiation() || !done.insert(patternOf(fd)).second) continue;
-      if (!isRoot(sm, fd)) continue;
+      if (!reached.count(patternOf(fd))) continue;
       coverage.count(fd);
       MachineFacts known;
       const auto& reaching = entries[patternOf(fd)];
       known.entries.assign(reaching.begin(), reaching.end());
       known.fileEntries = externC;
+      known.usr = usrOf(patternOf(fd));
+      if (auto it = callees.find(patternOf(fd)); it != callees.end())
+        for (const FunctionDecl* c : it->second)
+          if (std::string u = usrOf(c); !u.empty()) known.calls.push_back(u);
       bool hasFacts = false;
       Kernel k = modelMachineFunction(ctx, *fd, out_.arch, file, std::move(known), hasFacts,
                                       [&](const FunctionDecl* f) { return coverage.gapOf(f); }, &sites);
@@ -555,6 +562,67 @@ class Consumer : public ASTConsumer {
     if (!out_.control) return;
     out_.coverage = coverage.totals();
     if (out_.coverage.partly + out_.coverage.none) out_.diags.push_back(coverage.summary(sm));
+  }
+
+  using Callees = std::map<const FunctionDecl*, std::set<const FunctionDecl*>>;  // caller -> callees (patterns)
+
+  // A declaration's identity across translation units ("" when Clang cannot give one).
+  static std::string usrOf(const FunctionDecl* fd) {
+    llvm::SmallString<128> usr;
+    if (index::generateUSRForDecl(fd, usr)) return "";
+    return usr.str().str();
+  }
+
+  // The functions control code models: the roots and every function of the user's code they
+  // reach through calls and constructions, so a write or wait in a helper of a header that is no
+  // input counts where it is reached (linkInputs keeps one copy of a function several inputs model).
+  std::set<const FunctionDecl*> reachedFromRoots(const SourceManager& sm, const FileFacts& facts,
+                                                 const Callees& callees) const {
+    std::vector<const FunctionDecl*> todo;
+    for (const FunctionDecl* fd : facts.functions)
+      if (!fd->isTemplateInstantiation() && isRoot(sm, fd)) todo.push_back(patternOf(fd));
+    std::set<const FunctionDecl*> out(todo.begin(), todo.end());
+    while (!todo.empty()) {
+      const FunctionDecl* f = todo.back();
+      todo.pop_back();
+      if (auto it = callees.find(f); it != callees.end())
+        for (const FunctionDecl* c : it->second)
+          if (out.insert(c).second) todo.push_back(c);
+    }
+    return out;
+  }
+
+  // The functions each of the user's functions calls or constructs with (patterns).
+  static Callees calleesOf(const FileFacts& facts) {
+    Callees out;
+    for (const FunctionDecl* fd : facts.functions) {
+      struct Calls : RecursiveASTVisitor<Calls> {
+        std::set<const FunctionDecl*> out;
+        bool VisitCallExpr(CallExpr* c) {
+          if (const FunctionDecl* t = c->getDirectCallee()) out.insert(patternOf(t));
+          return true;
+        }
+        bool VisitCXXConstructExpr(CXXConstructExpr* c) {
+          if (const auto* ctor = c->getConstructor()) out.insert(patternOf(ctor));
+          return true;
+        }
+        // A function named without being called is handed on (a callback table, a thread body):
+        // it runs for the role of the function that hands it.
+        bool VisitDeclRefExpr(DeclRefExpr* d) {
+          if (const auto* f = dyn_cast<FunctionDecl>(d->getDecl())) out.insert(patternOf(f));
+          return true;
+        }
+      } calls;
+      calls.TraverseStmt(fd->getBody());
+      // A constructor's member initialisers create objects too.
+      if (const auto* ctor = dyn_cast<CXXConstructorDecl>(fd))
+        for (const CXXCtorInitializer* init : ctor->inits())
+          if (init->isWritten()) calls.TraverseStmt(init->getInit());
+      const FunctionDecl* self = patternOf(fd);
+      calls.out.erase(self);
+      out[self].insert(calls.out.begin(), calls.out.end());
+    }
+    return out;
   }
 
   // Every direct call among the user's functions, by callee.
@@ -580,26 +648,11 @@ class Consumer : public ASTConsumer {
 
   // For each function of the user's code, the entry points that reach it by direct calls: the
   // extern "C" functions and the functions no other function of the file calls.
-  static std::map<const FunctionDecl*, std::set<std::string>> entriesReaching(const FileFacts& facts) {
-    std::map<const FunctionDecl*, std::set<const FunctionDecl*>> callees;
+  static std::map<const FunctionDecl*, std::set<std::string>> entriesReaching(const Callees& callees) {
     std::set<const FunctionDecl*> called, all;
-    for (const FunctionDecl* fd : facts.functions) {
-      struct Calls : RecursiveASTVisitor<Calls> {
-        std::set<const FunctionDecl*> out;
-        bool VisitCallExpr(CallExpr* c) {
-          if (const FunctionDecl* t = c->getDirectCallee()) out.insert(patternOf(t));
-          return true;
-        }
-        bool VisitCXXConstructExpr(CXXConstructExpr* c) {
-          if (const auto* ctor = c->getConstructor()) out.insert(patternOf(ctor));
-          return true;
-        }
-      } calls;
-      calls.TraverseStmt(fd->getBody());
-      const FunctionDecl* self = patternOf(fd);
+    for (const auto& [self, targets] : callees) {
       all.insert(self);
-      for (const FunctionDecl* c : calls.out)
-        if (c != self) called.insert(c), callees[self].insert(c);
+      called.insert(targets.begin(), targets.end());
     }
     std::map<const FunctionDecl*, std::set<std::string>> out;
     for (const FunctionDecl* root : all) {
@@ -611,8 +664,9 @@ class Consumer : public ASTConsumer {
         const FunctionDecl* f = todo.back();
         todo.pop_back();
         out[f].insert(name);
-        for (const FunctionDecl* c : callees[f])
-          if (seen.insert(c).second) todo.push_back(c);
+        if (auto it = callees.find(f); it != callees.end())
+          for (const FunctionDecl* c : it->second)
+            if (seen.insert(c).second) todo.push_back(c);
       }
     }
     return out;

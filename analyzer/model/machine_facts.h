@@ -109,6 +109,12 @@ struct MachineFacts {
   // The extern "C" functions of the files that model it: when one of them is a configured
   // entry point and none reaches this function, no role runs it.
   std::vector<std::string> fileEntries;
+  // The function's identity across translation units (its Clang USR) and those of the functions
+  // it calls or constructs with: linkInputs joins the inputs' call graphs through them, so the
+  // entry points of another input reach it (a ctrl entry in device_ctrl.cpp calling a function
+  // of device_task_context.cpp).
+  std::string usr;
+  std::vector<std::string> calls;
   std::vector<FieldWrite> writes;
   ControlNode body;
   std::vector<SpinWait> waits;

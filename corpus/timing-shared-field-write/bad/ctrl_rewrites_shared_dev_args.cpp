@@ -33,3 +33,11 @@ class DevCtrl {
     devProg->runtimeDataRingBufferInited = false;  // expect-error {{timing-shared-field-write}}
   }
 };
+
+// ctrl's entry point (timing.roles: PyptoKernelCtrlServer*) runs both: the writes are ctrl's.
+extern "C" int PyptoKernelCtrlServer(DevProg* devProg, DevStartArgs* args) {
+  DevCtrl ctrl;
+  ctrl.InitDyn(devProg, args, 24, 3);
+  ctrl.Rerun(devProg);
+  return 0;
+}

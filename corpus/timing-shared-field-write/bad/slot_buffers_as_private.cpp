@@ -30,3 +30,11 @@ void RestoreSlot(CfCacheSlot* slots, uint32_t slot, uint64_t addr) {
 void ResetParallelDevTask(KernelArgs* kernelArgs, uint32_t first, uint32_t last) {
   for (uint32_t c = first; c < last; ++c) kernelArgs->parallelDevTask[c].count = 0;
 }
+
+// ctrl's entry point runs them: ctrl is not the slot protocol's owner (sche is).
+extern "C" int PyptoKernelCtrlServer(KernelArgs* kernelArgs, CfCacheSlot* slots) {
+  PatchRound(kernelArgs, 0, 0x1000);
+  RestoreSlot(slots, 0, 0x2000);
+  ResetParallelDevTask(kernelArgs, 0, 72);
+  return 0;
+}

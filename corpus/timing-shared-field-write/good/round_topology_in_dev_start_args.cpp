@@ -43,3 +43,11 @@ void InitRuntimeDataRingBuffer(DevProg* devProg) {
   __sync_synchronize();
   devProg->runtimeDataRingBufferInited = true;
 }
+
+// ctrl's entry point runs them.
+extern "C" int PyptoKernelCtrlServer(DevProg* devProg, DevStartArgs* args) {
+  DevCtrl ctrl;
+  ctrl.InitDyn(devProg, args, 24, 3);
+  InitRuntimeDataRingBuffer(devProg);
+  return static_cast<int>(ctrl.FullCapacity(devProg));
+}
