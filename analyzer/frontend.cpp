@@ -324,7 +324,15 @@ void dropIncludedHeaders(std::vector<LoadedFile*>& files) {
   for (auto* f : files) {
     if (!isCppInput(f->path)) continue;
     auto it = includer.find(normalisedPath(f->path));
-    if (it == includer.end() || it->second == f->path) continue;
+    bool checkedElsewhere = it != includer.end() && it->second != f->path;
+    // A device header with no kernel entry that no input includes: what it holds is checked nowhere.
+    const FunctionCoverage& c = f->coverage;
+    if (!checkedElsewhere && isCppHeaderPath(f->path) && f->kernels.empty() && c.full + c.partly + c.none == 0 &&
+        !f->hasErrors())
+      f->diagnostics.push_back({InputDiagnostic::Level::Warning, SourceLoc{f->path, 1, 1},
+                                "device header with no kernel entry, and no input of this run includes it: nothing "
+                                "in it is checked (give the file that includes it as an input too)"});
+    if (!checkedElsewhere) continue;
     f->kernels.clear();
     // What parsing it on its own said is moot (a header needs what its includer includes
     // first): the includer's parse is the one that counts.

@@ -634,6 +634,15 @@ PY
     # Without the .pto the pairing rule has nothing to compare.
     run 0 check "$bad" --rules xcheck-sync
     tmp="$(mktemp -d)"
+    # A device header with no entry that no input includes is a counted gap, not a silent pass;
+    # given with its includer it is checked there.
+    printf '#pragma once\n__aicore__ inline int Twice(int x) { return 2 * x; }\n' >"$tmp/lib.hpp"
+    run 0 check "$tmp/lib.hpp"
+    expect_output "lib.hpp:1:1: warning: device header with no kernel entry, and no input of this run includes it"
+    expect_output "1 input warning"
+    printf '#include "lib.hpp"\nextern "C" __global__ __aicore__ void k() { Twice(1); }\n' >"$tmp/user.cpp"
+    run 0 check "$tmp/lib.hpp" "$tmp/user.cpp"
+    expect_output "lib.hpp:1:1: note: included by .*user.cpp, another input"
     # A syntax error is an input error (exit 2) with file:line:col; the other inputs are checked.
     printf 'AICORE void k() {\n  set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0)\n}\n' >"$tmp/broken.cpp"
     run 2 check "$tmp/broken.cpp" corpus/sync-event-pairing/bad/dropped_wait.cpp

@@ -242,6 +242,18 @@ edit "$D/device_sche_wait_ctrl.h" 'static inline uint64_t CalcWaitTimeout(bool i
 o=$(check_sche)
 expect_none "seed's throttle-safe form (good)" timing-hard-wait-timeout 'device_sche_wait_ctrl.h' "$o"
 
+# A header that includes the tile headers only under a define the build never sets is still
+# control code: the preprocessor decides, not the #include lines. With the single-sche wait at
+# 100 us, the changed header alone and with its source both report it.
+reset
+edit "$D/device_sche_wait_ctrl.h" '#include "machine/utils/device_log.h"' '#include "machine/utils/device_log.h"
+#include "tilefwk/aicore_print_base.h"' '        waitTimeout = TIMEOUT_A2A3_55MS;' '        waitTimeout = TIMEOUT_A2A3_100US;' || fail "print-base edit"
+o=$("$BIN" check -p "$TMP/db-copy" "$D/device_sche_wait_ctrl.h" --rules 'timing-*' 2>&1)
+expect "wait header alone, tile headers behind an untaken #ifdef" timing-hard-wait-timeout 'device_sche_wait_ctrl.h:[0-9]+:[0-9]+: error: Blocker: .*`TIMEOUT_A2A3_100US` \(100 us\)' "$o"
+o=$("$BIN" check -p "$TMP/db-copy" "$D/device_sche_wait_ctrl.h" "$D/device_sche.cpp" --rules 'timing-*' 2>&1)
+expect "wait header with its source" timing-hard-wait-timeout 'device_sche_wait_ctrl.h:[0-9]+:[0-9]+: error: Blocker: .*`TIMEOUT_A2A3_100US` \(100 us\) when `arbitratedScheNum==1` is true' "$o"
+if grep -q 'input error' <<<"$(tail -n 1 <<<"$o")"; then fail "wait header with its source: input errors"; else pass; fi
+
 # ---- a GitCode comment for a finding, against the v5 API's field table ----
 o=$("$BIN" check -p "$TMP/db" "$DEV/dynamic/device_sche.cpp" "$DEV/dynamic/device_sche.h" --rules timing-shared-field-write \
   --format gitcode --source-root "$PYPTO" 2>/dev/null)

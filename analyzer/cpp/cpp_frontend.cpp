@@ -10,6 +10,7 @@
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Index/USRGeneration.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Lex/PPCallbacks.h>
@@ -1005,21 +1006,67 @@ std::string asHostCpp(std::string text, std::vector<size_t>& launches) {
   return text;
 }
 
-// Control code: no device function, no address-space qualifier, no tile or orchestration API
-// and none of the device toolchain's headers (the ones the prelude stands in for).
-bool isControlCode(const std::string& text, const std::set<std::string>& includedNames) {
-  static const char* kernelHeaders[] = {"kernel_operator.h", "pto/pto-inst.hpp", "pto/comm/pto_comm_inst.hpp",
-                                        "tensor.h", "acl/acl.h", "intrinsic.h", "runtime.h",
-                                        "pto_orchestration_api.h"};
-  for (const char* h : kernelHeaders)
-    if (includedNames.count(h)) return false;
-  if (definesDeviceFunction(text)) return false;
+// The device toolchain's headers (the ones the prelude stands in for), by the name an #include
+// writes.
+bool isKernelHeader(llvm::StringRef name) {
+  static const std::set<std::string, std::less<>> kernelHeaders = {
+      "kernel_operator.h", "pto/pto-inst.hpp", "pto/comm/pto_comm_inst.hpp", "tensor.h", "acl/acl.h",
+      "intrinsic.h",       "runtime.h",        "pto_orchestration_api.h"};
+  return kernelHeaders.count(name) > 0;
+}
+
+// The file's own text is device code: a device function, an address-space qualifier, a tile or
+// orchestration API.
+bool writesDeviceCode(const std::string& text) {
+  if (definesDeviceFunction(text)) return true;
   static const char* kernelWords[] = {"__aicore__", "__gm__", "__ubuf__", "[aicore]", "__global__", "kernel_entry",
                                       "set_flag(", "wait_flag(", "pipe_barrier(", "add_input(", "add_output(",
                                       "add_inout(", "set_block_num(", "TaskOutputTensors", "pto2_", "PTO2"};
   for (const char* w : kernelWords)
-    if (text.find(w) != std::string::npos) return false;
-  return true;
+    if (text.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// Records whether the preprocessor takes a device toolchain header: only the #includes of the
+// branches the compile command's defines select are seen.
+class KernelHeaderWatcher : public PPCallbacks {
+ public:
+  explicit KernelHeaderWatcher(bool& found) : found_(found) {}
+  void InclusionDirective(SourceLocation, const Token&, StringRef fileName, bool, CharSourceRange, const FileEntry*,
+                          StringRef, StringRef, const Module*, SrcMgr::CharacteristicKind) override {
+    found_ |= isKernelHeader(fileName);
+  }
+
+ private:
+  bool& found_;
+};
+
+class KernelHeaderAction : public PreprocessOnlyAction {
+ public:
+  explicit KernelHeaderAction(bool& found) : found_(found) {}
+  bool BeginSourceFileAction(CompilerInstance& ci) override {
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<KernelHeaderWatcher>(found_));
+    return true;
+  }
+
+ private:
+  bool& found_;
+};
+
+// Does the preprocessor, run with the file's own flags (as control code is parsed), include one
+// of the device toolchain's headers? The text's #include lines name them also under `#ifdef`s the
+// build never takes (cann/pypto's aicore_print_base.h includes the tile headers only for
+// __TILE_FWK_AICORE__).
+bool preprocessorTakesKernelHeader(const std::string& path, const std::string& text,
+                                   const std::vector<std::string>& args, const tooling::FileContentMappings& missing) {
+  bool found = false;
+  llvm::CrashRecoveryContext().RunSafelyOnThread(
+      [&] {
+        tooling::runToolOnCodeWithArgs(std::make_unique<KernelHeaderAction>(found), text, args, path,
+                                       "ptoverify-cpp", std::make_shared<PCHContainerOperations>(), missing);
+      },
+      kParseStackBytes);
+  return found;
 }
 
 std::string resourceDir() {
@@ -1319,21 +1366,28 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   std::vector<std::string> searched = includeDirsOf(args);
   searched.push_back(prelude + "/vendor");
   collectIncludes(includesInText(text), fs::path(abs).parent_path(), searched, names, seen);
-  // The prelude stands in for the device toolchain's headers; control code is parsed as it is
-  // written (the prelude's `__gm__` and `DataType` would change its meaning).
-  out.control = isControlCode(text, names);
-  out.inputFiles = opts.inputFiles;
-  size_t viewDefines = args.size();  // the core view's two defines (the vector view first)
-  if (!out.control)
-    args.insert(args.end(), {"-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-include", prelude + "/ptoverify_prelude.h",
-                             "-I", prelude + "/stubinc"});
-  // After every directory of the build, so a real SDK wins: the vendor stand-ins, then empty
-  // files for headers found nowhere.
-  if (out.control) args.insert(args.end(), {"-idirafter", prelude + "/vendor"});
-  args.insert(args.end(), {"-idirafter", kMissingHeaderDir});
   tooling::FileContentMappings missing;
   for (const auto& n : names) missing.emplace_back(std::string(kMissingHeaderDir) + "/" + n, "#pragma once\n");
   missing.emplace_back(std::string(kMissingHeaderDir) + "/ptoverify_isa_ops.h", ptoisa::preludeDeclarations());
+  // The prelude stands in for the device toolchain's headers; control code is parsed as it is
+  // written (the prelude's `__gm__` and `DataType` would change its meaning). Control code is a
+  // file whose own text writes no device code and whose preprocessing takes no toolchain header;
+  // the preprocessor runs only when the #include lines name one.
+  std::vector<std::string> controlArgs = args;
+  controlArgs.insert(controlArgs.end(), {"-idirafter", prelude + "/vendor", "-idirafter", kMissingHeaderDir});
+  out.control = !writesDeviceCode(text) &&
+                (std::none_of(names.begin(), names.end(), [](const std::string& n) { return isKernelHeader(n); }) ||
+                 !preprocessorTakesKernelHeader(path, text, controlArgs, missing));
+  out.inputFiles = opts.inputFiles;
+  size_t viewDefines = args.size();  // the core view's two defines (the vector view first)
+  if (out.control) {
+    args = std::move(controlArgs);
+  } else {
+    args.insert(args.end(), {"-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-include", prelude + "/ptoverify_prelude.h",
+                             "-I", prelude + "/stubinc"});
+    // After every directory of the build, so a real SDK wins: empty files for headers found nowhere.
+    args.insert(args.end(), {"-idirafter", kMissingHeaderDir});
+  }
   // Parsed under the path as given, so every location reads the way the user named the file.
   // On a thread of its own with a large stack: Clang's parser and Sema recurse once per level of
   // an `else if` chain or a unary-operator run, which bracket limits do not bound, and 10,000
