@@ -82,6 +82,14 @@ TEST_CASE("timing: name globs and path literals") {
   CHECK(compatible({{"isOnlyOneSche", true}, {"IsDeviceMode()", true}}, {{"isOnlyOneSche", true}}));
   CHECK_FALSE(compatible({{"isOnlyOneSche", false}}, {{"IsDeviceMode()", true}, {"isOnlyOneSche", true}}));
   CHECK(describePath({{"a", true}, {"b", false}, {"c", true}}) == "`a` is true, `b` is false and `c` is true");
+  // `threadIdx != -1` taken: the canonical atom is its negation, the message keeps the spelling.
+  PathLiteral notMinusOne{"threadIdx==-1", false, "threadIdx!=-1", true};
+  CHECK(describePath({notMinusOne}) == "`threadIdx!=-1` is true");
+  CHECK(describePath({notMinusOne.negated()}) == "`threadIdx!=-1` is false");
+  std::vector<PathLiteral> path{{"n==1", true}};
+  CHECK(addLiteral(path, {"n==1", true}));
+  CHECK(path.size() == 1);
+  CHECK_FALSE(addLiteral(path, {"n==1", false}));  // contradicts the path: no such path
 }
 
 TEST_CASE("timing-stop-order: a fence only in an optional if is missing on the other path") {

@@ -415,6 +415,31 @@ bool hasCall(const ControlNode& n) {
   return false;
 }
 
+// A condition (no leading `!`) as a canonical path literal (PathLiteral): a comparison with a
+// constant on the left is turned round, `!=`, `>` and `>=` become the negations of `==`, `<=`
+// and `<`. `spell` writes an operand (with parameters replaced, for a callee's condition).
+template <class Spell>
+PathLiteral canonicalLiteral(const clang::Expr* c, bool positive, const ASTContext& ctx, Spell&& spell) {
+  PathLiteral out{"", positive, squash(spell(c)), false};
+  const auto* b = dyn_cast_or_null<BinaryOperator>(c);
+  if (!b || !b->isComparisonOp()) {
+    out.atom = out.written;
+    return out;
+  }
+  const clang::Expr *lhs = strip(b->getLHS()), *rhs = strip(b->getRHS());
+  BinaryOperatorKind op = b->getOpcode();
+  if (evalInt(ctx, lhs) && !evalInt(ctx, rhs)) {
+    std::swap(lhs, rhs);
+    op = BinaryOperator::reverseComparisonOp(op);
+  }
+  bool negate = op == BO_NE || op == BO_GT || op == BO_GE;
+  if (negate) op = BinaryOperator::negateComparisonOp(op);
+  out.atom = squash(spell(lhs)) + BinaryOperator::getOpcodeStr(op).str() + squash(spell(rhs));
+  out.positive = positive != negate;
+  out.writtenNegated = negate;
+  return out;
+}
+
 // ---- timeouts ----
 
 struct Env;
@@ -442,10 +467,8 @@ class TimeoutResolver {
         return;
       }
       auto whenTrue = when, whenFalse = when;
-      whenTrue.push_back(c.lit);
-      whenFalse.push_back({c.lit.atom, !c.lit.positive});
-      resolve(co->getTrueExpr(), env, whenTrue, through, depth, out);
-      resolve(co->getFalseExpr(), env, whenFalse, through, depth, out);
+      if (addLiteral(whenTrue, c.lit)) resolve(co->getTrueExpr(), env, whenTrue, through, depth, out);
+      if (addLiteral(whenFalse, c.lit.negated())) resolve(co->getFalseExpr(), env, whenFalse, through, depth, out);
       return;
     }
     TimeoutValue v;
@@ -548,11 +571,11 @@ class TimeoutResolver {
       Literal c = literal(co->getCond(), env);
       if (c.decided) return tablesOf(*c.decided ? co->getTrueExpr() : co->getFalseExpr(), env, when);
       auto whenTrue = when, whenFalse = when;
-      whenTrue.push_back(c.lit);
-      whenFalse.push_back({c.lit.atom, !c.lit.positive});
-      out = tablesOf(co->getTrueExpr(), env, whenTrue);
-      auto more = tablesOf(co->getFalseExpr(), env, whenFalse);
-      out.insert(out.end(), more.begin(), more.end());
+      if (addLiteral(whenTrue, c.lit)) out = tablesOf(co->getTrueExpr(), env, whenTrue);
+      if (addLiteral(whenFalse, c.lit.negated())) {
+        auto more = tablesOf(co->getFalseExpr(), env, whenFalse);
+        out.insert(out.end(), more.begin(), more.end());
+      }
       return out;
     }
     const auto* dr = dyn_cast_or_null<DeclRefExpr>(base);
@@ -618,7 +641,7 @@ class TimeoutResolver {
       out.decided = value != negate;
       return out;
     }
-    out.lit = PathLiteral{squash(spellBound(c, env)), !negate};
+    out.lit = canonicalLiteral(c, !negate, r_.ctx(), [&](const clang::Expr* e) { return spellBound(e, env); });
     return out;
   }
 
@@ -684,10 +707,8 @@ class TimeoutResolver {
         thenTodo.push_back(is->getThen());
         elseTodo.push_back(is->getElse());
         auto whenThen = when, whenElse = when;
-        whenThen.push_back(c.lit);
-        whenElse.push_back({c.lit.atom, !c.lit.positive});
-        walkReturns(thenTodo, env, whenThen, through, depth, out);
-        walkReturns(elseTodo, env, whenElse, through, depth, out);
+        if (addLiteral(whenThen, c.lit)) walkReturns(thenTodo, env, whenThen, through, depth, out);
+        if (addLiteral(whenElse, c.lit.negated())) walkReturns(elseTodo, env, whenElse, through, depth, out);
         return;
       } else if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
         if (ret->getRetValue()) resolve(ret->getRetValue(), env, when, through, depth, out);
@@ -700,8 +721,8 @@ class TimeoutResolver {
           auto caseTodo = todo;
           caseTodo.insert(caseTodo.end(), c.stmts.rbegin(), c.stmts.rend());
           auto whenCase = when;
-          whenCase.push_back({cond + "==" + squash(caseLabel(r_, c)), true});
-          walkReturns(caseTodo, env, whenCase, through, depth, out);
+          if (addLiteral(whenCase, {cond + "==" + squash(caseLabel(r_, c)), true}))
+            walkReturns(caseTodo, env, whenCase, through, depth, out);
         }
         if (hasDefault(*split)) return;  // every path took a case
       } else if (const auto* ls = dyn_cast<LabelStmt>(s)) {
@@ -871,8 +892,8 @@ bool readsShared(const clang::Stmt* s) {
   return false;
 }
 
-// An `if` condition as a path literal: `!!x` and `!x` read as `x` true or false, spelled
-// without spaces; `positive` says whether the branch taken is the one where it holds.
+// An `if` condition as a path literal: `!!x` and `!x` read as `x` true or false; `positive` says
+// whether the branch taken is the one where it holds.
 PathLiteral conditionLiteral(const Reader& r, const clang::Expr* cond, bool positive = true) {
   const clang::Expr* c = strip(cond);
   while (const auto* u = dyn_cast_or_null<UnaryOperator>(c)) {
@@ -880,7 +901,7 @@ PathLiteral conditionLiteral(const Reader& r, const clang::Expr* cond, bool posi
     positive = !positive;
     c = strip(u->getSubExpr());
   }
-  return {squash(r.spell(c)), positive};
+  return canonicalLiteral(c, positive, r.ctx(), [&](const clang::Expr* e) { return r.spell(e); });
 }
 
 // The callee and macro names of the calls in `s` (but `skip`), for judging hard failures.
@@ -958,7 +979,10 @@ class CallerOutcomes {
         std::string param = fn->getParamDecl(i)->getNameAsString(), with = squash(r_.spell(arg));
         if (param.empty() || param == with) continue;
         for (auto& v : renamed)
-          for (auto& l : v.when) l.atom = replaceWord(l.atom, param, with);
+          for (auto& l : v.when) {
+            l.atom = replaceWord(l.atom, param, with);
+            l.written = replaceWord(l.written, param, with);
+          }
       }
       // Values the callers above can never pass (the chip dispatch `if (arch == DAV_3510)` around
       // every call of an A5-only helper) are dropped.
@@ -1158,10 +1182,8 @@ class CallerOutcomes {
         thenTodo.push_back(is->getThen());
         elseTodo.push_back(is->getElse());
         auto whenThen = when, whenElse = when;
-        whenThen.push_back(lit);
-        whenElse.push_back({lit.atom, !lit.positive});
-        walk(thenTodo, env, calls, whenThen, out, false);
-        walk(elseTodo, env, calls, whenElse, out, false);
+        if (addLiteral(whenThen, lit)) walk(thenTodo, env, calls, whenThen, out, false);
+        if (addLiteral(whenElse, lit.negated())) walk(elseTodo, env, calls, whenElse, out, false);
         return;
       }
       if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
@@ -1193,12 +1215,12 @@ class CallerOutcomes {
                           std::vector<Path>& out) {
     const auto* co = dyn_cast<ConditionalOperator>(strip(rhs));
     if (!co || eval(co->getCond(), env)) return false;
-    std::string atom = squash(r_.spell(strip(co->getCond())));
+    PathLiteral lit = conditionLiteral(r_, co->getCond());
     for (bool taken : {true, false}) {
       Env branch = env;
       branch[var] = taken ? co->getTrueExpr() : co->getFalseExpr();
       auto w = when;
-      w.push_back({atom, taken});
+      if (!addLiteral(w, taken ? lit : lit.negated())) continue;  // the path already decided it
       walk(todo, branch, calls, w, out, false);
     }
     return true;
@@ -1421,10 +1443,8 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
         thenTodo.push_back(is->getThen());
         elseTodo.push_back(is->getElse());
         auto whenThen = when, whenElse = when;
-        whenThen.push_back(lit);
-        whenElse.push_back({lit.atom, !lit.positive});
-        walkExits(thenTodo, calls, whenThen, out);
-        walkExits(elseTodo, calls, whenElse, out);
+        if (addLiteral(whenThen, lit)) walkExits(thenTodo, calls, whenThen, out);
+        if (addLiteral(whenElse, lit.negated())) walkExits(elseTodo, calls, whenElse, out);
         return;
       }
       if (const auto* ret = dyn_cast<ReturnStmt>(s)) {

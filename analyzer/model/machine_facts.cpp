@@ -9,11 +9,20 @@ bool compatible(const std::vector<PathLiteral>& a, const std::vector<PathLiteral
   return true;
 }
 
+bool addLiteral(std::vector<PathLiteral>& when, const PathLiteral& l) {
+  for (const auto& x : when)
+    if (x.atom == l.atom) return x.positive == l.positive;
+  when.push_back(l);
+  return true;
+}
+
 std::string describePath(const std::vector<PathLiteral>& when) {
   std::string out;
   for (size_t i = 0; i < when.size(); ++i) {
     if (i) out += i + 1 == when.size() ? " and " : ", ";
-    out += "`" + when[i].atom + "` is " + (when[i].positive ? "true" : "false");
+    const PathLiteral& l = when[i];
+    bool written = !l.written.empty();
+    out += "`" + (written ? l.written : l.atom) + "` is " + (l.positive != (written && l.writtenNegated) ? "true" : "false");
   }
   return out;
 }

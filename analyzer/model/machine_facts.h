@@ -6,20 +6,35 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/source_loc.h"
 
 namespace ptov {
 
-// One condition on a path: `atom` (its spelling, parameters replaced by the caller's arguments,
-// spaces removed) is true (positive) or false.
+// One condition on a path: `atom` is true (positive) or false. The atom is canonical, built from
+// the AST with parameters replaced by the caller's arguments: a constant operand goes to the
+// right, `!=`, `>` and `>=` are the negations of `==`, `<=` and `<` (so `1 == n`, `n == 1` and
+// `!(n != 1)` are one literal). `written` is the condition as the code spells it, for messages,
+// and `writtenNegated` says whether it is the atom's negation.
 struct PathLiteral {
+  PathLiteral(std::string a = "", bool p = true, std::string w = "", bool wn = false)
+      : atom(std::move(a)), positive(p), written(std::move(w)), writtenNegated(wn) {}
   std::string atom;
   bool positive = true;
+  std::string written;
+  bool writtenNegated = false;
+  PathLiteral negated() const {
+    PathLiteral n = *this;
+    n.positive = !positive;
+    return n;
+  }
 };
 // Two conjunctions of literals can hold together unless one says `a` and the other `!a`.
 bool compatible(const std::vector<PathLiteral>& a, const std::vector<PathLiteral>& b);
+// Adds `l` to a path's conjunction; false when the path already says the opposite (no such path).
+bool addLiteral(std::vector<PathLiteral>& when, const PathLiteral& l);
 std::string describePath(const std::vector<PathLiteral>& when);  // "`a` is true and `b` is false"
 
 // A write to a struct field: `devProg->devArgs.nrValidAic = n`, `++x.count`, `f.store(v)`.
