@@ -45,6 +45,13 @@ class TimingSharedFieldWrite : public Rule {
     // model's override, code behind a host-only branch).
     if (!roleKnown && !rolesOf(m.fileEntries, "", t).empty()) return;
     size_t before = ctx.reported();
+    // One finding per field this function writes: the first write, the others as notes.
+    struct FieldWrites {
+      const SharedField* row;
+      std::string field;
+      std::vector<const FieldWrite*> writes;
+    };
+    std::vector<FieldWrites> fields;
     for (const FieldWrite& w : m.writes) {
       bool perRoundObject = false;
       for (const auto& view : w.views) perRoundObject |= anyNameMatches(t.perRoundObjects, view.first);
@@ -55,21 +62,24 @@ class TimingSharedFieldWrite : public Rule {
           if (!hit && fieldMatches(row, view)) hit = &view;
         if (!hit || !row.perRound || functionMatches(row.allowedIn, k.name)) continue;
         std::string field = hit->first + "::" + hit->second;
-        if (!roleKnown) {
-          // Unknown: a write that would race for one of the roles that could run it is unknown.
-          for (const auto& [role, globs] : t.roleEntries)
-            if (!overlappingReaders(row, {role}).second.empty()) {
-              reportUnknownRole(k, w, field, ctx);
-              break;
-            }
-          break;
-        }
-        auto [writing, others] = overlappingReaders(row, writers);
-        if (writing.empty()) break;
-        if (others.empty()) continue;
-        report(w, row, field, writing, others, ctx);
+        auto same = std::find_if(fields.begin(), fields.end(), [&](const FieldWrites& f) { return f.field == field; });
+        if (same == fields.end()) same = fields.insert(fields.end(), FieldWrites{&row, field, {}});
+        same->writes.push_back(&w);
         break;
       }
+    }
+    for (const FieldWrites& f : fields) {
+      if (!roleKnown) {
+        // Unknown: a write that would race for one of the roles that could run it is unknown.
+        for (const auto& [role, globs] : t.roleEntries)
+          if (!overlappingReaders(*f.row, {role}).second.empty()) {
+            reportUnknownRole(k, f.writes, f.field, ctx);
+            break;
+          }
+        continue;
+      }
+      auto [writing, others] = overlappingReaders(*f.row, writers);
+      if (!writing.empty() && !others.empty()) report(f.writes, *f.row, f.field, writing, others, ctx);
     }
     // The writes are the function's own: unknown only when its own body was cut.
     if (!m.cut.empty() && m.cut.front().rfind("'" + k.name + "'", 0) == 0)
@@ -91,33 +101,54 @@ class TimingSharedFieldWrite : public Rule {
     return {writing, others};
   }
 
-  static void report(const FieldWrite& w, const SharedField& row, const std::string& field,
+  static void report(const std::vector<const FieldWrite*>& writes, const SharedField& row, const std::string& field,
                      const std::vector<std::string>& writing, const std::vector<std::string>& others,
                      RuleContext& ctx) {
+    const FieldWrite& w = *writes.front();
     std::string by = joinWithAnd(writing);
     std::string readers = joinWithAnd(row.readers);
+    std::string more = alsoWritten(writes);
+    Finding* f;
     if (row.perSlot) {
-      ctx.report(ReviewGrade::Minor, w.loc,
-                 "`" + w.text + "` (" + field + ", written by " + by + " code) is per-slot state read by " + readers +
-                     ": this write is safe only once the slot's previous " + joinWithAnd(others) +
-                     " has finished with it",
-                 row.fix);
-      return;
+      f = &ctx.report(ReviewGrade::Minor, w.loc,
+                      "`" + w.text + "`" + more + " (" + field + ", written by " + by +
+                          " code) is per-slot state read by " + readers + ": this write is safe only once the slot's "
+                          "previous " + joinWithAnd(others) + " has finished with it",
+                      row.fix);
+    } else {
+      f = &ctx.report(ReviewGrade::Blocker, w.loc,
+                      "`" + w.text + "` rewrites " + field + " in place on the shared object from " + by + " code" +
+                          more + ", but " + readers +
+                          " read it and it changes every round: under early launch the previous round's " +
+                          joinWithAnd(others) + " can still read it and see this round's value",
+                      row.fix.empty() ? "write this round's value to DevStartArgs or a per-slot cache" : row.fix);
     }
-    ctx.report(ReviewGrade::Blocker, w.loc,
-               "`" + w.text + "` rewrites " + field + " in place on the shared object from " + by + " code, but " +
-                   readers + " read it and it changes every round: under early launch the previous round's " +
-                   joinWithAnd(others) + " can still read it and see this round's value",
-               row.fix.empty() ? "write this round's value to DevStartArgs or a per-slot cache" : row.fix);
+    notesForOtherWrites(writes, *f);
+  }
+
+  // " (here and in 2 more places in this function)" for a field written several times.
+  static std::string alsoWritten(const std::vector<const FieldWrite*>& writes) {
+    if (writes.size() < 2) return "";
+    size_t n = writes.size() - 1;
+    return " (here and in " + std::to_string(n) + " more place" + (n > 1 ? "s" : "") + " in this function)";
+  }
+  static void notesForOtherWrites(const std::vector<const FieldWrite*>& writes, Finding& f) {
+    for (size_t i = 1; i < writes.size(); ++i)
+      f.notes.push_back({writes[i]->loc, "also written here: `" + writes[i]->text + "`"});
   }
 
   // No configured entry point reaches the function: which role runs it decides whether the write
   // races, so the answer is unknown, not a guess.
-  static void reportUnknownRole(const Kernel& k, const FieldWrite& w, const std::string& field, RuleContext& ctx) {
-    ctx.reportVerdict(Verdict::unknown("no configured entry point (timing.roles) reaches '" + k.name +
-                                       "' through the inputs' calls, so the role that runs it is unknown; add the "
-                                       "input with its entry point, or name the entry under timing.roles"),
-                      w.loc, "`" + w.text + "` does not rewrite " + field + " in place while another role reads it");
+  static void reportUnknownRole(const Kernel& k, const std::vector<const FieldWrite*>& writes, const std::string& field,
+                                RuleContext& ctx) {
+    const FieldWrite& w = *writes.front();
+    Finding* f = ctx.reportVerdict(
+        Verdict::unknown("no configured entry point (timing.roles) reaches '" + k.name +
+                         "' through the inputs' calls, so the role that runs it is unknown; add the input with its "
+                         "entry point, or name the entry under timing.roles"),
+        w.loc, "`" + w.text + "`" + alsoWritten(writes) + " does not rewrite " + field +
+                   " in place while another role reads it");
+    if (f) notesForOtherWrites(writes, *f);
   }
 };
 
