@@ -243,9 +243,10 @@ class TimingHardWaitTimeout : public Rule {
     }
     std::vector<std::string> names;
     for (const auto* c : site.callers) names.push_back(c->caller);
-    std::string where = names.empty()        ? ""
-                        : names.size() == 1 ? " (its caller " + names[0] + " turns the timeout into an error)"
-                                            : " (its callers " + joinWithAnd(names) + " turn the timeout into an error)";
+    std::string where = names.empty() ? ""
+                        : names.size() == 1
+                            ? " (its caller " + names[0] + " turns the timeout into an error)"
+                            : " (its callers " + joinWithAnd(names) + " turn the timeout into an error)";
     std::string polled = w.polled.empty() ? "" : " polling `" + w.polled + "`";
     // Named in the message: a wait reaching two hard failures gets a finding for each.
     const SourceLoc& failure = site.failing->loc;
@@ -274,7 +275,8 @@ class TimingHardWaitTimeout : public Rule {
     f->notes.push_back({w.loc, "the spin wait, in " + k.name});
     f->notes.push_back({w.checkLoc, "its timeout check against `" + w.timeoutText + "`"});
     for (const ShortValue& s : site.values) f->notes.push_back({s.value->loc, "the timeout value " + s.judgement.what});
-    for (const auto* c : site.callers) f->notes.push_back({c->call, "the call whose failure " + c->caller + " decides"});
+    for (const auto* c : site.callers)
+      f->notes.push_back({c->call, "the call whose failure " + c->caller + " decides"});
     f->notes.push_back({site.failing->loc, "the hard failure on timeout"});
   }
 };

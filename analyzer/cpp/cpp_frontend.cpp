@@ -1323,8 +1323,7 @@ void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefin
     }
   }
   auto same = [](const InputDiagnostic& a, const InputDiagnostic& b) {
-    return a.level == b.level && a.loc == b.loc &&
-           a.message == b.message;
+    return a.level == b.level && a.loc == b.loc && a.message == b.message;
   };
   for (auto& d : cube.diags)
     if (std::none_of(out.diags.begin(), out.diags.end(), [&](const InputDiagnostic& o) { return same(o, d); }))

@@ -928,9 +928,10 @@ bool holdsSpinWait(const Reader& r, const FunctionDecl* fn, int depth) {
     if (!s || isa<LambdaExpr>(s)) continue;
     if (const auto* is = dyn_cast<IfStmt>(s); is && inLoop && findTimeoutCheck(r, is->getCond()).cmp) return true;
     if (const auto* w = dyn_cast<WhileStmt>(s); w && findTimeoutCheck(r, w->getCond()).cmp) return true;
-    if (const auto* c = dyn_cast<CallExpr>(s); c && depth > 0)
-      if (const FunctionDecl* callee = r.userDefinition(c); callee && callee != fn && holdsSpinWait(r, callee, depth - 1))
-        return true;
+    if (const auto* c = dyn_cast<CallExpr>(s); c && depth > 0) {
+      const FunctionDecl* callee = r.userDefinition(c);
+      if (callee && callee != fn && holdsSpinWait(r, callee, depth - 1)) return true;
+    }
     for (const clang::Stmt* child : s->children()) todo.push_back({child, inLoop || isLoop(s)});
   }
   return false;

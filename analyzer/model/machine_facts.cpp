@@ -22,7 +22,8 @@ std::string describePath(const std::vector<PathLiteral>& when) {
     if (i) out += i + 1 == when.size() ? " and " : ", ";
     const PathLiteral& l = when[i];
     bool written = !l.written.empty();
-    out += "`" + (written ? l.written : l.atom) + "` is " + (l.positive != (written && l.writtenNegated) ? "true" : "false");
+    bool holds = l.positive != (written && l.writtenNegated);  // the written form's truth
+    out += "`" + (written ? l.written : l.atom) + "` is " + (holds ? "true" : "false");
   }
   return out;
 }
