@@ -647,8 +647,9 @@ class Consumer : public ASTConsumer {
     return out;
   }
 
-  // For each function of the user's code, the entry points that reach it by direct calls: the
-  // extern "C" functions and the functions no other function of the file calls.
+  // For each function of the user's code, the entry points of this file that reach it: the extern
+  // "C" functions and the functions no other function of the file calls (linkInputs replaces
+  // them by the whole run's when the function has a USR).
   static std::map<const FunctionDecl*, std::set<std::string>> entriesReaching(const Callees& callees) {
     std::set<const FunctionDecl*> called, all;
     for (const auto& [self, targets] : callees) {

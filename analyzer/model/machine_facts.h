@@ -117,9 +117,9 @@ struct MachineFacts {
   // Functions of the call tree Clang did not read whole ("'F': 12: use of undeclared ..."): a
   // rule that finds nothing here answers unknown, since what was dropped may hold it.
   std::vector<std::string> cut;
-  // The entry points of the code that reach this function through direct calls (qualified
-  // names: extern "C" functions and functions nothing in their file calls), over every input
-  // that models it; the timing rules map them to roles (timing.roles).
+  // The entry points that reach this function through calls, constructions and functions named
+  // in the code (qualified names: extern "C" functions and functions nothing calls), over all the
+  // inputs of the run (linkInputs joins them by USR); the timing rules map them to roles.
   std::vector<std::string> entries;
   // The extern "C" functions of the files that model it: when one of them is a configured
   // entry point and none reaches this function, no role runs it.
