@@ -77,6 +77,19 @@ g commit -qam 'per-round scheCpuNum'
 [ "$(jq '.diagnostics | length' "$FAKE_REVIEWDOG")" -eq 1 ] || fail "reviewdog did not get the one new finding"
 grep -q 'scheCpuNum' "$FAKE_REVIEWDOG" || fail "reviewdog's finding is not the new write"
 grep -q 'timing-shared-field-write' "$GITHUB_STEP_SUMMARY" || fail "the timing summary was not appended"
+# A PR that changes only a header: the write's role comes from the unchanged entry source.
+g checkout -q main && g checkout -qb header-pr
+printf '#pragma once\nstruct DevArgs { unsigned nrValidAic; };\nstruct DevProg { DevArgs devArgs; };\ninline void SetRound(DevProg* p, unsigned n) { (void)p; (void)n; }\n' \
+  >"$repo/framework/src/machine/round.h"
+printf '#include "round.h"\nextern "C" int PyptoKernelCtrlServer(DevProg* p) { SetRound(p, 24); return 0; }\n' \
+  >"$repo/framework/src/machine/entry.cpp"
+g add . && g commit -qm 'entry and helper'
+sed -i 's|{ (void)p; (void)n; }|{ p->devArgs.nrValidAic = n; }|' "$repo/framework/src/machine/round.h"
+g commit -qam 'per-round nrValidAic in the helper'
+(cd "$repo" && OUT_DIR="$tmp/timing-h" bash -e "$src/scripts/ci/timing-review.sh" header-pr~1) >"$tmp/timing-h.log" 2>&1
+[ $? -eq 1 ] || { fail "timing review of a header-only PR did not exit 1"; tail -5 "$tmp/timing-h.log"; }
+grep -q 'round.h:4:.*error: Blocker: `p->devArgs.nrValidAic` .* from ctrl code' "$tmp/timing-h.log" ||
+  fail "the header's write was not judged from the entry's role: $(grep -a 'nrValidAic' "$tmp/timing-h.log" | head -2)"
 
 # action.yml: its check step, run as GitHub runs it (bash -e), with this build as the action's.
 action="$tmp/action"
