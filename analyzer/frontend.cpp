@@ -385,9 +385,11 @@ void linkMachineEntries(std::vector<LoadedFile*>& files) {
   for (auto* f : files)
     for (auto& k : f->kernels) {
       if (k.kind != "machine" || !k.cpp || !k.cpp->machine || !reaching.count(k.cpp->machine->usr)) continue;
-      const auto& entries = reaching[k.cpp->machine->usr];
+      const auto& reached = reaching[k.cpp->machine->usr];
+      std::vector<std::string> entries(reached.begin(), reached.end());
+      if (entries == k.cpp->machine->entries) continue;
       auto facts = std::make_shared<CppFacts>(*k.cpp);
-      facts->machine->entries.assign(entries.begin(), entries.end());
+      facts->machine->entries = std::move(entries);
       k.cpp = facts;
     }
 }

@@ -125,11 +125,7 @@ Judgement judge(const TimeoutValue& v, const Kernel& k, const TimingConfig& t) {
 }
 
 std::vector<PathLiteral> joined(std::vector<PathLiteral> a, const std::vector<PathLiteral>& b) {
-  for (const auto& l : b) {
-    bool seen = false;
-    for (const auto& x : a) seen |= x.atom == l.atom;
-    if (!seen) a.push_back(l);
-  }
+  for (const auto& l : b) addLiteral(a, l);  // the two are compatible: only repeats are left out
   return a;
 }
 
@@ -144,8 +140,7 @@ std::vector<PathLiteral> common(const std::vector<std::vector<PathLiteral>>& pat
       for (const auto& x : p) found |= x.atom == l.atom && x.positive == l.positive;
       everywhere &= found;
     }
-    bool seen = std::any_of(out.begin(), out.end(), [&](const PathLiteral& x) { return x.atom == l.atom; });
-    if (everywhere && !seen) out.push_back(l);
+    if (everywhere) addLiteral(out, l);
   }
   return out;
 }

@@ -534,8 +534,9 @@ class Consumer : public ASTConsumer {
     CppFacts file = withFileFacts(CppFacts{}, facts);  // the file's constants, `#define`s included
     for (const auto& [name, c] : out_.macroConstants) file.constants.emplace(name, c);
     Coverage coverage(sm, out_.gaps);
-    CallSites sites = callSitesOf(facts);
-    const Callees callees = calleesOf(facts);
+    const CallFacts calls = callFactsOf(facts);
+    const CallSites& sites = calls.sites;
+    const Callees& callees = calls.callees;
     std::map<const FunctionDecl*, std::set<std::string>> entries = entriesReaching(callees);
     std::vector<std::string> externC;
     for (const FunctionDecl* fd : facts.functions)
@@ -593,56 +594,52 @@ class Consumer : public ASTConsumer {
     return out;
   }
 
-  // The functions each of the user's functions calls or constructs with (patterns).
-  static Callees calleesOf(const FileFacts& facts) {
-    Callees out;
-    for (const FunctionDecl* fd : facts.functions) {
-      struct Calls : RecursiveASTVisitor<Calls> {
-        std::set<const FunctionDecl*> out;
-        bool VisitCallExpr(CallExpr* c) {
-          if (const FunctionDecl* t = c->getDirectCallee()) out.insert(patternOf(t));
-          return true;
-        }
-        bool VisitCXXConstructExpr(CXXConstructExpr* c) {
-          if (const auto* ctor = c->getConstructor()) out.insert(patternOf(ctor));
-          return true;
-        }
-        // A function named without being called is handed on (a callback table, a thread body):
-        // it runs for the role of the function that hands it.
-        bool VisitDeclRefExpr(DeclRefExpr* d) {
-          if (const auto* f = dyn_cast<FunctionDecl>(d->getDecl())) out.insert(patternOf(f));
-          return true;
-        }
-      } calls;
-      calls.TraverseStmt(fd->getBody());
-      // A constructor's member initialisers create objects too.
-      if (const auto* ctor = dyn_cast<CXXConstructorDecl>(fd))
-        for (const CXXCtorInitializer* init : ctor->inits())
-          if (init->isWritten()) calls.TraverseStmt(init->getInit());
-      const FunctionDecl* self = patternOf(fd);
-      calls.out.erase(self);
-      out[self].insert(calls.out.begin(), calls.out.end());
-    }
-    return out;
-  }
-
-  // Every direct call among the user's functions, by callee.
-  static CallSites callSitesOf(const FileFacts& facts) {
-    CallSites out;
+  // One walk over the user's functions: every direct call by callee (the spin-wait callers), and
+  // what each function calls, constructs or names (patterns: the reach of control code, roles).
+  struct CallFacts {
+    CallSites sites;
+    Callees callees;
+  };
+  static CallFacts callFactsOf(const FileFacts& facts) {
+    CallFacts out;
     std::set<const FunctionDecl*> seen;
     for (const FunctionDecl* fd : facts.functions) {
       if (!seen.insert(fd).second) continue;
       struct Calls : RecursiveASTVisitor<Calls> {
         const FunctionDecl* caller;
-        CallSites* out;
+        CallSites* sites;
+        std::set<const FunctionDecl*> reached;
         bool VisitCallExpr(CallExpr* c) {
-          if (const FunctionDecl* t = c->getDirectCallee()) (*out)[patternOf(t)].push_back({c, caller});
+          if (const FunctionDecl* t = c->getDirectCallee()) {
+            (*sites)[patternOf(t)].push_back({c, caller});
+            reached.insert(patternOf(t));
+          }
+          return true;
+        }
+        bool VisitCXXConstructExpr(CXXConstructExpr* c) {
+          if (const auto* ctor = c->getConstructor()) reached.insert(patternOf(ctor));
+          return true;
+        }
+        // A function named without being called is handed on (a callback table, a thread body):
+        // it runs for the role of the function that hands it.
+        bool VisitDeclRefExpr(DeclRefExpr* d) {
+          if (const auto* f = dyn_cast<FunctionDecl>(d->getDecl())) reached.insert(patternOf(f));
           return true;
         }
       } calls;
       calls.caller = fd;
-      calls.out = &out;
+      calls.sites = &out.sites;
       calls.TraverseStmt(fd->getBody());
+      // A constructor's member initialisers create objects too (reach only: the spin-wait
+      // callers are walked in bodies).
+      CallSites initSites;
+      calls.sites = &initSites;
+      if (const auto* ctor = dyn_cast<CXXConstructorDecl>(fd))
+        for (const CXXCtorInitializer* init : ctor->inits())
+          if (init->isWritten()) calls.TraverseStmt(init->getInit());
+      const FunctionDecl* self = patternOf(fd);
+      calls.reached.erase(self);
+      out.callees[self].insert(calls.reached.begin(), calls.reached.end());
     }
     return out;
   }
