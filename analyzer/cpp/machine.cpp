@@ -16,6 +16,7 @@
 #include <set>
 #include <memory>
 
+#include "analyzer/cpp/paths.h"
 #include "analyzer/cpp/translate.h"
 #include "analyzer/model/cpp_facts.h"
 
@@ -100,10 +101,35 @@ class Reader {
     return def;
   }
   ASTContext& ctx() const { return ctx_; }
+  // A condition's identity: the expression as Clang prints it from the AST (macros expanded,
+  // spacing dropped), with `substitute` printing what it handles (a bound parameter) itself.
+  using Substitute = std::function<bool(const DeclRefExpr*, llvm::raw_ostream&)>;
+  std::string print(const clang::Stmt* s, const Substitute& substitute = {}) const {
+    if (!s) return "";
+    struct Helper : PrinterHelper {
+      const Substitute& substitute;
+      explicit Helper(const Substitute& f) : substitute(f) {}
+      bool handledStmt(clang::Stmt* e, llvm::raw_ostream& os) override {
+        const auto* dr = dyn_cast<DeclRefExpr>(e);
+        return dr && substitute && substitute(dr, os);
+      }
+    } helper(substitute);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    s->printPretty(os, &helper, PrintingPolicy(ctx_.getLangOpts()));
+    return squash(os.str());
+  }
+  // The function's CFG, built once.
+  const FunctionCfg& cfgOf(const FunctionDecl* fn) const {
+    auto& slot = cfgs_[fn];
+    if (!slot) slot = std::make_unique<FunctionCfg>(*fn, ctx_);
+    return *slot;
+  }
 
  private:
   ASTContext& ctx_;
   const SourceManager& sm_;
+  mutable std::map<const FunctionDecl*, std::unique_ptr<FunctionCfg>> cfgs_;
 };
 
 // The calls in `s`, in evaluation order (arguments before the call); lambdas are not entered.
@@ -237,6 +263,28 @@ class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 };
 
 // ---- the control tree ----
+
+// Case labels as text: `Level::Info or Level::Debug`, `default`.
+std::string caseText(const Reader& r, const std::vector<const SwitchCase*>& labels) {
+  std::string text;
+  for (const SwitchCase* c : labels)
+    if (const auto* cs = dyn_cast<CaseStmt>(c)) text += (text.empty() ? "" : " or ") + r.spell(cs->getLHS());
+  for (const SwitchCase* c : labels)
+    if (isa<DefaultStmt>(c)) text += text.empty() ? "default" : " or default";
+  return text;
+}
+
+// `subject` taking one of the labels: atom printed, written as spelled.
+PathLiteral caseLiteral(const Reader& r, const std::vector<const SwitchCase*>& labels, const std::string& subject,
+                        const std::string& spelledSubject) {
+  std::string values;
+  for (const SwitchCase* c : labels)
+    values += (values.empty() ? "" : "|") + (isa<CaseStmt>(c) ? r.print(cast<CaseStmt>(c)->getLHS()) : "default");
+  return {subject + "==" + values, true, squash(spelledSubject) + "==" + squash(caseText(r, labels))};
+}
+
+// An argument written as a name or a number needs no parentheses where it replaces a parameter.
+bool isSimple(const clang::Expr* e) { return isa<DeclRefExpr>(e) || isa<MemberExpr>(e) || isa<IntegerLiteral>(e); }
 
 // A switch's label group as text: `Level::Info or Level::Debug`, `default`.
 std::string caseLabel(const Reader& r, const CaseGroup& c) {
@@ -417,13 +465,15 @@ bool hasCall(const ControlNode& n) {
 
 // A condition (no leading `!`) as a canonical path literal (PathLiteral): a comparison with a
 // constant on the left is turned round, `!=`, `>` and `>=` become the negations of `==`, `<=`
-// and `<`. `spell` writes an operand (with parameters replaced, for a callee's condition).
-template <class Spell>
-PathLiteral canonicalLiteral(const clang::Expr* c, bool positive, const ASTContext& ctx, Spell&& spell) {
+// and `<`. The atom is printed from the AST by `print`; `spell` writes the condition as the
+// user did, for messages (both with parameters replaced, for a callee's condition).
+template <class Spell, class Print>
+PathLiteral canonicalLiteral(const clang::Expr* c, bool positive, const ASTContext& ctx, Spell&& spell,
+                             Print&& print) {
   PathLiteral out{"", positive, squash(spell(c)), false};
   const auto* b = dyn_cast_or_null<BinaryOperator>(c);
   if (!b || !b->isComparisonOp()) {
-    out.atom = out.written;
+    out.atom = print(c);
     return out;
   }
   const clang::Expr *lhs = strip(b->getLHS()), *rhs = strip(b->getRHS());
@@ -434,7 +484,7 @@ PathLiteral canonicalLiteral(const clang::Expr* c, bool positive, const ASTConte
   }
   bool negate = op == BO_NE || op == BO_GT || op == BO_GE;
   if (negate) op = BinaryOperator::negateComparisonOp(op);
-  out.atom = squash(spell(lhs)) + BinaryOperator::getOpcodeStr(op).str() + squash(spell(rhs));
+  out.atom = print(lhs) + BinaryOperator::getOpcodeStr(op).str() + print(rhs);
   out.positive = positive != negate;
   out.writtenNegated = negate;
   return out;
@@ -544,10 +594,8 @@ class TimeoutResolver {
         auto callee = std::make_shared<Env>();
         for (unsigned i = 0; i < def->getNumParams() && i < call->getNumArgs(); ++i)
           callee->values[def->getParamDecl(i)] = Bound{call->getArg(i), env};
-        size_t before = out.size(), outerPaths = paths_;
-        paths_ = 0;
-        walkReturns({def->getBody()}, callee, when, v.through, depth + 1, out);
-        paths_ = outerPaths;
+        size_t before = out.size();
+        walkReturns(def, callee, when, v.through, depth + 1, out);
         if (out.size() > before) return;
       }
     }
@@ -555,10 +603,7 @@ class TimeoutResolver {
   }
 
  private:
-  struct Literal {
-    std::optional<bool> decided;
-    PathLiteral lit;
-  };
+  using Literal = Branch;
 
   // The constant tables (`static constexpr uint64_t T[7] = {...}`) an array expression can be,
   // through a local pointer chosen by a condition: `arch == A5 ? TIMEOUT_MAP_A5 : TIMEOUT_MAP_A2A3`.
@@ -641,8 +686,23 @@ class TimeoutResolver {
       out.decided = value != negate;
       return out;
     }
-    out.lit = canonicalLiteral(c, !negate, r_.ctx(), [&](const clang::Expr* e) { return spellBound(e, env); });
+    out.lit = canonicalLiteral(
+        c, !negate, r_.ctx(), [&](const clang::Expr* e) { return spellBound(e, env); },
+        [&](const clang::Expr* e) { return printBound(e, env); });
     return out;
+  }
+
+  // `c` printed from the AST with each parameter bound in `env` printed as its argument.
+  std::string printBound(const clang::Expr* c, const std::shared_ptr<const Env>& env) {
+    if (!env) return r_.print(c);
+    return r_.print(c, [&](const DeclRefExpr* dr, llvm::raw_ostream& os) {
+      auto it = env->values.find(dr->getDecl());
+      if (!isa<ParmVarDecl>(dr->getDecl()) || it == env->values.end() || !it->second.expr) return false;
+      const clang::Expr* arg = strip(it->second.expr);
+      std::string text = printBound(arg, it->second.env);
+      os << (isSimple(arg) ? text : "(" + text + ")");
+      return true;
+    });
   }
 
   // The spelling of `c` with each parameter bound in `env` replaced by its argument, so that
@@ -666,11 +726,9 @@ class TimeoutResolver {
       unsigned at = sm.getFileOffset(dr->getBeginLoc());
       if (at < begin) continue;
       std::string arg = r_.spell(strip(it->second.expr));
-      bool simple = isa<DeclRefExpr>(strip(it->second.expr)) || isa<MemberExpr>(strip(it->second.expr)) ||
-                    isa<IntegerLiteral>(strip(it->second.expr));
-      edits.push_back(
-          {at - begin,
-           {static_cast<unsigned>(dr->getNameInfo().getAsString().size()), simple ? arg : "(" + arg + ")"}});
+      edits.push_back({at - begin,
+                       {static_cast<unsigned>(dr->getNameInfo().getAsString().size()),
+                        isSimple(strip(it->second.expr)) ? arg : "(" + arg + ")"}});
     }
     std::sort(edits.begin(), edits.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (const auto& [offset, edit] : edits)
@@ -678,57 +736,50 @@ class TimeoutResolver {
     return text;
   }
 
-  // Paths through a callee's statements (loops are not entered): every returned value.
-  void walkReturns(std::vector<const clang::Stmt*> todo, std::shared_ptr<const Env> env,
-                   const std::vector<PathLiteral>& when, const std::vector<std::string>& through, int depth,
-                   std::vector<TimeoutValue>& out) {
-    if (++paths_ > kMaxPaths || out.size() >= kMaxPaths || ++steps_ > kMaxSteps) return;
-    while (!todo.empty()) {
-      const clang::Stmt* s = todo.back();
-      todo.pop_back();
-      if (!s) continue;
-      if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
-        for (auto it = cs->body_rbegin(); it != cs->body_rend(); ++it) todo.push_back(*it);
-      } else if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+  // Paths through a callee (loops are not entered): every value it returns.
+  struct ReturnsState : PathState {
+    std::shared_ptr<const Env> env;
+  };
+  struct ReturnsWalker {
+    TimeoutResolver& t;
+    const std::vector<std::string>& through;
+    int depth;
+    std::vector<TimeoutValue>& out;
+
+    bool element(const clang::Stmt* s, ReturnsState& st) {
+      if (const auto* ds = dyn_cast<DeclStmt>(s)) {
         for (const Decl* d : ds->decls())
-          if (const auto* v = dyn_cast<VarDecl>(d); v && v->getInit()) env = assign(env, v, v->getInit());
-      } else if (const auto* ex = dyn_cast<clang::Expr>(s)) {
-        const auto* b = dyn_cast<BinaryOperator>(strip(ex));
-        if (!b || !b->isAssignmentOp()) continue;
+          if (const auto* v = dyn_cast<VarDecl>(d); v && v->getInit()) st.env = assign(st.env, v, v->getInit());
+      } else if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) {
         if (const auto* dr = dyn_cast<DeclRefExpr>(strip(b->getLHS())))
-          env = assign(env, dr->getDecl(), b->getOpcode() == BO_Assign ? b->getRHS() : nullptr);
-      } else if (const auto* is = dyn_cast<IfStmt>(s)) {
-        Literal c = literal(is->getCond(), env);
-        if (c.decided) {
-          todo.push_back(*c.decided ? is->getThen() : is->getElse());
-          continue;
-        }
-        auto thenTodo = todo, elseTodo = todo;
-        thenTodo.push_back(is->getThen());
-        elseTodo.push_back(is->getElse());
-        auto whenThen = when, whenElse = when;
-        if (addLiteral(whenThen, c.lit)) walkReturns(thenTodo, env, whenThen, through, depth, out);
-        if (addLiteral(whenElse, c.lit.negated())) walkReturns(elseTodo, env, whenElse, through, depth, out);
-        return;
-      } else if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
-        if (ret->getRetValue()) resolve(ret->getRetValue(), env, when, through, depth, out);
-        return;
-      } else if (const auto* sw = dyn_cast<SwitchStmt>(s)) {
-        auto split = caseGroups(*sw);
-        if (!split) continue;
-        std::string cond = squash(spellBound(sw->getCond(), env));
-        for (const CaseGroup& c : *split) {
-          auto caseTodo = todo;
-          caseTodo.insert(caseTodo.end(), c.stmts.rbegin(), c.stmts.rend());
-          auto whenCase = when;
-          if (addLiteral(whenCase, {cond + "==" + squash(caseLabel(r_, c)), true}))
-            walkReturns(caseTodo, env, whenCase, through, depth, out);
-        }
-        if (hasDefault(*split)) return;  // every path took a case
-      } else if (const auto* ls = dyn_cast<LabelStmt>(s)) {
-        todo.push_back(ls->getSubStmt());
+          st.env = assign(st.env, dr->getDecl(), b->getOpcode() == BO_Assign ? b->getRHS() : nullptr);
       }
+      return out.size() < kMaxPaths;
     }
+    bool loop(const clang::Stmt*, ReturnsState&) { return true; }
+    Branch branch(const clang::Expr* c, const ReturnsState& st) { return t.literal(c, st.env); }
+    PathLiteral switchCase(const SwitchStmt* sw, const std::vector<const SwitchCase*>& labels, const ReturnsState& st) {
+      return caseLiteral(t.r_, labels, t.printBound(sw->getCond(), st.env), t.spellBound(sw->getCond(), st.env));
+    }
+    void end(PathEnd how, const clang::Stmt* at, ReturnsState& st) {
+      if (how != PathEnd::Return) return;
+      if (const clang::Expr* value = cast<ReturnStmt>(at)->getRetValue())
+        t.resolve(value, st.env, st.when, through, depth, out);
+    }
+  };
+
+  void walkReturns(const FunctionDecl* fn, std::shared_ptr<const Env> env, const std::vector<PathLiteral>& when,
+                   const std::vector<std::string>& through, int depth, std::vector<TimeoutValue>& out) {
+    const FunctionCfg& cfg = r_.cfgOf(fn);
+    if (!cfg.ok() || steps_ >= kMaxSteps) return;
+    ReturnsWalker walker{*this, through, depth, out};
+    size_t budget = std::min(kMaxPaths, kMaxSteps - steps_);
+    PathEngine<ReturnsState, ReturnsWalker> engine(cfg, walker, nullptr, nullptr, budget);
+    ReturnsState start;
+    start.when = when;
+    start.env = std::move(env);
+    engine.run(cfg.entry(), 0, std::move(start));
+    steps_ += budget - engine.forksLeft() + 1;
   }
 
   static std::shared_ptr<const Env> assign(const std::shared_ptr<const Env>& env, const ValueDecl* d,
@@ -777,7 +828,6 @@ class TimeoutResolver {
   }
 
   const Reader& r_;
-  size_t paths_ = 0;  // paths walked in the current callee
   size_t steps_ = 0;  // paths walked in all callees of one wait
 };
 
@@ -800,21 +850,6 @@ bool looksLikeElapsed(const clang::Expr* e) {
       if (n.find(w) != std::string::npos) return true;
   }
   return false;
-}
-
-// `do { ... } while (0)`: a macro's statement wrapper (`__PYPTO_TIMEOUT_CHECK_WARN_EXIT`), not a
-// loop: the checks inside it belong to the loop around it.
-bool onceOnly(const clang::Stmt* s) {
-  const auto* d = dyn_cast<DoStmt>(s);
-  if (!d) return false;
-  const auto* lit = dyn_cast<IntegerLiteral>(d->getCond()->IgnoreParenImpCasts());
-  if (lit) return lit->getValue() == 0;
-  const auto* b = dyn_cast<CXXBoolLiteralExpr>(d->getCond()->IgnoreParenImpCasts());
-  return b && !b->getValue();
-}
-
-bool isLoop(const clang::Stmt* s) {
-  return isa<WhileStmt>(s) || isa<ForStmt>(s) || (isa<DoStmt>(s) && !onceOnly(s)) || isa<CXXForRangeStmt>(s);
 }
 
 // A comparison of elapsed time with a timeout somewhere in `cond`: `now - start > timeout`, or a
@@ -901,7 +936,16 @@ PathLiteral conditionLiteral(const Reader& r, const clang::Expr* cond, bool posi
     positive = !positive;
     c = strip(u->getSubExpr());
   }
-  return canonicalLiteral(c, positive, r.ctx(), [&](const clang::Expr* e) { return r.spell(e); });
+  return canonicalLiteral(
+      c, positive, r.ctx(), [&](const clang::Expr* e) { return r.spell(e); },
+      [&](const clang::Expr* e) { return r.print(e); });
+}
+
+// The callee and macro names of a call, for judging hard failures.
+void addCallName(const Reader& r, const CallExpr* c, std::vector<std::string>& names) {
+  names.push_back(calleeName(c));
+  std::string macro = r.macroAt(c->getBeginLoc());
+  if (!macro.empty()) names.push_back(macro);
 }
 
 // The callee and macro names of the calls in `s` (but `skip`), for judging hard failures.
@@ -909,12 +953,8 @@ void addCallNames(const Reader& r, const clang::Stmt* s, std::vector<std::string
                   const CallExpr* skip = nullptr) {
   std::vector<const CallExpr*> found;
   collectCalls(s, found);
-  for (const CallExpr* c : found) {
-    if (c == skip) continue;
-    names.push_back(calleeName(c));
-    std::string macro = r.macroAt(c->getBeginLoc());
-    if (!macro.empty()) names.push_back(macro);
-  }
+  for (const CallExpr* c : found)
+    if (c != skip) addCallName(r, c, names);
 }
 
 // Does the function poll with a timeout (a loop whose condition or an `if` of whose body compares
@@ -943,12 +983,15 @@ constexpr int kMaxCallerDepth = 3;       // callers followed through `return` of
 constexpr size_t kMaxCallerPaths = 64;   // paths walked per call site
 constexpr size_t kMaxContexts = 16;      // call sites per spin wait
 
-// `name` as a whole identifier in `text` replaced by `with`.
+// `name` as a whole identifier in `text` replaced by `with` (a member named like it, after `.`,
+// `->` or `::`, is not the parameter).
 std::string replaceWord(const std::string& text, const std::string& name, const std::string& with) {
   std::string out;
   auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (size_t i = 0; i < text.size();) {
-    if (text.compare(i, name.size(), name) == 0 && (i == 0 || !word(text[i - 1])) &&
+    bool member = i > 0 && (text[i - 1] == '.' || (i > 1 && text.compare(i - 2, 2, "->") == 0) ||
+                            (i > 1 && text.compare(i - 2, 2, "::") == 0));
+    if (text.compare(i, name.size(), name) == 0 && (i == 0 || !word(text[i - 1])) && !member &&
         (i + name.size() == text.size() || !word(text[i + name.size()]))) {
       out += with;
       i += name.size();
@@ -977,12 +1020,13 @@ class CallerOutcomes {
       for (unsigned i = 0; i < fn->getNumParams() && i < site.call->getNumArgs(); ++i) {
         const clang::Expr* arg = strip(site.call->getArg(i));
         if (!isa<DeclRefExpr>(arg) && !isa<MemberExpr>(arg) && !isa<IntegerLiteral>(arg)) continue;
-        std::string param = fn->getParamDecl(i)->getNameAsString(), with = squash(r_.spell(arg));
-        if (param.empty() || param == with) continue;
+        std::string param = fn->getParamDecl(i)->getNameAsString();
+        std::string printed = r_.print(arg), written = squash(r_.spell(arg));
+        if (param.empty() || param == printed) continue;
         for (auto& v : renamed)
           for (auto& l : v.when) {
-            l.atom = replaceWord(l.atom, param, with);
-            l.written = replaceWord(l.written, param, with);
+            l.atom = replaceWord(l.atom, param, printed);
+            l.written = replaceWord(l.written, param, written);
           }
       }
       // Values the callers above can never pass (the chip dispatch `if (arch == DAV_3510)` around
@@ -1023,18 +1067,21 @@ class CallerOutcomes {
   };
   using Env = std::map<const VarDecl*, const clang::Expr*>;  // local -> its value (null: unknown)
 
-  // The statements after `call` in `caller`, innermost block first: the path taken once it returned.
+  // The paths from `call` on in `caller`: what it does once the call returned.
   void walkFrom(const FunctionDecl* caller, const CallExpr* call, const clang::Expr* returned, std::vector<Path>& out) {
-    std::vector<const clang::Stmt*> todo;
-    const clang::Stmt* leaf = nullptr;
     guards_.clear();
-    if (!continuation(caller->getBody(), call, todo, leaf) || !leaf) return;
+    const FunctionCfg& cfg = r_.cfgOf(caller);
+    auto at = cfg.elementOf(call);
+    if (!at || !guardsOf(caller->getBody(), call)) return;
     call_ = call;
     returned_ = returned;
     callee_ = call->getDirectCallee() ? call->getDirectCallee()->getCanonicalDecl() : nullptr;
-    paths_ = 0;
-    todo.push_back(leaf);
-    walk(todo, Env{}, {}, guards_, out, true);
+    FollowWalker walker{*this, out};
+    PathEngine<FollowState, FollowWalker> engine(cfg, walker, nullptr, call, kMaxCallerPaths);
+    FollowState start;
+    start.when = guards_;
+    start.last = call;
+    engine.run(at->first, at->second + 1, std::move(start));
   }
 
   // The conditions that hold at every call of `fn`: the `if`s around each call site, and those
@@ -1045,10 +1092,8 @@ class CallerOutcomes {
     std::optional<std::vector<PathLiteral>> common;
     for (const CallSite& site : it->second) {
       if (!site.caller->getBody() || site.caller->getCanonicalDecl() == fn->getCanonicalDecl()) return {};
-      std::vector<const clang::Stmt*> ignored;
-      const clang::Stmt* leaf = nullptr;
       guards_.clear();
-      continuation(site.caller->getBody(), site.call, ignored, leaf);
+      guardsOf(site.caller->getBody(), site.call);
       std::vector<PathLiteral> here = guards_;
       auto up = guardsAbove(site.caller, depth + 1);
       here.insert(here.end(), up.begin(), up.end());
@@ -1068,50 +1113,97 @@ class CallerOutcomes {
     return common.value_or(std::vector<PathLiteral>{});
   }
 
-  // Pushes, outermost first, the statements following the one that holds `call` in each
-  // enclosing block; `leaf` is the innermost statement holding it.
-  bool continuation(const clang::Stmt* s, const CallExpr* call, std::vector<const clang::Stmt*>& todo,
-                    const clang::Stmt*& leaf) {
+  // Adds to guards_ the conditions of the `if`s whose branch holds `call`; false when `s` does
+  // not hold it.
+  bool guardsOf(const clang::Stmt* s, const CallExpr* call) {
     if (!s || !contains(s, call)) return false;
-    if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
-      auto body = cs->body();
-      std::vector<const clang::Stmt*> items(body.begin(), body.end());
-      for (size_t i = 0; i < items.size(); ++i)
-        if (contains(items[i], call)) {
-          for (size_t j = items.size(); j > i + 1; --j) todo.push_back(items[j - 1]);
-          return continuation(items[i], call, todo, leaf);
-        }
-      return false;
-    }
     if (const auto* is = dyn_cast<IfStmt>(s); is && !contains(is->getCond(), call) && !contains(is->getInit(), call)) {
-      // The call runs only under this `if`: its condition holds on every path from it.
       bool inThen = contains(is->getThen(), call);
       bool taken = false;
       if (!(is->getCond()->EvaluateAsBooleanCondition(taken, r_.ctx())))
         guards_.push_back(conditionLiteral(r_, is->getCond(), inThen));
-      return continuation(inThen ? is->getThen() : is->getElse(), call, todo, leaf);
+      return guardsOf(inThen ? is->getThen() : is->getElse(), call);
     }
-    if (const auto* w = dyn_cast<WhileStmt>(s); w && !contains(w->getCond(), call)) return continuation(w->getBody(), call, todo, leaf);
-    if (const auto* f = dyn_cast<ForStmt>(s); f && contains(f->getBody(), call)) return continuation(f->getBody(), call, todo, leaf);
-    if (const auto* d = dyn_cast<DoStmt>(s); d && contains(d->getBody(), call)) return continuation(d->getBody(), call, todo, leaf);
-    leaf = s;
+    for (const clang::Stmt* c : s->children())
+      if (!isa_and_nonnull<LambdaExpr>(c) && contains(c, call)) return guardsOf(c, call);
     return true;
   }
 
-  std::optional<int64_t> eval(const clang::Expr* e, const Env& env, int depth = 0) {
+  struct FollowState : PathState {
+    Env env;
+    std::vector<std::string> calls;
+  };
+
+  // What a path after the failed call does: waits again, returns (what), or runs off the end.
+  struct FollowWalker {
+    CallerOutcomes& c;
+    std::vector<Path>& out;
+
+    bool element(const clang::Stmt* s, FollowState& st) {
+      if (out.size() >= kMaxCallerPaths) return false;
+      if (const auto* call = dyn_cast<CallExpr>(s)) {
+        if (c.retries(call)) return retried(s, st);
+        c.addCall(call, st.calls);
+      } else if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+        for (const Decl* d : ds->decls())
+          if (const auto* v = dyn_cast<VarDecl>(d); v && v->getInit()) st.env[v] = c.valueOf(v->getInit(), st);
+      } else if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->getOpcode() == BO_Assign) {
+        if (const auto* dr = dyn_cast<DeclRefExpr>(strip(b->getLHS())))
+          if (const auto* var = dyn_cast<VarDecl>(dr->getDecl())) st.env[var] = c.valueOf(b->getRHS(), st);
+      }
+      return true;
+    }
+    // A loop is not entered (its body is not part of the failure's path) unless it waits again.
+    bool loop(const clang::Stmt* s, FollowState& st) { return !c.retries(s) || retried(s, st); }
+    Branch branch(const clang::Expr* cond, const FollowState& st) {
+      if (auto v = c.eval(cond, st)) return {*v != 0, {}};
+      return {std::nullopt, conditionLiteral(c.r_, cond)};
+    }
+    PathLiteral switchCase(const SwitchStmt* sw, const std::vector<const SwitchCase*>& labels, const FollowState&) {
+      return caseLiteral(c.r_, labels, c.r_.print(sw->getCond()), c.r_.spell(sw->getCond()));
+    }
+    void end(PathEnd how, const clang::Stmt* at, FollowState& st) {
+      if (how != PathEnd::Return) {
+        const clang::Stmt* last = st.last ? st.last : c.call_;
+        out.push_back({WaitExit{c.r_.loc(last), WaitExit::Kind::FallThrough, "", st.calls, st.when}, nullptr});
+        return;
+      }
+      const auto* ret = cast<ReturnStmt>(at);
+      const clang::Expr* value = ret->getRetValue() ? c.valueOf(ret->getRetValue(), st) : nullptr;
+      if (const auto* dr = dyn_cast_or_null<DeclRefExpr>(value ? strip(value) : nullptr))
+        if (const auto* var = dyn_cast<VarDecl>(dr->getDecl()); var && st.env.count(var) && st.env[var])
+          value = st.env[var];
+      std::string text = value ? c.r_.spell(strip(value)) : "";
+      out.push_back({WaitExit{c.r_.loc(ret), WaitExit::Kind::Return, text, st.calls, st.when}, value,
+                     value == c.returned_});
+    }
+    // Waits again (the next level): the failure is not final.
+    bool retried(const clang::Stmt* s, FollowState& st) {
+      WaitExit e{c.r_.loc(s), WaitExit::Kind::FallThrough, "", st.calls, st.when};
+      e.retried = true;
+      out.push_back({e, nullptr});
+      return false;
+    }
+  };
+
+  std::optional<int64_t> eval(const clang::Expr* e, const FollowState& st, int depth = 0) {
     e = strip(e);
     if (!e || depth > 8) return std::nullopt;
-    if (e == call_) return eval(returned_, env, depth + 1);
+    if (e == call_) return eval(returned_, st, depth + 1);
     if (auto v = evalInt(r_.ctx(), e)) return v;
     if (const auto* dr = dyn_cast<DeclRefExpr>(e))
       if (const auto* var = dyn_cast<VarDecl>(dr->getDecl()))
-        if (auto it = env.find(var); it != env.end() && it->second) return eval(it->second, env, depth + 1);
+        if (auto it = st.env.find(var); it != st.env.end() && it->second) return eval(it->second, st, depth + 1);
     if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_LNot)
-      if (auto v = eval(u->getSubExpr(), env, depth + 1)) return !*v;
-    if (const auto* co = dyn_cast<ConditionalOperator>(e))
-      if (auto c = eval(co->getCond(), env, depth + 1)) return eval(*c ? co->getTrueExpr() : co->getFalseExpr(), env, depth + 1);
+      if (auto v = eval(u->getSubExpr(), st, depth + 1)) return !*v;
+    if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
+      std::optional<int64_t> c;
+      if (auto arm = st.arms.find(co); arm != st.arms.end()) c = arm->second;
+      if (!c) c = eval(co->getCond(), st, depth + 1);
+      if (c) return eval(*c ? co->getTrueExpr() : co->getFalseExpr(), st, depth + 1);
+    }
     if (const auto* b = dyn_cast<BinaryOperator>(e)) {
-      auto l = eval(b->getLHS(), env, depth + 1), r = eval(b->getRHS(), env, depth + 1);
+      auto l = eval(b->getLHS(), st, depth + 1), r = eval(b->getRHS(), st, depth + 1);
       if (b->getOpcode() == BO_LAnd) {
         if ((l && !*l) || (r && !*r)) return 0;
         if (l && r) return 1;
@@ -1136,95 +1228,15 @@ class CallerOutcomes {
     return std::nullopt;
   }
 
-  // The value a local gets from `rhs`: the failed call's result, or an expression.
-  const clang::Expr* valueOf(const clang::Expr* rhs) {
+  // The value a local gets from `rhs`: the failed call's result, the side of a `?:` the path
+  // took, or the expression.
+  const clang::Expr* valueOf(const clang::Expr* rhs, const FollowState& st) {
     rhs = strip(rhs);
-    return rhs == call_ ? returned_ : rhs;
-  }
-
-  void walk(std::vector<const clang::Stmt*> todo, Env env, std::vector<std::string> calls,
-            std::vector<PathLiteral> when, std::vector<Path>& out, bool atCall) {
-    if (++paths_ > kMaxCallerPaths || out.size() >= kMaxCallerPaths) return;
-    SourceLoc last;
-    while (!todo.empty()) {
-      const clang::Stmt* s = todo.back();
-      todo.pop_back();
-      if (!s) continue;
-      bool first = atCall;
-      atCall = false;
-      last = r_.loc(s);
-      if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
-        for (auto it = cs->body_rbegin(); it != cs->body_rend(); ++it) todo.push_back(*it);
-        continue;
-      }
-      if (!first && retries(s)) {  // waits again (the next level): the failure is not final
-        WaitExit e{r_.loc(s), WaitExit::Kind::FallThrough, "", calls, when};
-        e.retried = true;
-        out.push_back({e, nullptr});
-        return;
-      }
-      if (const auto* ds = dyn_cast<DeclStmt>(s)) {
-        for (const Decl* d : ds->decls())
-          if (const auto* v = dyn_cast<VarDecl>(d); v && v->getInit()) {
-            if (splitOnConditional(v, v->getInit(), todo, env, calls, when, out)) return;
-            env[v] = valueOf(v->getInit());
-          }
-        addCalls(s, calls);
-        continue;
-      }
-      if (const auto* is = dyn_cast<IfStmt>(s)) {
-        addCalls(is->getCond(), calls);
-        if (auto c = eval(is->getCond(), env)) {
-          todo.push_back(*c ? is->getThen() : is->getElse());
-          continue;
-        }
-        PathLiteral lit = conditionLiteral(r_, is->getCond());
-        auto thenTodo = todo, elseTodo = todo;
-        thenTodo.push_back(is->getThen());
-        elseTodo.push_back(is->getElse());
-        auto whenThen = when, whenElse = when;
-        if (addLiteral(whenThen, lit)) walk(thenTodo, env, calls, whenThen, out, false);
-        if (addLiteral(whenElse, lit.negated())) walk(elseTodo, env, calls, whenElse, out, false);
-        return;
-      }
-      if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
-        addCalls(ret->getRetValue(), calls);
-        const clang::Expr* value = ret->getRetValue() ? valueOf(ret->getRetValue()) : nullptr;
-        if (const auto* dr = dyn_cast_or_null<DeclRefExpr>(value ? strip(value) : nullptr))
-          if (const auto* var = dyn_cast<VarDecl>(dr->getDecl()); var && env.count(var) && env[var]) value = env[var];
-        std::string text = value ? r_.spell(strip(value)) : "";
-        out.push_back({WaitExit{r_.loc(ret), WaitExit::Kind::Return, text, calls, when}, value, value == returned_});
-        return;
-      }
-      if (isLoop(s)) continue;  // not entered: its body is not part of the failure's path
-      if (const auto* b = dyn_cast<BinaryOperator>(s); b && b->getOpcode() == BO_Assign)
-        if (const auto* dr = dyn_cast<DeclRefExpr>(strip(b->getLHS())))
-          if (const auto* var = dyn_cast<VarDecl>(dr->getDecl())) {
-            if (splitOnConditional(var, b->getRHS(), todo, env, calls, when, out)) return;
-            env[var] = valueOf(b->getRHS());
-            addCalls(b->getRHS(), calls);
-            continue;
-          }
-      addCalls(s, calls);
-    }
-    out.push_back({WaitExit{last, WaitExit::Kind::FallThrough, "", calls, when}, nullptr});
-  }
-
-  // `level = n == 1 ? FAILED : DROPPED` with `n == 1` unknown: one path each.
-  bool splitOnConditional(const VarDecl* var, const clang::Expr* rhs, const std::vector<const clang::Stmt*>& todo,
-                          const Env& env, const std::vector<std::string>& calls, const std::vector<PathLiteral>& when,
-                          std::vector<Path>& out) {
-    const auto* co = dyn_cast<ConditionalOperator>(strip(rhs));
-    if (!co || eval(co->getCond(), env)) return false;
-    PathLiteral lit = conditionLiteral(r_, co->getCond());
-    for (bool taken : {true, false}) {
-      Env branch = env;
-      branch[var] = taken ? co->getTrueExpr() : co->getFalseExpr();
-      auto w = when;
-      if (!addLiteral(w, taken ? lit : lit.negated())) continue;  // the path already decided it
-      walk(todo, branch, calls, w, out, false);
-    }
-    return true;
+    if (rhs == call_) return returned_;
+    if (const auto* co = dyn_cast_or_null<ConditionalOperator>(rhs))
+      if (auto arm = st.arms.find(co); arm != st.arms.end())
+        return valueOf(arm->second ? co->getTrueExpr() : co->getFalseExpr(), st);
+    return rhs;
   }
 
   // Does `s` wait again: call the waiting function, or another function that spin-waits (the
@@ -1245,7 +1257,9 @@ class CallerOutcomes {
     return false;
   }
 
-  void addCalls(const clang::Stmt* s, std::vector<std::string>& names) { addCallNames(r_, s, names, call_); }
+  void addCall(const CallExpr* call, std::vector<std::string>& names) {
+    if (call != call_) addCallName(r_, call, names);
+  }
 
   static bool containsAny(const std::vector<std::string>& words, const std::string& text) {
     for (const auto& w : words)
@@ -1261,14 +1275,21 @@ class CallerOutcomes {
   const clang::Expr* returned_ = nullptr;
   const FunctionDecl* callee_ = nullptr;
   std::vector<PathLiteral> guards_;  // the conditions the call site runs under
-  size_t paths_ = 0;
   std::map<const FunctionDecl*, bool> waits_;  // holdsSpinWait, per callee asked about
 };
 
 class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
  public:
   WaitCollector(const Reader& r, std::vector<SpinWait>& out, const FunctionDecl* fn, const CallSites* sites)
-      : r_(r), out_(out), fn_(fn), sites_(sites) {}
+      : r_(r), out_(out), fn_(fn), sites_(sites), fns_{fn} {}
+
+  // A wait in a lambda's body is in the lambda's CFG.
+  bool TraverseLambdaExpr(LambdaExpr* l) {
+    fns_.push_back(l->getCallOperator());
+    bool goOn = RecursiveASTVisitor::TraverseLambdaExpr(l);
+    fns_.pop_back();
+    return goOn;
+  }
 
   bool VisitWhileStmt(WhileStmt* s) { return loop(s, s->getCond(), s->getBody()); }
   bool VisitDoStmt(DoStmt* s) { return onceOnly(s) ? true : loop(s, s->getCond(), s->getBody()); }
@@ -1294,7 +1315,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       w.loc = r_.loc(cond);
       if (const auto* both = dyn_cast<BinaryOperator>(strip(cond)); both && both->getOpcode() == BO_LAnd)
         w.polled = r_.spell(contains(both->getRHS(), check.cmp) ? both->getLHS() : both->getRHS());
-      w.exits = exits(after->getThen());
+      w.exits = exits(after, true);
       decideInCallers(w);
       out_.push_back(std::move(w));
     }
@@ -1313,7 +1334,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     if (!cond || (!cond->isValueDependent() && cond->EvaluateAsBooleanCondition(constant, r_.ctx())))
       w.polled = pollInBody(body, timeoutIf);
     w.sharedPoll |= sharedPollInBody(body, timeoutIf) || reloadedFromShared(cond, body);
-    w.exits = exits(check.expiredWhenTrue ? timeoutIf->getThen() : timeoutIf->getElse());
+    w.exits = exits(timeoutIf, check.expiredWhenTrue);
     decideInCallers(w);
     out_.push_back(std::move(w));
     return true;
@@ -1401,11 +1422,29 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     for (const clang::Stmt* c : s->children()) forEachExitIf(c, skip, f);
   }
 
-  // Every path out of the timeout branch: its calls, how it leaves, under which conditions.
-  std::vector<WaitExit> exits(const clang::Stmt* branch) {
+  // Every path out of a side of the timeout's `if`: its calls, how it leaves, under which conditions.
+  std::vector<WaitExit> exits(const IfStmt* timeoutIf, bool thenSide) {
     std::vector<WaitExit> out;
     returns_.clear();
-    walkExits({branch}, {}, {}, out);
+    const clang::Stmt* branch = thenSide ? timeoutIf->getThen() : timeoutIf->getElse();
+    if (!branch) {  // nothing happens: the path goes on after the `if`
+      out.push_back(WaitExit{SourceLoc{}, WaitExit::Kind::FallThrough, "", {}, {}});
+      return out;
+    }
+    const FunctionCfg& cfg = r_.cfgOf(fns_.back());
+    const CFGBlock* start = cfg.successorOf(timeoutIf, thenSide ? 0 : 1);
+    if (!start) {
+      // No CFG (Clang could not build one): the branch's calls, as one path.
+      std::vector<std::string> calls;
+      addCallNames(r_, branch, calls);
+      out.push_back(WaitExit{r_.loc(timeoutIf), WaitExit::Kind::FallThrough, "", calls, {}});
+      return out;
+    }
+    ExitWalker walker{*this, out};
+    PathEngine<ExitState, ExitWalker> engine(cfg, walker, branch, branch, kMaxPaths);
+    ExitState begin;
+    begin.last = branch;
+    engine.run(start, 0, std::move(begin));
     return out;
   }
 
@@ -1424,52 +1463,47 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       if (w.callers.size() > before) w.exits[i].decidedByCaller = true;
     }
   }
-  void walkExits(std::vector<const clang::Stmt*> todo, std::vector<std::string> calls,
-                 const std::vector<PathLiteral>& when, std::vector<WaitExit>& out) {
-    if (out.size() >= kMaxPaths) return;
-    SourceLoc last;
-    while (!todo.empty()) {
-      const clang::Stmt* s = todo.back();
-      todo.pop_back();
-      if (!s) continue;
-      last = r_.loc(s);
-      if (const auto* cs = dyn_cast<CompoundStmt>(s)) {
-        for (auto it = cs->body_rbegin(); it != cs->body_rend(); ++it) todo.push_back(*it);
-        continue;
-      }
-      if (const auto* is = dyn_cast<IfStmt>(s)) {
-        addCalls(is->getCond(), calls);
-        PathLiteral lit = conditionLiteral(r_, is->getCond());
-        auto thenTodo = todo, elseTodo = todo;
-        thenTodo.push_back(is->getThen());
-        elseTodo.push_back(is->getElse());
-        auto whenThen = when, whenElse = when;
-        if (addLiteral(whenThen, lit)) walkExits(thenTodo, calls, whenThen, out);
-        if (addLiteral(whenElse, lit.negated())) walkExits(elseTodo, calls, whenElse, out);
-        return;
-      }
-      if (const auto* ret = dyn_cast<ReturnStmt>(s)) {
-        addCalls(ret->getRetValue(), calls);
-        WaitExit e{r_.loc(ret), WaitExit::Kind::Return, ret->getRetValue() ? r_.spell(ret->getRetValue()) : "", calls,
-                   when};
-        returns_[out.size()] = ret;
-        out.push_back(std::move(e));
-        return;
-      }
-      if (isa<BreakStmt>(s)) {
-        out.push_back(WaitExit{r_.loc(s), WaitExit::Kind::Break, "", calls, when});
-        return;
-      }
-      addCalls(s, calls);
+  struct ExitState : PathState {
+    std::vector<std::string> calls;
+  };
+  struct ExitWalker {
+    WaitCollector& c;
+    std::vector<WaitExit>& out;
+
+    bool element(const clang::Stmt* s, ExitState& st) {
+      if (const auto* call = dyn_cast<CallExpr>(s)) addCallName(c.r_, call, st.calls);
+      return out.size() < kMaxPaths;
     }
-    out.push_back(WaitExit{last, WaitExit::Kind::FallThrough, "", calls, when});
-  }
-  void addCalls(const clang::Stmt* s, std::vector<std::string>& names) { addCallNames(r_, s, names); }
+    // A loop of the branch (`for (core...) Report(core)`) is not walked; its calls count.
+    bool loop(const clang::Stmt* s, ExitState& st) {
+      for (const clang::Stmt* part : s->children())
+        if (!isa_and_nonnull<clang::Expr>(part)) addCallNames(c.r_, part, st.calls);
+      return true;
+    }
+    Branch branch(const clang::Expr* cond, const ExitState&) { return {std::nullopt, conditionLiteral(c.r_, cond)}; }
+    PathLiteral switchCase(const SwitchStmt* sw, const std::vector<const SwitchCase*>& labels, const ExitState&) {
+      return caseLiteral(c.r_, labels, c.r_.print(sw->getCond()), c.r_.spell(sw->getCond()));
+    }
+    void end(PathEnd how, const clang::Stmt* at, ExitState& st) {
+      if (how == PathEnd::Return) {
+        const auto* ret = cast<ReturnStmt>(at);
+        c.returns_[out.size()] = ret;
+        out.push_back(WaitExit{c.r_.loc(ret), WaitExit::Kind::Return,
+                               ret->getRetValue() ? c.r_.spell(ret->getRetValue()) : "", st.calls, st.when});
+      } else if (how == PathEnd::Break) {
+        out.push_back(WaitExit{c.r_.loc(at), WaitExit::Kind::Break, "", st.calls, st.when});
+      } else {
+        out.push_back(WaitExit{st.last ? c.r_.loc(st.last) : SourceLoc{}, WaitExit::Kind::FallThrough, "", st.calls,
+                               st.when});
+      }
+    }
+  };
 
   const Reader& r_;
   std::vector<SpinWait>& out_;
   const FunctionDecl* fn_;
   const CallSites* sites_;
+  std::vector<const FunctionDecl*> fns_;          // the function (or lambda) being walked, innermost last
   std::map<size_t, const ReturnStmt*> returns_;  // exit index -> its return, for the last exits()
 };
 
