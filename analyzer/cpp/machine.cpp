@@ -64,6 +64,13 @@ const clang::Expr* strip(const clang::Expr* e) {
   return e;
 }
 
+// A parameter in a printed condition, named with its function: a caller's argument replaces
+// exactly it (not a member or another function's parameter of the same name).
+std::string paramMarker(const ParmVarDecl* p) {
+  const auto* fn = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
+  return "{" + (fn ? fn->getQualifiedNameAsString() : std::string()) + ":" + p->getNameAsString() + "}";
+}
+
 // The machine function's view of the AST: spellings as the user wrote them (macros unexpanded).
 class Reader {
  public:
@@ -102,7 +109,8 @@ class Reader {
   }
   ASTContext& ctx() const { return ctx_; }
   // A condition's identity: the expression as Clang prints it from the AST (macros expanded,
-  // spacing dropped), with `substitute` printing what it handles (a bound parameter) itself.
+  // spacing dropped), with `substitute` printing what it handles (a bound parameter) itself. A
+  // parameter left is printed as its marker (paramMarker), for a caller to replace.
   using Substitute = std::function<bool(const DeclRefExpr*, llvm::raw_ostream&)>;
   std::string print(const clang::Stmt* s, const Substitute& substitute = {}) const {
     if (!s) return "";
@@ -111,7 +119,11 @@ class Reader {
       explicit Helper(const Substitute& f) : substitute(f) {}
       bool handledStmt(clang::Stmt* e, llvm::raw_ostream& os) override {
         const auto* dr = dyn_cast<DeclRefExpr>(e);
-        return dr && substitute && substitute(dr, os);
+        if (!dr) return false;
+        if (substitute && substitute(dr, os)) return true;
+        const auto* param = dyn_cast<ParmVarDecl>(dr->getDecl());
+        if (param) os << paramMarker(param);
+        return param != nullptr;
       }
     } helper(substitute);
     std::string text;
@@ -983,6 +995,12 @@ constexpr int kMaxCallerDepth = 3;       // callers followed through `return` of
 constexpr size_t kMaxCallerPaths = 64;   // paths walked per call site
 constexpr size_t kMaxContexts = 16;      // call sites per spin wait
 
+std::string replaceAll(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
 // `name` as a whole identifier in `text` replaced by `with` (a member named like it, after `.`,
 // `->` or `::`, is not the parameter).
 std::string replaceWord(const std::string& text, const std::string& name, const std::string& with) {
@@ -1015,26 +1033,14 @@ class CallerOutcomes {
       if (out.size() >= kMaxContexts) return;
       const FunctionDecl* caller = site.caller;
       if (!caller->getBody() || caller->getCanonicalDecl() == fn->getCanonicalDecl()) continue;
-      // The values' conditions in the caller's terms.
-      std::vector<TimeoutValue> renamed = values;
-      for (unsigned i = 0; i < fn->getNumParams() && i < site.call->getNumArgs(); ++i) {
-        const clang::Expr* arg = strip(site.call->getArg(i));
-        if (!isa<DeclRefExpr>(arg) && !isa<MemberExpr>(arg) && !isa<IntegerLiteral>(arg)) continue;
-        std::string param = fn->getParamDecl(i)->getNameAsString();
-        std::string printed = r_.print(arg), written = squash(r_.spell(arg));
-        if (param.empty() || param == printed) continue;
-        for (auto& v : renamed)
-          for (auto& l : v.when) {
-            l.atom = replaceWord(l.atom, param, printed);
-            l.written = replaceWord(l.written, param, written);
-          }
+      // The values' conditions in the caller's terms. Values no call path above can pass (the
+      // chip dispatch `if (arch == DAV_3510)` around every call of an A5-only helper) are dropped.
+      std::vector<TimeoutValue> renamed;
+      for (const TimeoutValue& v : values) {
+        TimeoutValue up = v;
+        up.when = inCallerTerms(v.when, fn, site.call);
+        if (possible(up.when, caller, 0)) renamed.push_back(std::move(up));
       }
-      // Values the callers above can never pass (the chip dispatch `if (arch == DAV_3510)` around
-      // every call of an A5-only helper) are dropped.
-      std::vector<PathLiteral> above = guardsAbove(caller, 0);
-      renamed.erase(std::remove_if(renamed.begin(), renamed.end(),
-                                   [&](const TimeoutValue& v) { return !compatible(v.when, above); }),
-                    renamed.end());
       std::vector<Path> paths;
       walkFrom(caller, site.call, returned, paths);
       WaitContext context{r_.loc(site.call), caller->getQualifiedNameAsString(), renamed, {}};
@@ -1084,33 +1090,42 @@ class CallerOutcomes {
     engine.run(at->first, at->second + 1, std::move(start));
   }
 
-  // The conditions that hold at every call of `fn`: the `if`s around each call site, and those
-  // above its caller, kept where every call site has them.
-  std::vector<PathLiteral> guardsAbove(const FunctionDecl* fn, int depth) {
+  // `when`, a callee's conditions, with the callee's parameters replaced by the call's arguments.
+  std::vector<PathLiteral> inCallerTerms(std::vector<PathLiteral> when, const FunctionDecl* fn, const CallExpr* call) {
+    for (unsigned i = 0; i < fn->getNumParams() && i < call->getNumArgs(); ++i) {
+      const clang::Expr* arg = strip(call->getArg(i));
+      std::string marker = paramMarker(fn->getParamDecl(i)), printed = r_.print(arg);
+      if (!isSimple(arg)) printed = "(" + printed + ")";
+      for (auto& l : when) l.atom = replaceAll(l.atom, marker, printed);
+      // The messages' spelling: the caller's name for a simple argument.
+      std::string param = fn->getParamDecl(i)->getNameAsString(), written = squash(r_.spell(arg));
+      if (!isSimple(arg) || param.empty() || param == written) continue;
+      for (auto& l : when) l.written = replaceWord(l.written, param, written);
+    }
+    return when;
+  }
+
+  // Can conditions `when` (in `fn`'s terms) hold where `fn` runs: does some call path up to
+  // `fn`, through the `if`s around each call, allow them?
+  bool possible(const std::vector<PathLiteral>& when, const FunctionDecl* fn, int depth) {
     auto it = sites_.find(fn->getCanonicalDecl());
-    if (it == sites_.end() || it->second.empty() || depth >= kMaxCallerDepth) return {};
-    std::optional<std::vector<PathLiteral>> common;
+    if (it == sites_.end() || it->second.empty() || depth >= kMaxCallerDepth) return true;
     for (const CallSite& site : it->second) {
-      if (!site.caller->getBody() || site.caller->getCanonicalDecl() == fn->getCanonicalDecl()) return {};
+      if (!site.caller->getBody() || site.caller->getCanonicalDecl() == fn->getCanonicalDecl()) return true;
+      std::vector<PathLiteral> up = inCallerTerms(when, fn, site.call);
+      if (compatible(up, guardsAt(site)) && possible(up, site.caller, depth + 1)) return true;
+    }
+    return false;
+  }
+
+  const std::vector<PathLiteral>& guardsAt(const CallSite& site) {
+    auto [it, fresh] = guardsAt_.try_emplace(site.call);
+    if (fresh) {
       guards_.clear();
       guardsOf(site.caller->getBody(), site.call);
-      std::vector<PathLiteral> here = guards_;
-      auto up = guardsAbove(site.caller, depth + 1);
-      here.insert(here.end(), up.begin(), up.end());
-      if (!common) {
-        common = here;
-        continue;
-      }
-      std::vector<PathLiteral> both;
-      for (const auto& l : *common)
-        for (const auto& h : here)
-          if (l.atom == h.atom && l.positive == h.positive) {
-            both.push_back(l);
-            break;
-          }
-      common = both;
+      it->second = guards_;
     }
-    return common.value_or(std::vector<PathLiteral>{});
+    return it->second;
   }
 
   // Adds to guards_ the conditions of the `if`s whose branch holds `call`; false when `s` does
@@ -1275,6 +1290,7 @@ class CallerOutcomes {
   const clang::Expr* returned_ = nullptr;
   const FunctionDecl* callee_ = nullptr;
   std::vector<PathLiteral> guards_;  // the conditions the call site runs under
+  std::map<const CallExpr*, std::vector<PathLiteral>> guardsAt_;  // guardsOf, per call site asked about
   std::map<const FunctionDecl*, bool> waits_;  // holdsSpinWait, per callee asked about
 };
 
