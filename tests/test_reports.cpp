@@ -70,6 +70,10 @@ TEST_CASE("reports: the SARIF size cap is on the gzip-compressed log") {
 
 TEST_CASE("reports: fingerprints follow the fact, not the line") {
   CHECK(factOf("blocked at pto.wait_flag (line 14) and :12:3") == "blocked at pto.wait_flag (line ) and ::");
+  // What a solver's time budget had left is not part of the fact.
+  CHECK(factOf("could not prove: x (Z3 timed out after 1802 ms)") == factOf("could not prove: x (Z3 timed out after 2000 ms)"));
+  CHECK(factOf("`TIMEOUT_1MS` (1 ms)") != factOf("`TIMEOUT_2MS` (2 ms)"));
+  CHECK(factOf("a timeout of 1 ms") != factOf("a timeout of 2 ms"));
   auto fp = [](std::vector<Finding> fs) {
     CheckResult r;
     FileResult f;

@@ -10,8 +10,16 @@ namespace ptov {
 std::string factOf(const std::string& message) {
   std::string out;
   out.reserve(message.size());
+  auto digit = [&](size_t i) { return i < message.size() && std::isdigit(static_cast<unsigned char>(message[i])); };
   for (size_t i = 0; i < message.size(); ++i) {
     char c = message[i];
+    // How long a solver ran before it gave up (`Z3 timed out after 1802 ms`: what the kernel's
+    // budget had left) is not part of the fact.
+    static const std::string kTimedOut = "timed out after ";
+    if (digit(i) && i >= kTimedOut.size() && message.compare(i - kTimedOut.size(), kTimedOut.size(), kTimedOut) == 0) {
+      while (digit(i + 1)) ++i;
+      continue;
+    }
     out += c;
     bool lineRef = c == ':' || (c == ' ' && i >= 4 && message.compare(i - 4, 5, "line ") == 0);
     if (lineRef)
