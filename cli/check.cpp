@@ -113,10 +113,10 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
     for (const auto& rule : allRules()) {
       const std::string& id = rule->info().id;
       if (!ruleEnabled(id, req.ruleGlobs)) continue;
-      // Applicability is asked only where it is used (its id chain was 3% of a .pto run).
-      std::string why = ruleNotChecked(id, k);
+      // Applicability is asked only where it is used.
+      std::string why = rule->notChecked(k);
       bool asked = req.recordApplicability || !why.empty();
-      if (!asked || !ruleApplies(id, k, traits, &req.ruleSettings)) continue;
+      if (!asked || !rule->appliesTo(k, traits, &req.ruleSettings)) continue;
       if (req.recordApplicability) applicable.insert(id);
       if (!why.empty()) notChecked[id] = why;
     }

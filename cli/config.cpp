@@ -234,9 +234,9 @@ void parse(const YAML::Node& root, Config& c) {
         for (const auto& o : r.second) {
           std::string name = o.first.Scalar();
           const auto known = rule->options();
-          if (std::find(known.begin(), known.end(), name) == known.end()) {
+          if (std::none_of(known.begin(), known.end(), [&](const RuleOption& k) { return k.name == name; })) {
             std::string list;
-            for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+            for (const auto& k : known) list += (list.empty() ? "" : ", ") + k.name;
             fail(o.first, "rule " + id + " has no option '" + name + "'" + (list.empty() ? "" : " (" + list + ")"));
           }
           c.ruleOptions[id][name] = integer(o.second, id + "." + name);
@@ -350,10 +350,19 @@ std::string dumpConfig(const Config& c) {
   e << YAML::EndMap << YAML::EndMap;
   e << YAML::Key << "host-read" << YAML::Value << YAML::Flow
     << std::vector<std::string>(c.hostRead.begin(), c.hostRead.end());
+  // Every rule's options: the configured value, else the default for the configured arch.
   e << YAML::Key << "options" << YAML::Value << YAML::BeginMap;
-  for (const auto& [rule, opts] : c.ruleOptions) {
-    e << YAML::Key << rule << YAML::Value << YAML::BeginMap;
-    for (const auto& [name, value] : opts) e << YAML::Key << name << YAML::Value << value;
+  for (const auto& r : allRules()) {
+    const auto options = r->options();
+    if (options.empty()) continue;
+    auto configured = c.ruleOptions.find(r->info().id);
+    e << YAML::Key << r->info().id << YAML::Value << YAML::BeginMap;
+    for (const RuleOption& o : options) {
+      int64_t value = o.defaultFor(c.arch.value_or("a2a3"));
+      if (configured != c.ruleOptions.end())
+        if (auto it = configured->second.find(o.name); it != configured->second.end()) value = it->second;
+      e << YAML::Key << o.name << YAML::Value << value << YAML::Comment(o.help);
+    }
     e << YAML::EndMap;
   }
   e << YAML::EndMap;

@@ -75,6 +75,20 @@ std::string reportFile(const std::string& format, const std::string& file) {
   return format == "html" ? (std::filesystem::path(file) / "index.html").string() : file;
 }
 
+// `explain`'s list of a rule's options, with their defaults per arch ("" without options).
+std::string optionsText(const ptov::Rule& r) {
+  const auto options = r.options();
+  if (options.empty()) return "";
+  std::string out = "\n## Options (`.ptoverify.yaml`: `options: " + r.info().id + ": {name: value}`)\n\n";
+  for (const ptov::RuleOption& o : options) {
+    std::string defaults;
+    for (const auto& [arch, value] : o.defaults)
+      defaults += (defaults.empty() ? "" : "; ") + (arch.empty() ? "" : arch + ": ") + std::to_string(value);
+    out += "- `" + o.name + "` (default " + defaults + "): " + o.help + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -474,7 +488,7 @@ int run(int argc, char** argv) {
     }
     std::string doc = ruleDoc(explainId);
     if (doc.empty()) doc = r->info().summary + "\n";
-    std::cout << doc;
+    std::cout << doc << optionsText(*r);
     return 0;
   }
   if (*corpus) return runCorpus(corpusPaths, req, corpusReport, std::cout);

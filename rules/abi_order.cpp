@@ -28,6 +28,11 @@ class AbiOrder : public Rule {
     return i;
   }
 
+  bool applies(const Kernel& k, const KernelTraits&, const RuleSettings&) const override {
+    return k.cpp != nullptr && k.cpp->wrapper;
+  }
+  bool affectedBy(ModelGap::Kind) const override { return false; }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->wrapper) return;
     const CppFacts& f = *k.cpp;

@@ -30,6 +30,10 @@ class BarrierArrival : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.has(OpKind::SyncAll);
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     for (const auto& group : barrierCounters(k)) {
       const Op& first = *group.front();

@@ -29,6 +29,13 @@ class BarrierDataVisibility : public Rule {
     return i;
   }
 
+  bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
+    return k.cpp != nullptr && t.has(OpKind::SyncAll);
+  }
+  bool affectedBy(ModelGap::Kind kind) const override {
+    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     // The ops in program order (loop bodies once, both arms of an if).
     OpNumbering numbering(*k.body);

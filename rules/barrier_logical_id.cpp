@@ -2,6 +2,7 @@
 // barrier takes its lane id from get_block_idx(args) / get_sub_block_id(args), the runtime's
 // dense logical id, never from the bare get_block_idx() / get_subblockid() physical core id.
 #include "rules/cpp_queries.h"
+#include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -20,6 +21,10 @@ class BarrierLogicalId : public Rule {
          upstream::kMoeFusion, "pypto #1154 / #1363 (wrapper-passed logical block ids)",
          "pypto-lib cce-extern-kernel.md (dual_aiv_dispatch needs get_sub_block_id(args))"}};
     return i;
+  }
+
+  bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
+    return k.cpp != nullptr && (k.cpp->wrapper || t.has(OpKind::SyncAll));
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "rules/cpp_queries.h"
+#include "rules/model_queries.h"
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -28,12 +29,25 @@ class BarrierParticipants : public Rule {
     return i;
   }
 
-  // AIV cores a hard AIV barrier waits for (A2/A3: 24 AI cores x 2 vector cores).
-  std::vector<std::string> options() const override { return {"aiv-cores"}; }
+  bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
+    return k.cpp != nullptr && t.has(OpKind::SyncAll);
+  }
+
+  std::vector<RuleOption> options() const override {
+    return {{"aiv-cores", {{"", 48}}, "AIV cores a hard AIV barrier waits for (A2/A3: 24 AI cores x 2 vector cores)"}};
+  }
+
+  // It compares counts and strides with one launched lane count.
+  std::string notChecked(const Kernel& k) const override {
+    if (std::string why = launchNotLinked(k); !why.empty())
+      return why + ": that the launch has as many lanes as each barrier waits for, no more and no fewer, is not checked";
+    if (k.cpp && k.kind != "orchestration" && !k.launchedLanes()) return "the linked launches do not give one constant block_num";
+    return "";
+  }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp) return;
-    int64_t aivCores = ctx.option("aiv-cores").value_or(48);
+    int64_t aivCores = ctx.option("aiv-cores");
     std::optional<int64_t> lanes = k.launchedLanes();
     for (const auto& group : barrierCounters(k)) {
       const Op& b = *group.front();

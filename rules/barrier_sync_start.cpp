@@ -1,6 +1,7 @@
 // barrier-sync-start: a kernel whose lanes busy-wait at an all-core barrier must be launched
 // with require_sync_start, so that every participant is resident before any of them spins.
 #include "rules/cpp_queries.h"
+#include "rules/model_queries.h"
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -21,6 +22,11 @@ class BarrierSyncStart : public Rule {
          "pypto #1935 (hard syncall without sync_start deadlocks)"}};
     return i;
   }
+
+  bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
+    return k.cpp != nullptr && t.has(OpKind::SyncAll);
+  }
+  std::string notChecked(const Kernel& k) const override { return launchNotLinked(k); }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     std::vector<const Op*> barriers = barriersOf(k);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "rules/cpp_queries.h"
+#include "rules/model_queries.h"
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -27,6 +28,11 @@ class BarrierWorkspace : public Rule {
          "PTOAS #1064 / pypto #2273 (soft SYNCALL workspace: 16 int32 on its own 64-byte line)"}};
     return i;
   }
+
+  bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
+    return k.cpp != nullptr && t.softSync;
+  }
+  std::string notChecked(const Kernel& k) const override { return launchNotLinked(k); }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     // Words the kernel needs in each workspace argument, and the barriers that use it. Each

@@ -18,6 +18,13 @@ class CacheBypassOffset : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.cachePolicy;
+  }
+  bool affectedBy(ModelGap::Kind kind) const override {
+    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     forEachOp(*k.body, [&](const Op& op) {
       if (op.kind != OpKind::Load) return;

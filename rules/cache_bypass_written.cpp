@@ -19,6 +19,13 @@ class CacheBypassWritten : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.cachePolicy;
+  }
+  bool affectedBy(ModelGap::Kind kind) const override {
+    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     std::vector<const Op*> writers;
     forEachOp(*k.body, [&](const Op& op) {

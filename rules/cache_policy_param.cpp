@@ -20,6 +20,13 @@ class CachePolicyParam : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.cachePolicy;
+  }
+  bool affectedBy(ModelGap::Kind kind) const override {
+    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     std::vector<int> offsetParams;
     for (size_t i = 0; i < k.params.size(); ++i)

@@ -23,6 +23,13 @@ class CachePolicyWrapper : public Rule {
     return i;
   }
 
+  bool applies(const Kernel& k, const KernelTraits&, const RuleSettings&) const override {
+    return k.cpp != nullptr && k.cpp->wrapper;
+  }
+  bool affectedBy(ModelGap::Kind kind) const override {
+    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->wrapper) return;
     const auto& reads = k.cpp->cacheOffsetReads;

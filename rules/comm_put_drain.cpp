@@ -23,6 +23,13 @@ class CommPutDrain : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hasAny({OpKind::Put, OpKind::Get, OpKind::Collective});
+  }
+  bool affectedBy(ModelGap::Kind kind) const override {
+    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     const Flow& flow = ctx.proofs().flow();
     using State = BitsState<int>;

@@ -50,6 +50,13 @@ class CommWaitInvalidate : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hasAny({OpKind::Wait, OpKind::Test});
+  }
+  bool affectedBy(ModelGap::Kind kind) const override {
+    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     const Flow& flow = ctx.proofs().flow();
     const GmBufferUse use(k);

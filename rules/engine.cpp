@@ -135,39 +135,26 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs) {
   return enabled;
 }
 
-std::optional<int64_t> RuleContext::option(const std::string& name) const {
-  if (!settings_) return std::nullopt;
-  auto rule = settings_->options.find(info_.id);
-  if (rule == settings_->options.end()) return std::nullopt;
-  auto it = rule->second.find(name);
-  return it == rule->second.end() ? std::nullopt : std::optional<int64_t>(it->second);
+RuleContext::RuleContext(const Rule& rule, const Kernel& kernel, std::vector<Finding>& sink, ProofContext& proofs,
+                         const RuleSettings* settings)
+    : rule_(rule), info_(rule.info()), kernel_(kernel), sink_(sink), proofs_(proofs), settings_(settings) {}
+
+int64_t RuleContext::option(const std::string& name) const {
+  if (settings_)
+    if (auto rule = settings_->options.find(info_.id); rule != settings_->options.end())
+      if (auto it = rule->second.find(name); it != rule->second.end()) return it->second;
+  for (const RuleOption& o : rule_.options())
+    if (o.name == name) return o.defaultFor(kernel_.arch);
+  throw std::logic_error("rule " + info_.id + " reads option '" + name + "' it does not declare");
 }
 
 namespace {
-// Does a gap of this kind touch the facts of rule `id`? An undeclared call can hide any op; an
-// unresolved address hides which buffer an access or a cache op covers; an unknown tile op has
-// guessed operands and pipe.
-bool gapAffects(ModelGap::Kind kind, const RuleInfo& rule) {
-  const std::string& f = rule.family;
-  if (f == "timing" || f == "abi" || f == "xcheck") return false;
-  switch (kind) {
-    case ModelGap::Kind::UndeclaredCall:
-    case ModelGap::Kind::OpaqueCall:
-    case ModelGap::Kind::OpaqueOp:
-    case ModelGap::Kind::SkippedCode: return true;
-    case ModelGap::Kind::UnresolvedAddress:
-      return f == "comm" || f == "cache" || rule.id == "barrier-data-visibility" || rule.id == "sync-pipe-race";
-    case ModelGap::Kind::UnknownOp: return rule.id == "sync-pipe-race" || rule.id == "ub-range";
-  }
-  return false;
-}
-
 // Code the front end skipped may hold exactly what a finding says is missing (the set a wait
 // waits for): the rule's findings on such a kernel are `unknown`, not errors.
-void demoteOverSkippedCode(const Kernel& k, const RuleInfo& rule, std::vector<Finding>& findings, size_t firstOfRule) {
+void demoteOverSkippedCode(const Kernel& k, const Rule& rule, std::vector<Finding>& findings, size_t firstOfRule) {
   const ModelGap* skipped = nullptr;
   for (const auto& g : k.gaps)
-    if (g.kind == ModelGap::Kind::SkippedCode && gapAffects(g.kind, rule)) skipped = skipped ? skipped : &g;
+    if (g.kind == ModelGap::Kind::SkippedCode && rule.affectedBy(g.kind)) skipped = skipped ? skipped : &g;
   if (!skipped) return;
   for (size_t i = firstOfRule; i < findings.size(); ++i) {
     Finding& f = findings[i];
@@ -182,16 +169,16 @@ void demoteOverSkippedCode(const Kernel& k, const RuleInfo& rule, std::vector<Fi
 
 // A rule that found nothing on a kernel with gaps in its facts has not shown it correct: one
 // `unknown` finding says why.
-void reportGaps(const Kernel& k, const RuleInfo& rule, const RuleSettings* settings, std::vector<Finding>& findings,
+void reportGaps(const Kernel& k, const Rule& rule, const RuleSettings* settings, std::vector<Finding>& findings,
                 size_t firstOfRule) {
   for (size_t i = firstOfRule; i < findings.size(); ++i)
     if (!findings[i].unknown && findings[i].severity == Severity::Error) return;
   std::vector<const ModelGap*> hits;
   for (const auto& g : k.gaps)
-    if (gapAffects(g.kind, rule)) hits.push_back(&g);
-  if (hits.empty() || !ruleApplies(rule.id, k, settings)) return;
+    if (rule.affectedBy(g.kind)) hits.push_back(&g);
+  if (hits.empty() || !rule.appliesTo(k, kernelTraits(k), settings)) return;
   Finding f;
-  f.ruleId = rule.id;
+  f.ruleId = rule.info().id;
   f.severity = Severity::Warning;
   f.unknown = true;
   f.loc = hits.front()->loc;
@@ -408,12 +395,12 @@ static std::vector<Finding> runRulesHere(const Kernel& kernel, const std::vector
   std::vector<Finding> findings;
   for (const auto& rule : allRules()) {
     if (!ruleEnabled(rule->info().id, globs)) continue;
-    RuleContext ctx(rule->info(), kernel, findings, proofs, settings);
+    RuleContext ctx(*rule, kernel, findings, proofs, settings);
     size_t first = findings.size();
     rule->check(kernel, ctx);
     if (!kernel.gaps.empty()) {
-      demoteOverSkippedCode(kernel, rule->info(), findings, first);
-      reportGaps(kernel, rule->info(), settings, findings, first);
+      demoteOverSkippedCode(kernel, *rule, findings, first);
+      reportGaps(kernel, *rule, settings, findings, first);
     }
   }
   for (auto& f : findings) f.kernel = kernel.name;

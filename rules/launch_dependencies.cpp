@@ -28,6 +28,10 @@ class LaunchDependencies : public Rule {
     return i;
   }
 
+  bool applies(const Kernel& k, const KernelTraits&, const RuleSettings&) const override {
+    return k.cpp != nullptr && k.kind == "orchestration" && !k.cpp->launches.empty();
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || k.kind != "orchestration") return;
     const auto& launches = k.cpp->launches;

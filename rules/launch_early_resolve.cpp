@@ -5,6 +5,7 @@
 // A performance contract (it never makes a read early), hence a warning.
 #include "analyzer/model/cpp_facts.h"
 #include "rules/cpp_queries.h"
+#include "rules/model_queries.h"
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -23,6 +24,11 @@ class LaunchEarlyResolve : public Rule {
          upstream::kMoeFusion, "pypto-lib 90ff1556 audit_fused_pre_norm_codegen (producer / fused early-resolve)"}};
     return i;
   }
+
+  bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
+    return k.cpp != nullptr && t.has(OpKind::SyncAll);
+  }
+  std::string notChecked(const Kernel& k) const override { return launchNotLinked(k); }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     std::vector<const Op*> barriers = barriersOf(k);

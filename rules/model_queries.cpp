@@ -211,6 +211,11 @@ int OpNumbering::lastUse(const std::string& value, int def) const {
   return last;
 }
 
+std::string launchNotLinked(const Kernel& k) {
+  if (!k.cpp || k.kind == "orchestration" || !k.launches.empty()) return "";
+  return "no launch linked (give the orchestration code that submits this kernel as another input)";
+}
+
 std::string coreKindOf(const Kernel& k) {
   if (k.cpp) return k.cpp->coreView;
   if (k.kind == "vector" || k.kind == "aiv" || k.kind == "cube" || k.kind == "aic") return k.kind;

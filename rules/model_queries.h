@@ -73,6 +73,10 @@ std::optional<std::pair<SourceLoc, std::string>> otherLineNote(const Flow& flow,
 // kernel kind, "vector" for C++ parsed in its vector view; "" otherwise (and for "mix").
 std::string coreKindOf(const Kernel& k);
 
+// Why a rule that reads how a C++ kernel is launched checks only the kernel's side ("" when a
+// launch is linked, or the kernel is no launched C++ kernel).
+std::string launchNotLinked(const Kernel& k);
+
 // A short description of a buffer for messages: "%arg1 (peer)" / "%view".
 std::string describeBuffer(const Kernel& k, const MemRef& m);
 

@@ -30,6 +30,15 @@ struct RuleInfo {
 // Per-rule integer options: rule id -> option -> value.
 using RuleOptions = std::map<std::string, std::map<std::string, int64_t>>;
 
+// An integer option a rule reads (`options:` in .ptoverify.yaml): its default per target
+// architecture ("" for every other one) and what it means.
+struct RuleOption {
+  std::string name;
+  std::map<std::string, int64_t> defaults;
+  std::string help;
+  int64_t defaultFor(const std::string& arch) const;
+};
+
 // What .ptoverify.yaml tells the rules: integer options and seed 003's timing tables.
 struct RuleSettings {
   RuleOptions options;
@@ -70,18 +79,20 @@ struct CheckOptions {
   std::string arch = "a2a3";
 };
 
+class Rule;
+
 class RuleContext {
  public:
-  RuleContext(const RuleInfo& info, const Kernel& kernel, std::vector<Finding>& sink, ProofContext& proofs,
-              const RuleSettings* settings = nullptr)
-      : info_(info), kernel_(kernel), sink_(sink), proofs_(proofs), settings_(settings) {}
+  RuleContext(const Rule& rule, const Kernel& kernel, std::vector<Finding>& sink, ProofContext& proofs,
+              const RuleSettings* settings = nullptr);
 
   const Kernel& kernel() const { return kernel_; }
   const std::string& arch() const { return kernel_.arch; }
   // The kernel's unrolled trace and the solver, shared by every rule of this kernel.
   ProofContext& proofs() { return proofs_; }
-  // The configured value of one of the rule's options, if set.
-  std::optional<int64_t> option(const std::string& name) const;
+  // One of the rule's options (Rule::options): the configured value, else its default for the
+  // kernel's arch.
+  int64_t option(const std::string& name) const;
   // How many findings the rules have reported on this kernel so far.
   size_t reported() const { return sink_.size(); }
   // Seed 003's tables, as configured.
@@ -102,6 +113,7 @@ class RuleContext {
   Finding* reportVerdict(const Verdict& v, const SourceLoc& loc, const std::string& message);
 
  private:
+  const Rule& rule_;
   const RuleInfo& info_;
   const Kernel& kernel_;
   std::vector<Finding>& sink_;
@@ -109,13 +121,46 @@ class RuleContext {
   const RuleSettings* settings_;
 };
 
+// What the rules' applicability reads of a kernel's ops, gathered in one walk (asking each
+// rule's question with its own walk was a few per cent of a .pto run).
+struct KernelTraits {
+  uint64_t kinds = 0;          // bit (1 << OpKind) for each kind present
+  bool hivmCrossCore = false;  // a hivm.hir cross-core set/wait or barrier
+  bool softSync = false;       // a soft (software) all-core barrier
+  bool cachePolicy = false;    // an op with a cache policy, or a synthetic (policy) parameter
+  bool has(OpKind k) const { return kinds >> static_cast<unsigned>(k) & 1; }
+  bool hasAny(std::initializer_list<OpKind> ks) const {
+    for (OpKind k : ks)
+      if (has(k)) return true;
+    return false;
+  }
+};
+KernelTraits kernelTraits(const Kernel& k);
+
+// Any op can hide behind a call or op the front end did not model, or code it skipped.
+bool gapHidesOps(ModelGap::Kind kind);
+
+// A rule: its facts (id, options, what it reads, which gaps touch it) and its check. It reads
+// only the kernel model and reports findings.
 class Rule {
  public:
   virtual ~Rule() = default;
   virtual const RuleInfo& info() const = 0;
-  // The integer options the rule reads (`options:` in .ptoverify.yaml); none by default.
-  virtual std::vector<std::string> options() const { return {}; }
+  // The integer options it reads, with their defaults; none by default.
+  virtual std::vector<RuleOption> options() const { return {}; }
+  // Does the kernel have what the rule reads (else audit says "not applicable")? Control code
+  // (a `machine` kernel, no ops) is read only by the rules that say readsControlCode().
+  bool appliesTo(const Kernel& k, const KernelTraits& t, const RuleSettings* settings) const;
+  // Why it cannot fully decide this kernel in this run ("" when it can): facts it needs are
+  // missing, e.g. "no launch linked". Audit says "not checked: <why>" then.
+  virtual std::string notChecked(const Kernel&) const { return ""; }
+  // Does a gap of this kind (a construct the front end did not model) touch the facts it reads?
+  virtual bool affectedBy(ModelGap::Kind kind) const { return gapHidesOps(kind); }
   virtual void check(const Kernel& kernel, RuleContext& ctx) const = 0;
+
+ protected:
+  virtual bool readsControlCode() const { return false; }
+  virtual bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings& settings) const = 0;
 };
 
 // Every rule, in the order `ptoverify rules` lists them (rules/registry.cpp).
@@ -129,24 +174,6 @@ bool globMatches(const std::string& glob, const std::string& name);
 bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
 // Does any rule remain enabled under `globs`? ('-*' leaves none: a gate that checks nothing.)
 bool anyRuleEnabled(const std::vector<std::string>& globs);
-
-// What ruleApplies reads of a kernel's ops, gathered in one walk (asking each rule's question
-// with its own walk was a few per cent of a .pto run).
-struct KernelTraits {
-  uint64_t kinds = 0;          // bit (1 << OpKind) for each kind present
-  bool hivmCrossCore = false;  // a hivm.hir cross-core set/wait or barrier
-  bool softSync = false;       // a soft (software) all-core barrier
-  bool cachePolicy = false;    // an op with a cache policy, or a synthetic (policy) parameter
-  bool has(OpKind k) const { return kinds >> static_cast<unsigned>(k) & 1; }
-};
-KernelTraits kernelTraits(const Kernel& k);
-
-// Does the rule have anything to check in this kernel (the ops it reads are there)?
-bool ruleApplies(const std::string& id, const Kernel& k, const RuleSettings* settings = nullptr);
-bool ruleApplies(const std::string& id, const Kernel& k, const KernelTraits& traits, const RuleSettings* settings);
-// Why a rule that applies to a kernel cannot fully decide it in this run ("" when it can): the
-// facts it needs are missing, e.g. "no launch linked". Audit says "not checked: <why>" then.
-std::string ruleNotChecked(const std::string& id, const Kernel& k);
 
 // Runs `body` on a thread with a 512 MB stack and waits for it (runRules does, for the proofs'
 // recursion); nested calls run in place. A caller that runs many kernels wraps its whole loop,

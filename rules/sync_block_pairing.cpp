@@ -51,6 +51,10 @@ class SyncBlockPairing : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hivmCrossCore;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     std::vector<const Op*> mine, sets;
     auto collect = [&](const Kernel& kernel, bool own) {

@@ -38,6 +38,10 @@ class SyncCorePipe : public Rule {
     return i;
   }
 
+  bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
+    return !coreKindOf(k).empty() && t.hasAny({OpKind::SetFlag, OpKind::WaitFlag, OpKind::PipeBarrier});
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     const std::string core = coreKindOf(k);
     forEachOp(*k.body, [&](const Op& op) {

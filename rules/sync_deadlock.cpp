@@ -22,6 +22,10 @@ class SyncDeadlock : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hasAny({OpKind::SetFlag, OpKind::WaitFlag});
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     std::set<const Op*> seen;
     bool anyWait = false;

@@ -60,6 +60,10 @@ class SyncEventPairing : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hasAny({OpKind::SetFlag, OpKind::WaitFlag});
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     checkIds(*k.body, ctx);
     const Flow& flow = ctx.proofs().flow();

@@ -20,6 +20,10 @@ class SyncExitBalance : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hasAny({OpKind::SetFlag, OpKind::WaitFlag});
+  }
+
   // Without the trace: a set_flag outside every loop that no later wait_flag can consume leaves
   // its event set whenever it runs (a later iteration cannot wait for it: it is in no loop).
   static void collectSetsOutsideLoops(const Stmt& s, std::vector<const Op*>& out) {

@@ -23,6 +23,10 @@ class SyncFftsBase : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hasAny({OpKind::CrossCoreSet, OpKind::CrossCoreWait}) || t.hivmCrossCore;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     // The FFTS base argument is where the pipeline takes the base from; a kernel with one
     // gets its set_ffts_base_addr from InjectBlockSync / CrossCoreGSS.

@@ -21,6 +21,13 @@ class SyncPipeRace : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hasAny({OpKind::SetFlag, OpKind::WaitFlag, OpKind::PipeBarrier});
+  }
+  bool affectedBy(ModelGap::Kind kind) const override {
+    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress || kind == ModelGap::Kind::UnknownOp;
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     // A kernel with no intra-core sync at all is input to the compiler's auto-sync
     // (ptoas --enable-insert-sync, HIVM InjectSync / GSS): its races are the compiler's to fix.

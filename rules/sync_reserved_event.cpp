@@ -43,6 +43,10 @@ class SyncReservedEvent : public Rule {
     return i;
   }
 
+  bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hivmCrossCore || t.hasAny({OpKind::SetFlag, OpKind::WaitFlag});
+  }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     // Flags owned by sync_block barriers of this kernel and its mix halves.
     std::map<int64_t, const Op*> owned;

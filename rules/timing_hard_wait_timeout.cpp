@@ -166,6 +166,12 @@ class TimingHardWaitTimeout : public Rule {
     return i;
   }
 
+  bool applies(const Kernel& k, const KernelTraits&, const RuleSettings&) const override {
+    return !k.cpp->machine->waits.empty();
+  }
+  bool affectedBy(ModelGap::Kind) const override { return false; }
+  bool readsControlCode() const override { return true; }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->machine) return;
     size_t before = ctx.reported();

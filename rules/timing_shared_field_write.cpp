@@ -34,6 +34,12 @@ class TimingSharedFieldWrite : public Rule {
     return i;
   }
 
+  bool applies(const Kernel& k, const KernelTraits&, const RuleSettings&) const override {
+    return !k.cpp->machine->writes.empty();
+  }
+  bool affectedBy(ModelGap::Kind) const override { return false; }
+  bool readsControlCode() const override { return true; }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->machine) return;
     const TimingConfig& t = ctx.timing();

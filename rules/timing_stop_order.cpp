@@ -258,6 +258,12 @@ class TimingStopOrder : public Rule {
     return i;
   }
 
+  bool applies(const Kernel& k, const KernelTraits&, const RuleSettings& settings) const override {
+    return stopStepsOf(k.cpp->machine->body, settings.timing).qualifies();
+  }
+  bool affectedBy(ModelGap::Kind) const override { return false; }
+  bool readsControlCode() const override { return true; }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->machine) return;
     const TimingConfig& t = ctx.timing();

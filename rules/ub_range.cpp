@@ -35,16 +35,30 @@ class UbRange : public Rule {
     return i;
   }
 
-  // Capacity overrides per address space, in bytes.
-  std::vector<std::string> options() const override {
-    return {"ub-bytes", "l1-bytes", "l0a-bytes", "l0b-bytes", "l0c-bytes", "bias-bytes", "pto-temp-offset"};
+  bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
+    return t.hasAny({OpKind::TileAlloc, OpKind::TileAssign}) || (k.cpp && !k.cpp->ubScratch.empty());
+  }
+  bool affectedBy(ModelGap::Kind kind) const override {
+    return gapHidesOps(kind) || kind == ModelGap::Kind::UnknownOp;
+  }
+
+  // Capacities per address space (the arch's by default) and where pto-isa's temp region begins.
+  std::vector<RuleOption> options() const override {
+    std::vector<RuleOption> out;
+    for (const char* space : {"ub", "l1", "l0a", "l0b", "l0c", "bias"})
+      out.push_back({std::string(space) + "-bytes",
+                     {{"", limitsFor(space, "a2a3")->capacity}, {"a5", limitsFor(space, "a5")->capacity}},
+                     std::string("capacity of ") + space + " in bytes"});
+    out.push_back({"pto-temp-offset", {{"", 184 * 1024}, {"a5", 253952 - 8192}},
+                   "UB byte where pto::TMP_UB_OFFSET's temp region begins (a soft barrier's scratch must end below it)"});
+    return out;
   }
 
   // C++ (seed 004 §4.5): a hand-placed UB scratch (a soft barrier's) lies above every generated
   // body's TASSIGN high-water, below pto-isa's temp region, and on a 64-byte boundary.
   static void checkScratch(const Kernel& k, RuleContext& ctx) {
     if (!k.cpp) return;
-    int64_t temp = ctx.option("pto-temp-offset").value_or(k.arch == "a5" ? 253952 - 8192 : 184 * 1024);
+    int64_t temp = ctx.option("pto-temp-offset");
     for (const auto& s : k.cpp->ubScratch) {
       std::string where = "UB scratch '" + s.name + "' [" + std::to_string(s.addr) + ", " +
                           std::to_string(s.addr + s.bytes) + ")";
@@ -80,9 +94,8 @@ class UbRange : public Rule {
     forEachOp(*k.body, [&](const Op& op) {
       if (!checkedPlacement(op, k.arch)) return;
       auto lim = limitsFor(op.tileSpace, k.arch);
-      // A configured capacity (rule options, .ptoverify.yaml) replaces the arch default.
-      std::string space = op.tileSpace == "scaling" ? "ub" : op.tileSpace;
-      if (auto bytes = ctx.option(space + "-bytes")) lim->capacity = *bytes;
+      // The capacity option: the arch's capacity unless configured (.ptoverify.yaml).
+      lim->capacity = ctx.option((op.tileSpace == "scaling" ? "ub" : op.tileSpace) + "-bytes");
       // A constant address, or each of the constants it can be (an scf.if yielding addresses).
       std::vector<int64_t> addrs = op.tileAddr ? std::vector<int64_t>{*op.tileAddr} : op.tileAddrChoices;
       for (int64_t addr : addrs) {

@@ -73,6 +73,11 @@ class XcheckSync : public Rule {
     return i;
   }
 
+  bool applies(const Kernel& k, const KernelTraits&, const RuleSettings&) const override {
+    return k.irPeer != nullptr;
+  }
+  bool affectedBy(ModelGap::Kind) const override { return false; }
+
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (k.frontEnd != "cpp" || !k.irPeer) return;
     std::vector<Token> cpp, ir;
