@@ -515,6 +515,15 @@ PY
     run 0 config --dump tests/inputs/config/good/kernels.pto
     expect_output '^  sync-exit-balance: warning$'
     expect_output '^    n: \[1, 1\]$'
+    # Every rule option with its value: the default for the arch, or the configured one.
+    expect_output '^    aiv-cores: 48  # AIV cores'
+    expect_output '^    ub-bytes: 196608  # capacity of ub'
+    printf 'arch: a5\noptions:\n  barrier-participants:\n    aiv-cores: 40\n' > "$tmp/options.yaml"
+    run 0 config --dump --config "$tmp/options.yaml"
+    expect_output '^    aiv-cores: 40  # AIV cores'
+    expect_output '^    ub-bytes: 253952  # capacity of ub'
+    run 0 explain barrier-participants
+    expect_output '^- `aiv-cores` \(default 48\): AIV cores'
     # Configurations are settled on the threads that check the files: a broken one is still
     # reported once, and the first configuration in input order still gives --fail-on (good's
     # fail-on: error makes its warning pass; after a file without one it is still the first).
