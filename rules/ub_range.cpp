@@ -1,10 +1,10 @@
 // ub-range: tiles placed at constant addresses (alloc_tile addr= / tassign) stay inside their
 // space's capacity for the arch, are aligned, and no tile overwrites bytes of another whose
-// value is still to be read (rules/tile_values.h).
+// value is still to be read (analysis/tile_values.h).
 // PTOAS checks alignment only; capacity and overlap of level-3 addresses are unchecked upstream.
 #include "analyzer/model/cpp_facts.h"
 #include "rules/rule.h"
-#include "rules/tile_values.h"
+#include "analysis/tile_values.h"
 
 namespace ptov {
 namespace {
@@ -119,7 +119,7 @@ class UbRange : public Rule {
                        (underLater ? written.value : read.value) + " is placed here"});
   }
 
-  // Tiles that share bytes clash by value (rules/tile_values.h): a write of one while the
+  // Tiles that share bytes clash by value (analysis/tile_values.h): a write of one while the
   // other's value is still to be read, or an op reading bytes it overwrites at another offset.
   static void reportClashes(const Kernel& k, RuleContext& ctx) {
     const Flow& flow = ctx.proofs().flow();

@@ -115,7 +115,7 @@ TEST_CASE("isa table: pipes each core kind has") {
 }
 
 TEST_CASE("isa table: the .pto op table takes instructions from it") {
-  pto::OpFacts f = pto::lookupOp("pto.tmatmul.bias");
+  OpFacts f = pto::lookupOp("pto.tmatmul.bias");
   CHECK(f.known);
   CHECK(f.kind == OpKind::Compute);
   CHECK(f.pipes == std::vector<Pipe>{Pipe::M});
@@ -123,7 +123,7 @@ TEST_CASE("isa table: the .pto op table takes instructions from it") {
   CHECK(pto::lookupOp("pto.comm.tnotify").pipes == std::vector<Pipe>{Pipe::S});
   CHECK(pto::lookupOp("pto.set_flag").kind == OpKind::SetFlag);
   // An op neither table knows is not guessed at: no kind, no pipe (the lifter counts it as a gap).
-  pto::OpFacts unknown = pto::lookupOp("pto.tfrobnicate");
+  OpFacts unknown = pto::lookupOp("pto.tfrobnicate");
   CHECK_FALSE(unknown.known);
   CHECK(unknown.kind == OpKind::Other);
   CHECK(unknown.pipes.empty());

@@ -6,8 +6,8 @@ namespace ptov::hivm {
 
 namespace {
 using P = Pipe;
-const std::map<std::string, pto::OpFacts>& table() {
-  static const std::map<std::string, pto::OpFacts> t = {
+const std::map<std::string, OpFacts>& table() {
+  static const std::map<std::string, OpFacts> t = {
       {"hivm.hir.set_flag", {OpKind::SetFlag, {}, true}},
       {"hivm.hir.wait_flag", {OpKind::WaitFlag, {}, true}},
       {"hivm.hir.pipe_barrier", {OpKind::PipeBarrier, {}, true}},
@@ -43,7 +43,7 @@ const std::map<std::string, pto::OpFacts>& table() {
 }
 }  // namespace
 
-pto::OpFacts lookupOp(const std::string& name) {
+OpFacts lookupOp(const std::string& name) {
   auto it = table().find(name);
   if (it != table().end()) return it->second;
   // Every other vector op (vadd, vcast, vreduce, ...) runs on PIPE_V.

@@ -3,11 +3,11 @@
 // notes (hivm-dialect.md §1.9). The generic MLIR lifter asks here for every `hivm.hir.*` op.
 #include <string>
 
-#include "analyzer/pto/op_table.h"
+#include "analyzer/model/op_facts.h"
 
 namespace ptov::hivm {
 
-pto::OpFacts lookupOp(const std::string& name);
+OpFacts lookupOp(const std::string& name);
 
 // `#hivm.address_space<ub>` anywhere in a type -> the model's space ("ub", "l1", "l0a", "l0b",
 // "l0c", "gm"); "" when the type names none.

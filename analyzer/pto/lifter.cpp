@@ -597,7 +597,7 @@ class FunctionLifter {
     if (name == "scf.while") return liftWhile(op, seq);
     if (name == "scf.yield" || name == "scf.condition") return;
 
-    OpFacts facts = lookupOp(n);
+    OpFacts facts = n.rfind("hivm.hir.", 0) == 0 ? hivm::lookupOp(n) : lookupOp(n);
     Op m;
     m.kind = facts.kind;
     m.name = n;
@@ -1178,7 +1178,7 @@ class FunctionLifter {
       noteOnce(op, "custom", "'" + n + "': the sync inside custom macros (sync_event_slots) is not modelled");
       return false;  // still lifted as an op with its ins/outs
     }
-    pto::OpFacts facts = hivm::lookupOp(n);
+    OpFacts facts = hivm::lookupOp(n);
     if (!facts.known) {  // not in the HIVM table: it may access memory and synchronise
       k_.gaps.push_back(ModelGap{ModelGap::Kind::OpaqueOp, op.loc,
                                  "'" + n + "' (not in the HIVM op table: what it reads, writes and synchronises is not "

@@ -1,6 +1,5 @@
 #include "analyzer/pto/op_table.h"
 
-#include "analyzer/hivm/op_table.h"
 #include "analyzer/model/isa_table.h"
 
 #include <map>
@@ -56,7 +55,6 @@ const std::map<std::string, OpFacts>& table() {
 OpFacts lookupOp(const std::string& name) {
   auto it = table().find(name);
   if (it != table().end()) return it->second;
-  if (name.rfind("hivm.hir.", 0) == 0) return hivm::lookupOp(name);
   // PTO-ISA instructions (pto.tload, pto.tmatmul.acc, pto.comm.tput, pto.set_flag, ...): the
   // table shared with the C++ front end. Its default pipes; the lifter refines them from the
   // operands.

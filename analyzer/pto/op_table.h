@@ -1,18 +1,11 @@
 #pragma once
-// One table of facts per .pto op: its model kind and the pipes it runs on.
-// Rules never switch on op names; they read these facts from the model.
+// One table of facts per .pto op (and the generic MLIR ops both dialects use): its model kind
+// and the pipes it runs on. Rules never switch on op names; they read these facts from the model.
 #include <string>
-#include <vector>
 
-#include "analyzer/model/model.h"
+#include "analyzer/model/op_facts.h"
 
 namespace ptov::pto {
-
-struct OpFacts {
-  OpKind kind = OpKind::Other;
-  std::vector<Pipe> pipes;
-  bool known = false;  // listed in the table (as opposed to a default guess)
-};
 
 OpFacts lookupOp(const std::string& name);
 

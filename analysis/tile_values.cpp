@@ -1,4 +1,4 @@
-#include "rules/tile_values.h"
+#include "analysis/tile_values.h"
 
 #include <algorithm>
 #include <deque>
