@@ -23,7 +23,7 @@ configure: bootstrap
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The tool alone (ptoverify, ptoverify-cpp, the Z3 module, the man page).
+# The tool alone (ptoverify, ptoverify-cpp, the man page).
 build-tool: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS) --target ptoverify ptoverify-man
 

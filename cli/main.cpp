@@ -1,5 +1,4 @@
 // ptoverify command-line driver.
-#include <malloc.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -600,15 +599,6 @@ int runWithCppFrontend(char** argv) {
 
 // Exit codes other than 0/1/2 mean an internal error: a bug in ptoverify, never a verdict.
 int main(int argc, char** argv) {
-  // Each kernel that asks Z3 gets a fresh context (docs/solver.md), which allocates several MB
-  // and frees them again. By default glibc hands such blocks back to the kernel and maps them
-  // anew, page faults included: a context cost 2.3 ms, kept in the heap 0.8 ms.
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  // A worker thread's heap grows by mprotect, page by page up to its peak: 170 system calls
-  // (and TLB shootdowns) over a 150-file run. Growing 16 MB at a time reserves address space
-  // only; pages still come when touched.
-  mallopt(M_TOP_PAD, 16 << 20);
   // Nothing here writes standard output through C stdio, so std::cout can keep its own buffer:
   // in step with stdio it wrote each piece of each report line separately. std::cerr is tied
   // to std::cout, so the two stay in order. A terminal keeps stdio's line buffering.
@@ -617,17 +607,7 @@ int main(int argc, char** argv) {
   ptov::cpp::registerFrontend();
 #endif
   try {
-    int rc = run(argc, argv);
-#ifdef PTOVERIFY_FAST_EXIT
-    // The answer is written: the process ends without tearing down what it holds (static
-    // objects, each thread's cached blocks and large-stack thread), as clang's -disable-free
-    // does; the kernel frees it all at once. Nothing is left to write but the streams' buffers.
-    std::cout.flush();
-    std::cerr.flush();
-    std::fflush(nullptr);
-    std::_Exit(rc);
-#endif
-    return rc;
+    return run(argc, argv);
   } catch (const ptov::NeedsCppFrontend&) {
     return runWithCppFrontend(argv);
   } catch (const std::exception& e) {

@@ -87,7 +87,6 @@ printf '  %-34s %8.2f ms\n' "ptoverify --version (start-up)" "$t_version"
 printf '  %-34s %8.2f ms   = %.1fx start-up\n' "ptoverify check kernel200.pto" "$t_kernel" "$(div "$t_kernel" "$t_version")"
 if command -v ldd >/dev/null; then
   if ldd "$tool" | grep -qE 'libclang|libLLVM'; then echo "  links Clang/LLVM: yes"; else echo "  links Clang/LLVM: no"; fi
-  if ldd "$tool" | grep -q 'libz3'; then echo "  links Z3: yes"; else echo "  links Z3: no (libptoverify-z3.so is loaded by the first query points leave open)"; fi
 fi
 
 # Throughput over every .pto under ../shared/corpus-real and the project corpus (issue 16's

@@ -7,7 +7,7 @@ LLVM_VERSION="${PTOVERIFY_LLVM_VERSION:-14}"
 packages=(
   cmake make g++ lld
   "clang-${LLVM_VERSION}" "libclang-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-dev"
-  libz3-dev libcli11-dev doctest-dev libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev
+  libz3-dev libcli11-dev doctest-dev libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libmimalloc-dev
   help2man       # the man page, written from the CLI's --help
   dpkg-dev       # make package: dpkg-shlibdeps names the .deb's dependencies
 )

@@ -15,8 +15,8 @@
 
 namespace ptov {
 
-// The solver symbol a leaf stands for (leaves of one name are one symbol). Inline: the Z3
-// session, built on its own into libptoverify-z3.so, names symbols the same way.
+// The solver symbol a leaf stands for (leaves of one name are one symbol); the Z3 session names
+// symbols the same way.
 inline std::string solverSymbolName(const Expr& leaf) {
   switch (leaf.kind) {
     case Expr::Kind::BlockIdx: return "block_idx";

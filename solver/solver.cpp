@@ -160,11 +160,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     return answeredByPoints(SatAnswer::Kind::Sat);
   if (budgetSpent()) return answer;
   auto start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
-  if (!session_) session_ = newZ3Session(z3Unavailable_);
-  if (!session_) {
-    answer.reason = z3Unavailable_;
-    return answer;  // not cached: the same query in a process that has Z3 may be decided
-  }
+  if (!session_) session_ = newZ3Session();
   double left = options_.kernelBudgetMs - kernelSpentMs();
   Z3Query query{assertions, evaluate, model == Model::Minimal,
                 static_cast<unsigned>(std::min<double>(options_.queryTimeoutMs, std::max(1.0, left))), left,

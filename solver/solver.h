@@ -80,7 +80,6 @@ class Solver {
 
  private:
   std::unique_ptr<Z3Session> session_;  // made on the first query points leave open
-  std::string z3Unavailable_;           // why no session could be made
   SolverOptions options_;
   SolverStats stats_;
   std::chrono::steady_clock::time_point kernelStart_ = std::chrono::steady_clock::now();

@@ -276,4 +276,6 @@ class Session : public Z3Session {
 }  // namespace
 }  // namespace ptov
 
-extern "C" ptov::Z3Session* ptovNewZ3Session() { return new ptov::Session(); }
+namespace ptov {
+std::unique_ptr<Z3Session> newZ3Session() { return std::make_unique<Session>(); }
+}  // namespace ptov

@@ -1,9 +1,6 @@
 #pragma once
-// Z3 behind a door the process opens only when a query needs it. The session (one Z3 context,
-// solver/z3_session.cpp) is built into libptoverify-z3.so, which `ptoverify` loads on the first
-// query that concrete points leave open: loading libz3 was a third of every process's start-up,
-// and most runs never ask Z3. Other executables (ptoverify-cpp, tests, benches, fuzzers) link
-// the same session directly.
+// Z3 behind one interface: a session is one Z3 context, made fresh per kernel (solver/solver.cpp
+// asks for one only when a query concrete points leave open needs Z3).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -34,11 +31,7 @@ class Z3Session {
   virtual SatAnswer solve(const Z3Query& q) = 0;
 };
 
-// A new session, or null with `error` saying why Z3 cannot be used (then every query that
-// needs Z3 is `unknown` with that reason, never a pass).
-std::unique_ptr<Z3Session> newZ3Session(std::string& error);
+std::unique_ptr<Z3Session> newZ3Session();
 
 }  // namespace ptov
 
-// The session's factory, exported by libptoverify-z3.so (and by the linked-in session).
-extern "C" ptov::Z3Session* ptovNewZ3Session();

@@ -9,7 +9,7 @@ src="$2"
 . "$src/tests/script_lib.sh"
 
 cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" || { cat "$tmp/install.log"; exit 1; }
-for f in bin/ptoverify bin/ptoverify-cpp lib/ptoverify/libptoverify-z3.so share/ptoverify/prelude/ptoverify_prelude.h \
+for f in bin/ptoverify bin/ptoverify-cpp share/ptoverify/prelude/ptoverify_prelude.h \
   share/man/man1/ptoverify.1 share/bash-completion/completions/ptoverify share/doc/ptoverify/rules/sync-deadlock.md; do
   [ -f "$tmp/prefix/$f" ] || fail "not installed: $f"
 done
