@@ -175,9 +175,16 @@ class TimingHardWaitTimeout : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->machine) return;
     size_t before = ctx.reported();
-    for (const SpinWait& w : k.cpp->machine->waits)
-      if (w.sharedPoll && !anyNameMatches(ctx.timing().ignorePolls, w.polled))
-        for (const FailureSite& site : failureSites(w, k, ctx.timing())) report(w, site, k, ctx);
+    for (const SpinWait& w : k.cpp->machine->waits) {
+      if (!w.sharedPoll || anyNameMatches(ctx.timing().ignorePolls, w.polled)) continue;
+      size_t beforeWait = ctx.reported();
+      for (const FailureSite& site : failureSites(w, k, ctx.timing())) report(w, site, k, ctx);
+      // Paths the front end did not walk may hold the short value or the hard failure.
+      if (w.pathsCut && ctx.reported() == beforeWait)
+        ctx.reportVerdict(Verdict::unknown("not every path of its timeout, its timeout branch and its callers was "
+                                           "walked (the walk's budget of branches)"),
+                          w.loc, "the spin wait polling `" + w.polled + "` covers the OS throttle window on every path");
+    }
     if (!k.cpp->machine->waits.empty())
       reportCutFacts(k, ctx, before, "every hard-failure spin wait covers the OS throttle window");
   }

@@ -792,6 +792,7 @@ class TimeoutResolver {
     start.env = std::move(env);
     engine.run(cfg.entry(), 0, std::move(start));
     steps_ += budget - engine.forksLeft() + 1;
+    cut_ |= engine.cut() || out.size() >= kMaxPaths;
   }
 
   static std::shared_ptr<const Env> assign(const std::shared_ptr<const Env>& env, const ValueDecl* d,
@@ -841,6 +842,10 @@ class TimeoutResolver {
 
   const Reader& r_;
   size_t steps_ = 0;  // paths walked in all callees of one wait
+  bool cut_ = false;  // a walk left paths out
+
+ public:
+  bool cut() const { return cut_ || steps_ >= kMaxSteps; }
 };
 
 // ---- spin waits ----
@@ -993,7 +998,7 @@ bool holdsSpinWait(const Reader& r, const FunctionDecl* fn, int depth) {
 
 constexpr int kMaxCallerDepth = 3;       // callers followed through `return` of the failure
 constexpr size_t kMaxCallerPaths = 64;   // paths walked per call site
-constexpr size_t kMaxContexts = 16;      // call sites per spin wait
+constexpr size_t kMaxContexts = 64;      // call sites per spin wait
 
 std::string replaceAll(std::string text, const std::string& from, const std::string& to) {
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
@@ -1023,6 +1028,8 @@ std::string replaceWord(const std::string& text, const std::string& name, const 
 class CallerOutcomes {
  public:
   CallerOutcomes(const Reader& r, const CallSites& sites) : r_(r), sites_(sites) {}
+  // Did a walk or the call sites followed leave some out (their budgets)?
+  bool cut() const { return cut_; }
 
   // The contexts in which `fn` returning `returned` (on a wait's timeout) is decided.
   void follow(const FunctionDecl* fn, const clang::Expr* returned, const std::vector<TimeoutValue>& values, int depth,
@@ -1030,7 +1037,10 @@ class CallerOutcomes {
     auto it = sites_.find(fn->getCanonicalDecl());
     if (it == sites_.end() || depth >= kMaxCallerDepth) return;
     for (const CallSite& site : it->second) {
-      if (out.size() >= kMaxContexts) return;
+      if (out.size() >= kMaxContexts) {
+        cut_ = true;
+        return;
+      }
       const FunctionDecl* caller = site.caller;
       if (!caller->getBody() || caller->getCanonicalDecl() == fn->getCanonicalDecl()) continue;
       // The values' conditions in the caller's terms. Values no call path above can pass (the
@@ -1088,6 +1098,7 @@ class CallerOutcomes {
     start.when = guards_;
     start.last = call;
     engine.run(at->first, at->second + 1, std::move(start));
+    cut_ |= engine.cut() || out.size() >= kMaxCallerPaths;
   }
 
   // `when`, a callee's conditions, with the callee's parameters replaced by the call's arguments.
@@ -1290,6 +1301,7 @@ class CallerOutcomes {
   const clang::Expr* returned_ = nullptr;
   const FunctionDecl* callee_ = nullptr;
   std::vector<PathLiteral> guards_;  // the conditions the call site runs under
+  bool cut_ = false;                  // a walk or the call sites followed left some out
   std::map<const CallExpr*, std::vector<PathLiteral>> guardsAt_;  // guardsOf, per call site asked about
   std::map<const FunctionDecl*, bool> waits_;  // holdsSpinWait, per callee asked about
 };
@@ -1332,6 +1344,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       if (const auto* both = dyn_cast<BinaryOperator>(strip(cond)); both && both->getOpcode() == BO_LAnd)
         w.polled = r_.spell(contains(both->getRHS(), check.cmp) ? both->getLHS() : both->getRHS());
       w.exits = exits(after, true);
+      w.pathsCut |= exitsCut_;
       decideInCallers(w);
       out_.push_back(std::move(w));
     }
@@ -1351,6 +1364,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       w.polled = pollInBody(body, timeoutIf);
     w.sharedPoll |= sharedPollInBody(body, timeoutIf) || reloadedFromShared(cond, body);
     w.exits = exits(timeoutIf, check.expiredWhenTrue);
+    w.pathsCut |= exitsCut_;
     decideInCallers(w);
     out_.push_back(std::move(w));
     return true;
@@ -1367,6 +1381,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     w.timeoutLoc = r_.loc(source);
     w.timeoutSource = r_.spell(strip(source));
     resolver.resolve(check.timeout, nullptr, {}, {}, 0, w.values);
+    w.pathsCut = resolver.cut() || w.values.size() >= kMaxPaths;
     return w;
   }
 
@@ -1461,6 +1476,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     ExitState begin;
     begin.last = branch;
     engine.run(start, 0, std::move(begin));
+    exitsCut_ = engine.cut() || out.size() >= kMaxPaths;
     return out;
   }
 
@@ -1478,6 +1494,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
       callers.follow(fn_, ret->second->getRetValue(), values, 0, w.callers);
       if (w.callers.size() > before) w.exits[i].decidedByCaller = true;
     }
+    w.pathsCut |= callers.cut();
   }
   struct ExitState : PathState {
     std::vector<std::string> calls;
@@ -1521,6 +1538,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
   const CallSites* sites_;
   std::vector<const FunctionDecl*> fns_;          // the function (or lambda) being walked, innermost last
   std::map<size_t, const ReturnStmt*> returns_;  // exit index -> its return, for the last exits()
+  bool exitsCut_ = false;                         // the last exits() left paths out
 };
 
 }  // namespace

@@ -92,6 +92,8 @@ class PathEngine {
       : g_(g), w_(w), region_(region), start_(start), forksLeft_(maxForks) {}
 
   size_t forksLeft() const { return forksLeft_; }
+  // Did the walk leave paths unwalked (its fork budget, or a path past its block limit)?
+  bool cut() const { return cut_; }
 
   void run(const clang::CFGBlock* block, unsigned element, State state) {
     if (!block) return;
@@ -116,7 +118,10 @@ class PathEngine {
   void step(Item& it, std::vector<Item>& todo) {
     const clang::CFGBlock* b = it.block;
     State& st = it.state;
-    if (++it.blocks > kMaxBlocksPerPath) return;
+    if (++it.blocks > kMaxBlocksPerPath) {
+      cut_ = true;
+      return;
+    }
     if (const clang::Stmt* a = g_.anchor(b)) {
       if (!it.escaped && !g_.inside(a, region_)) return w_.end(PathEnd::FallThrough, st.last, st);
       it.inDo = g_.doLoopsHolding(b);
@@ -184,7 +189,10 @@ class PathEngine {
       if (records) it.state.arms[t] = *c.decided;
       return follow(b, *c.decided ? 0 : 1, std::move(it), todo);
     }
-    if (forksLeft_ == 0) return;
+    if (forksLeft_ == 0) {
+      cut_ = true;
+      return;
+    }
     --forksLeft_;
     Item other = it;
     // The false side is pushed first so that the true side is walked first.
@@ -236,7 +244,10 @@ class PathEngine {
       }
       merged.push_back(groups[i]);
     }
-    if (forksLeft_ < merged.size()) return;
+    if (forksLeft_ < merged.size()) {
+      cut_ = true;
+      return;
+    }
     forksLeft_ -= merged.size();
     if (noCase) follow(b, *noCase, it, todo);
     for (auto g = merged.rbegin(); g != merged.rend(); ++g) {
@@ -266,6 +277,7 @@ class PathEngine {
   const clang::Stmt* region_;
   const clang::Stmt* start_;
   size_t forksLeft_;
+  bool cut_ = false;
 };
 
 }  // namespace ptov::cpp

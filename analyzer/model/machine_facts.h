@@ -111,6 +111,9 @@ struct SpinWait {
   std::vector<TimeoutValue> values;
   std::vector<WaitExit> exits;
   std::vector<WaitContext> callers;  // for the exits decided by a caller
+  // Some paths were not walked (a walk's budget: values, exits or callers left out), so no
+  // finding on this wait is no proof.
+  bool pathsCut = false;
 };
 
 struct MachineFacts {
