@@ -127,9 +127,10 @@ struct Commands {
 };
 
 void addCommonOptions(CLI::App* sub, Args& a) {
-  a.tracked.push_back(sub->add_option("--rules", a.rawGlobs,
-                                      "rule globs, comma separated; a leading '-' removes (e.g. 'comm-*,-comm-wait-batching')")
-                          ->allow_extra_args(false));
+  a.tracked.push_back(
+      sub->add_option("--rules", a.rawGlobs,
+                      "rule globs, comma separated; a leading '-' removes (e.g. 'comm-*,-comm-wait-batching')")
+          ->allow_extra_args(false));
   a.tracked.push_back(sub->add_option("--arch", a.req.arch, "target arch for files without pto.target_arch")
                           ->check(CLI::IsMember({"a2a3", "a5"}))
                           ->capture_default_str());
@@ -141,22 +142,24 @@ void addCommonOptions(CLI::App* sub, Args& a) {
 }
 
 void addSolverOptions(CLI::App* sub, Args& a) {
-  a.tracked.push_back(
-      sub->add_option("--solver-timeout", a.req.solver.queryTimeoutMs, "Z3 time limit per query, in ms")->capture_default_str());
+  a.tracked.push_back(sub->add_option("--solver-timeout", a.req.solver.queryTimeoutMs, "Z3 time limit per query, in ms")
+                          ->capture_default_str());
   a.tracked.push_back(sub->add_option("--kernel-budget", a.req.solver.kernelBudgetMs,
                                       "time limit for one kernel's proofs (unrolling, query building, Z3), in ms")
                           ->capture_default_str());
   a.tracked.push_back(sub->add_option("--param-range", a.rawRanges,
                                       "range of a scalar parameter for the proofs, NAME=LO:HI (repeatable)")
                           ->allow_extra_args(false));
-  a.tracked.push_back(sub->add_option("--cache-dir", a.req.solver.cacheDir,
-                                      "keep solver answers in DIR across runs (re-checks of unchanged kernels ask Z3 nothing)"));
+  a.tracked.push_back(
+      sub->add_option("--cache-dir", a.req.solver.cacheDir,
+                      "keep solver answers in DIR across runs (re-checks of unchanged kernels ask Z3 nothing)"));
 }
 
 CLI::App* addCheckCommand(CLI::App& app, Args& a) {
   CLI::App* check = app.add_subcommand("check", "check kernels and print findings");
   auto& c = a.check;
-  check->add_option("paths", a.req.paths, "files or directories (searched recursively for .pto, .mlir and C++ files)")->required();
+  check->add_option("paths", a.req.paths, "files or directories (searched recursively for .pto, .mlir and C++ files)")
+      ->required();
   addCommonOptions(check, a);
   a.tracked.push_back(check->add_option("--fail-on", a.failOn, "lowest severity that makes the exit code 1")
                           ->check(CLI::IsMember({"error", "warning", "note"}))
@@ -164,12 +167,15 @@ CLI::App* addCheckCommand(CLI::App& app, Args& a) {
   check->add_option("--color", c.color, "colour the text output (auto: on a terminal, unless NO_COLOR is set)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   check->add_flag("-q,--quiet", c.quiet, "text output: only findings and input errors/warnings, no summary line");
-  check->add_option("--sarif-category", c.sarifCategory,
-                    "SARIF runs[].automationDetails.id prefix: the code-scanning category of this run")
+  check
+      ->add_option("--sarif-category", c.sarifCategory,
+                   "SARIF runs[].automationDetails.id prefix: the code-scanning category of this run")
       ->capture_default_str();
-  check->add_option("--format", c.formats,
-                    "output format, repeatable: text json sarif rdjson rdjsonl junit github gitcode markdown html; FORMAT:FILE "
-                    "writes that format to FILE (html:DIR writes DIR/index.html)")
+  check
+      ->add_option(
+          "--format", c.formats,
+          "output format, repeatable: text json sarif rdjson rdjsonl junit github gitcode markdown html; FORMAT:FILE "
+          "writes that format to FILE (html:DIR writes DIR/index.html)")
       ->allow_extra_args(false);
   check->add_option("--output,-o", c.outputFile, "write the (single) --format given without a file to FILE");
   check->add_option("--help-uri-base", c.helpUriBase,
@@ -177,7 +183,9 @@ CLI::App* addCheckCommand(CLI::App& app, Args& a) {
   // Every core by default: the output does not depend on N, and a gate over a generated tree
   // should not leave cores idle (up to 8: a C++ input's model can take a few hundred MB).
   a.req.jobs = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  check->add_option("-j,--jobs", a.req.jobs, "check N files in parallel (output order is the input order; default: the cores, up to 8)")
+  check
+      ->add_option("-j,--jobs", a.req.jobs,
+                   "check N files in parallel (output order is the input order; default: the cores, up to 8)")
       ->check(CLI::Range(1u, 256u))
       ->default_val(a.req.jobs);
   check->add_option("--shard", a.shardSpec, "check only part K of N (K/N) of the inputs, stably split by path");
@@ -194,7 +202,9 @@ CLI::App* addCheckCommand(CLI::App& app, Args& a) {
       ->check(CLI::IsMember({"added", "diff_context", "file", "nofilter"}))
       ->capture_default_str();
   check->add_flag("--strict", a.req.strict, "exit 3 when no finding fails the run but a proof was undecided (unknown)");
-  check->add_option("--witness-dot", c.witnessDot, "write each proof finding's witness as a Graphviz DOT lane diagram into DIR (one file per finding)");
+  check->add_option(
+      "--witness-dot", c.witnessDot,
+      "write each proof finding's witness as a Graphviz DOT lane diagram into DIR (one file per finding)");
   addSolverOptions(check, a);
   return check;
 }
@@ -203,14 +213,17 @@ CLI::App* addMutateCommand(CLI::App& app, Args& a) {
   CLI::App* mutate = app.add_subcommand("mutate", "mutation kill-rate report over known-good kernels");
   MutateRequest& m = a.mutate;
   mutate->add_option("paths", m.paths, "known-good kernels: files or directories");
-  mutate->add_option("--operators", a.rawOperators, "operators to apply, comma separated (default: all)")->allow_extra_args(false);
+  mutate->add_option("--operators", a.rawOperators, "operators to apply, comma separated (default: all)")
+      ->allow_extra_args(false);
   mutate->add_option("--seed", m.seed, "seed for sampling with --max")->capture_default_str();
   mutate->add_option("--max", m.max, "run at most N mutants, sampled with --seed (0 = all)")->capture_default_str();
   mutate->add_option("--min-kill-rate", m.minKillRate, "fail (exit 1) when a gated operator kills fewer, in percent")
       ->check(CLI::Range(0, 100));
-  mutate->add_option("--require", a.rawMinimums, "per-operator minimum, OPERATOR=PERCENT (repeatable)")->allow_extra_args(false);
+  mutate->add_option("--require", a.rawMinimums, "per-operator minimum, OPERATOR=PERCENT (repeatable)")
+      ->allow_extra_args(false);
   mutate->add_flag("--list", a.listOperators, "list the operators and the rules meant to kill them");
-  mutate->add_option("--arch", m.arch, "target arch for files without pto.target_arch")->check(CLI::IsMember({"a2a3", "a5"}));
+  mutate->add_option("--arch", m.arch, "target arch for files without pto.target_arch")
+      ->check(CLI::IsMember({"a2a3", "a5"}));
   return mutate;
 }
 
@@ -232,14 +245,18 @@ Commands addCommands(CLI::App& app, Args& a) {
       ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
   cmd.audit->add_option("paths", a.req.paths, "files or directories")->required();
-  cmd.audit->add_option("--arch", a.req.arch, "target arch for files without one")->check(CLI::IsMember({"a2a3", "a5"}));
+  cmd.audit->add_option("--arch", a.req.arch, "target arch for files without one")
+      ->check(CLI::IsMember({"a2a3", "a5"}));
   cmd.audit->add_option("--config", a.req.configPath, "configuration file");
 
-  cmd.isa = app.add_subcommand("isa", "list the PTO-ISA instructions both front ends know: kind, spellings, pipes, hidden accesses");
-  cmd.isa->add_flag("--prelude", a.isaDeclarations, "print the C++ prelude's declarations of the tile instructions instead");
+  cmd.isa = app.add_subcommand(
+      "isa", "list the PTO-ISA instructions both front ends know: kind, spellings, pipes, hidden accesses");
+  cmd.isa->add_flag("--prelude", a.isaDeclarations,
+                    "print the C++ prelude's declarations of the tile instructions instead");
   cmd.model = app.add_subcommand("model", "print the kernel model the front ends built (ops, gaps)");
   cmd.model->add_option("paths", a.modelPaths, "files or directories")->required();
-  cmd.model->add_option("--arch", a.req.arch, "target arch for files without one")->check(CLI::IsMember({"a2a3", "a5"}));
+  cmd.model->add_option("--arch", a.req.arch, "target arch for files without one")
+      ->check(CLI::IsMember({"a2a3", "a5"}));
   cmd.model->add_option("-p", a.req.compileCommandsDir, "directory with compile_commands.json (C++ inputs)");
 
   cmd.merge = app.add_subcommand("merge", "join the SARIF of --shard runs into one log");
@@ -252,7 +269,9 @@ Commands addCommands(CLI::App& app, Args& a) {
   cmd.config->add_option("--config", a.req.configPath, "configuration file instead of the one found above the path");
 
   cmd.rules = app.add_subcommand("rules", "list every rule: id, severity, summary");
-  cmd.rules->add_option("--format", a.rulesFormat, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd.rules->add_option("--format", a.rulesFormat, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   cmd.explain = app.add_subcommand("explain", "print a rule's documentation");
   cmd.explain->add_option("rule-id", a.explainId, "the rule id")->required();
 
@@ -363,8 +382,9 @@ bool keepChangedFindings(const Args& a, CheckResult& result, std::string& root) 
     ok = in && parseUnifiedDiff(in, lines, error);
     if (!in) error = "cannot read '" + c.changedLinesFile + "'";
   }
-  Differential diff{&lines, FilterMode::Added,
-                    c.diffRange.empty() ? "the old side of " + c.changedLinesFile : c.diffRange.substr(0, c.diffRange.find(".."))};
+  Differential diff{
+      &lines, FilterMode::Added,
+      c.diffRange.empty() ? "the old side of " + c.changedLinesFile : c.diffRange.substr(0, c.diffRange.find(".."))};
   parseFilterMode(c.filterMode, diff.mode);
   size_t left = 0;
   if (ok) ok = keepNewFindings(diff, a.req, result, left, error);
@@ -380,8 +400,8 @@ bool keepChangedFindings(const Args& a, CheckResult& result, std::string& root) 
 }
 
 // Writes each report; false (after an error message) when a file cannot be written.
-bool writeReports(const Args& a, const CheckResult& result, const std::vector<std::pair<std::string, std::string>>& outputs,
-                  const ReportOptions& ro) {
+bool writeReports(const Args& a, const CheckResult& result,
+                  const std::vector<std::pair<std::string, std::string>>& outputs, const ReportOptions& ro) {
   for (const auto& [name, file] : outputs) {
     std::ofstream fileOut;
     if (!file.empty() && file != "-") {
@@ -507,7 +527,8 @@ int runExplainCommand(const Args& a) {
 }
 
 int runIsaCommand(const Args& a) {
-  if (a.isaDeclarations) std::cout << ptoisa::preludeDeclarations();
+  if (a.isaDeclarations)
+    std::cout << ptoisa::preludeDeclarations();
   else
     for (const auto& in : ptoisa::all()) std::cout << ptoisa::describe(in) << '\n';
   return 0;

@@ -40,8 +40,10 @@ class BarrierParticipants : public Rule {
   // It compares counts and strides with one launched lane count.
   std::string notChecked(const Kernel& k) const override {
     if (std::string why = launchNotLinked(k); !why.empty())
-      return why + ": that the launch has as many lanes as each barrier waits for, no more and no fewer, is not checked";
-    if (k.cpp && k.kind != "orchestration" && !k.launchedLanes()) return "the linked launches do not give one constant block_num";
+      return why + ": that the launch has as many lanes as each barrier waits for, no more and no fewer, is not "
+                   "checked";
+    if (k.cpp && k.kind != "orchestration" && !k.launchedLanes())
+      return "the linked launches do not give one constant block_num";
     return "";
   }
 

@@ -10,8 +10,9 @@ KernelTraits kernelTraits(const Kernel& k) {
   static_assert(static_cast<unsigned>(OpKind::Other) < 64, "KernelTraits::kinds holds one bit per OpKind");
   forEachOp(*k.body, [&](const Op& op) {
     t.kinds |= uint64_t{1} << static_cast<unsigned>(op.kind);
-    t.hivmCrossCore |= op.name.rfind("hivm.hir.", 0) == 0 && (op.kind == OpKind::CrossCoreSet ||
-                                                              op.kind == OpKind::CrossCoreWait || op.kind == OpKind::SyncAll);
+    t.hivmCrossCore |=
+        op.name.rfind("hivm.hir.", 0) == 0 &&
+        (op.kind == OpKind::CrossCoreSet || op.kind == OpKind::CrossCoreWait || op.kind == OpKind::SyncAll);
     t.softSync |= op.kind == OpKind::SyncAll && op.syncMode == "soft";
     t.cachePolicy |= !op.cachePolicy.empty();
   });

@@ -91,7 +91,8 @@ FunctionCfg::Unit FunctionCfg::unitOf(const Stmt* t) const {
   // The outermost `&&` / `||` chain `t` is part of (through parentheses, casts and `!`).
   const Stmt* chain = t;
   for (const Stmt* p = parents_->getParent(t); p && isa<Expr>(p); p = parents_->getParent(p)) {
-    if (isLogical(p)) chain = p;
+    if (isLogical(p))
+      chain = p;
     else if (!isa<ParenExpr>(p) && !isa<ImplicitCastExpr>(p) &&
              !(isa<UnaryOperator>(p) && cast<UnaryOperator>(p)->getOpcode() == UO_LNot))
       break;

@@ -70,9 +70,9 @@ enum class PathEnd { Return, Break, FallThrough };
 
 // What every walker's path state holds; the engine keeps it.
 struct PathState {
-  std::vector<PathLiteral> when;                // the conditions the path took
-  std::map<const clang::Stmt*, bool> arms;     // `?:`, `&&`, `||` on the path: the side taken
-  const clang::Stmt* last = nullptr;           // the last element walked
+  std::vector<PathLiteral> when;            // the conditions the path took
+  std::map<const clang::Stmt*, bool> arms;  // `?:`, `&&`, `||` on the path: the side taken
+  const clang::Stmt* last = nullptr;        // the last element walked
 };
 
 // A walker provides, for its State (derived from PathState):
@@ -110,9 +110,9 @@ class PathEngine {
     const clang::CFGBlock* block;
     unsigned element;
     State state;
-    size_t blocks;  // blocks walked on this path (a backward goto cannot spin)
+    size_t blocks;                         // blocks walked on this path (a backward goto cannot spin)
     std::vector<const clang::Stmt*> inDo;  // the do-loops the path is inside
-    bool escaped = false;  // left the region by `goto`: followed to the function's end
+    bool escaped = false;                  // left the region by `goto`: followed to the function's end
   };
 
   void step(Item& it, std::vector<Item>& todo) {
@@ -228,9 +228,8 @@ class PathEngine {
       if (s->empty() && !s->getTerminatorStmt() && s->succ_size() == 1) fallsInto[s] = *s->succ_begin();
     }
     // `case A: case B: body`: A's empty block falls into B's: one group.
-    std::sort(groups.begin(), groups.end(), [](const Group& x, const Group& y) {
-      return x.labels[0]->getBeginLoc() < y.labels[0]->getBeginLoc();
-    });
+    std::sort(groups.begin(), groups.end(),
+              [](const Group& x, const Group& y) { return x.labels[0]->getBeginLoc() < y.labels[0]->getBeginLoc(); });
     std::vector<Group> merged;
     for (size_t i = 0; i < groups.size(); ++i) {
       const clang::CFGBlock* s = *(b->succ_begin() + groups[i].index);
@@ -252,7 +251,8 @@ class PathEngine {
     if (noCase) follow(b, *noCase, it, todo);
     for (auto g = merged.rbegin(); g != merged.rend(); ++g) {
       Item path = it;
-      if (addLiteral(path.state.when, w_.switchCase(sw, g->labels, it.state))) follow(b, g->index, std::move(path), todo);
+      if (addLiteral(path.state.when, w_.switchCase(sw, g->labels, it.state)))
+        follow(b, g->index, std::move(path), todo);
     }
   }
 
