@@ -32,9 +32,7 @@ class BarrierDataVisibility : public Rule {
   bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
     return k.cpp != nullptr && t.has(OpKind::SyncAll);
   }
-  bool affectedBy(ModelGap::Kind kind) const override {
-    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
-  }
+  bool affectedBy(ModelGap::Kind kind) const override { return gapHidesAccesses(kind); }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     // The ops in program order (loop bodies once, both arms of an if).

@@ -21,9 +21,7 @@ class CacheBypassOffset : public Rule {
   bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
     return t.cachePolicy;
   }
-  bool affectedBy(ModelGap::Kind kind) const override {
-    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
-  }
+  bool affectedBy(ModelGap::Kind kind) const override { return gapHidesAccesses(kind); }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     forEachOp(*k.body, [&](const Op& op) {

@@ -23,9 +23,7 @@ class CachePolicyParam : public Rule {
   bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
     return t.cachePolicy;
   }
-  bool affectedBy(ModelGap::Kind kind) const override {
-    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
-  }
+  bool affectedBy(ModelGap::Kind kind) const override { return gapHidesAccesses(kind); }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     std::vector<int> offsetParams;

@@ -26,9 +26,7 @@ class CachePolicyWrapper : public Rule {
   bool applies(const Kernel& k, const KernelTraits&, const RuleSettings&) const override {
     return k.cpp != nullptr && k.cpp->wrapper;
   }
-  bool affectedBy(ModelGap::Kind kind) const override {
-    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
-  }
+  bool affectedBy(ModelGap::Kind kind) const override { return gapHidesAccesses(kind); }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->wrapper) return;

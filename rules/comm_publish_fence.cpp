@@ -26,9 +26,7 @@ class CommPublishFence : public Rule {
   bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
     return t.hasAny({OpKind::Notify, OpKind::Put, OpKind::CacheInvalidate, OpKind::Fence});
   }
-  bool affectedBy(ModelGap::Kind kind) const override {
-    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
-  }
+  bool affectedBy(ModelGap::Kind kind) const override { return gapHidesAccesses(kind); }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     const Flow& flow = ctx.proofs().flow();

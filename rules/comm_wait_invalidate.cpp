@@ -53,9 +53,7 @@ class CommWaitInvalidate : public Rule {
   bool applies(const Kernel&, const KernelTraits& t, const RuleSettings&) const override {
     return t.hasAny({OpKind::Wait, OpKind::Test});
   }
-  bool affectedBy(ModelGap::Kind kind) const override {
-    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
-  }
+  bool affectedBy(ModelGap::Kind kind) const override { return gapHidesAccesses(kind); }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     const Flow& flow = ctx.proofs().flow();

@@ -169,14 +169,14 @@ void demoteOverSkippedCode(const Kernel& k, const Rule& rule, std::vector<Findin
 
 // A rule that found nothing on a kernel with gaps in its facts has not shown it correct: one
 // `unknown` finding says why.
-void reportGaps(const Kernel& k, const Rule& rule, const RuleSettings* settings, std::vector<Finding>& findings,
-                size_t firstOfRule) {
+void reportGaps(const Kernel& k, const KernelTraits& traits, const Rule& rule, const RuleSettings* settings,
+                std::vector<Finding>& findings, size_t firstOfRule) {
   for (size_t i = firstOfRule; i < findings.size(); ++i)
     if (!findings[i].unknown && findings[i].severity == Severity::Error) return;
   std::vector<const ModelGap*> hits;
   for (const auto& g : k.gaps)
     if (rule.affectedBy(g.kind)) hits.push_back(&g);
-  if (hits.empty() || !rule.appliesTo(k, kernelTraits(k), settings)) return;
+  if (hits.empty() || !rule.appliesTo(k, traits, settings)) return;
   Finding f;
   f.ruleId = rule.info().id;
   f.severity = Severity::Warning;
@@ -393,6 +393,8 @@ static std::vector<Finding> runRulesHere(const Kernel& kernel, const std::vector
   s.startKernel();
   ProofContext proofs(kernel, s);
   std::vector<Finding> findings;
+  // Read only by the gap reports: one op walk per kernel with gaps, not one per rule.
+  const KernelTraits traits = kernel.gaps.empty() ? KernelTraits{} : kernelTraits(kernel);
   for (const auto& rule : allRules()) {
     if (!ruleEnabled(rule->info().id, globs)) continue;
     RuleContext ctx(*rule, kernel, findings, proofs, settings);
@@ -400,7 +402,7 @@ static std::vector<Finding> runRulesHere(const Kernel& kernel, const std::vector
     rule->check(kernel, ctx);
     if (!kernel.gaps.empty()) {
       demoteOverSkippedCode(kernel, *rule, findings, first);
-      reportGaps(kernel, *rule, settings, findings, first);
+      reportGaps(kernel, traits, *rule, settings, findings, first);
     }
   }
   for (auto& f : findings) f.kernel = kernel.name;

@@ -139,6 +139,8 @@ KernelTraits kernelTraits(const Kernel& k);
 
 // Any op can hide behind a call or op the front end did not model, or code it skipped.
 bool gapHidesOps(ModelGap::Kind kind);
+// ... and an unresolved address hides which buffer an access or a cache op covers.
+bool gapHidesAccesses(ModelGap::Kind kind);
 
 // A rule: its facts (id, options, what it reads, which gaps touch it) and its check. It reads
 // only the kernel model and reports findings.

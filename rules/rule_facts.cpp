@@ -25,6 +25,10 @@ bool gapHidesOps(ModelGap::Kind kind) {
          kind == ModelGap::Kind::OpaqueOp || kind == ModelGap::Kind::SkippedCode;
 }
 
+bool gapHidesAccesses(ModelGap::Kind kind) {
+  return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
+}
+
 int64_t RuleOption::defaultFor(const std::string& arch) const {
   auto it = defaults.find(arch);
   if (it == defaults.end()) it = defaults.find("");

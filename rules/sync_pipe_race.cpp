@@ -25,7 +25,7 @@ class SyncPipeRace : public Rule {
     return t.hasAny({OpKind::SetFlag, OpKind::WaitFlag, OpKind::PipeBarrier});
   }
   bool affectedBy(ModelGap::Kind kind) const override {
-    return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress || kind == ModelGap::Kind::UnknownOp;
+    return gapHidesAccesses(kind) || kind == ModelGap::Kind::UnknownOp;
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {

@@ -276,14 +276,22 @@ class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
 
 // ---- the control tree ----
 
-// Case labels as text: `Level::Info or Level::Debug`, `default`.
-std::string caseText(const Reader& r, const std::vector<const SwitchCase*>& labels) {
+// Case label values as text: `Level::Info or Level::Debug`, `default`.
+std::string labelText(const Reader& r, const std::vector<const clang::Expr*>& values, bool isDefault) {
   std::string text;
-  for (const SwitchCase* c : labels)
-    if (const auto* cs = dyn_cast<CaseStmt>(c)) text += (text.empty() ? "" : " or ") + r.spell(cs->getLHS());
-  for (const SwitchCase* c : labels)
-    if (isa<DefaultStmt>(c)) text += text.empty() ? "default" : " or default";
+  for (const clang::Expr* v : values) text += (text.empty() ? "" : " or ") + r.spell(v);
+  if (isDefault) text += text.empty() ? "default" : " or default";
   return text;
+}
+
+std::string caseText(const Reader& r, const std::vector<const SwitchCase*>& labels) {
+  std::vector<const clang::Expr*> values;
+  bool isDefault = false;
+  for (const SwitchCase* c : labels) {
+    if (const auto* cs = dyn_cast<CaseStmt>(c)) values.push_back(cs->getLHS());
+    isDefault |= isa<DefaultStmt>(c);
+  }
+  return labelText(r, values, isDefault);
 }
 
 // `subject` taking one of the labels: atom printed, written as spelled.
@@ -295,16 +303,16 @@ PathLiteral caseLiteral(const Reader& r, const std::vector<const SwitchCase*>& l
   return {subject + "==" + values, true, squash(spelledSubject) + "==" + squash(caseText(r, labels))};
 }
 
+// The same for a switch whose subject is read as written (no parameters bound).
+PathLiteral caseLiteral(const Reader& r, const SwitchStmt* sw, const std::vector<const SwitchCase*>& labels) {
+  return caseLiteral(r, labels, r.print(sw->getCond()), r.spell(sw->getCond()));
+}
+
 // An argument written as a name or a number needs no parentheses where it replaces a parameter.
 bool isSimple(const clang::Expr* e) { return isa<DeclRefExpr>(e) || isa<MemberExpr>(e) || isa<IntegerLiteral>(e); }
 
 // A switch's label group as text: `Level::Info or Level::Debug`, `default`.
-std::string caseLabel(const Reader& r, const CaseGroup& c) {
-  std::string label;
-  for (const clang::Expr* v : c.values) label += (label.empty() ? "" : " or ") + r.spell(v);
-  if (c.isDefault) label += label.empty() ? "default" : " or default";
-  return label;
-}
+std::string caseLabel(const Reader& r, const CaseGroup& c) { return labelText(r, c.values, c.isDefault); }
 
 bool hasDefault(const std::vector<CaseGroup>& cases) {
   return std::any_of(cases.begin(), cases.end(), [](const CaseGroup& c) { return c.isDefault; });
@@ -917,14 +925,6 @@ TimeoutCheck findTimeoutCheck(const Reader& r, const clang::Expr* cond, bool neg
   return out;
 }
 
-bool contains(const clang::Stmt* s, const clang::Stmt* target) {
-  if (!s) return false;
-  if (s == target) return true;
-  for (const clang::Stmt* c : s->children())
-    if (contains(c, target)) return true;
-  return false;
-}
-
 // Does `e` read state another thread can change: a field, a pointer, a call, a global, a volatile
 // or atomic variable (not only locals)?
 bool readsShared(const clang::Stmt* s) {
@@ -1186,7 +1186,7 @@ class CallerOutcomes {
       return {std::nullopt, conditionLiteral(c.r_, cond)};
     }
     PathLiteral switchCase(const SwitchStmt* sw, const std::vector<const SwitchCase*>& labels, const FollowState&) {
-      return caseLiteral(c.r_, labels, c.r_.print(sw->getCond()), c.r_.spell(sw->getCond()));
+      return caseLiteral(c.r_, sw, labels);
     }
     void end(PathEnd how, const clang::Stmt* at, FollowState& st) {
       if (how != PathEnd::Return) {
@@ -1515,7 +1515,7 @@ class WaitCollector : public RecursiveASTVisitor<WaitCollector> {
     }
     Branch branch(const clang::Expr* cond, const ExitState&) { return {std::nullopt, conditionLiteral(c.r_, cond)}; }
     PathLiteral switchCase(const SwitchStmt* sw, const std::vector<const SwitchCase*>& labels, const ExitState&) {
-      return caseLiteral(c.r_, labels, c.r_.print(sw->getCond()), c.r_.spell(sw->getCond()));
+      return caseLiteral(c.r_, sw, labels);
     }
     void end(PathEnd how, const clang::Stmt* at, ExitState& st) {
       if (how == PathEnd::Return) {

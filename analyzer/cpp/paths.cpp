@@ -12,6 +12,14 @@ namespace ptov::cpp {
 
 using namespace clang;
 
+bool contains(const Stmt* outer, const Stmt* s) {
+  if (!outer || !s) return false;
+  if (outer == s) return true;
+  for (const Stmt* c : outer->children())
+    if (contains(c, s)) return true;
+  return false;
+}
+
 bool onceOnly(const Stmt* s) {
   const auto* d = dyn_cast_or_null<DoStmt>(s);
   if (!d) return false;

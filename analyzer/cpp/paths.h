@@ -58,6 +58,9 @@ class FunctionCfg {
   mutable std::map<const clang::CFGBlock*, std::vector<const clang::Stmt*>> doLoops_;
 };
 
+// Is `s` `outer` or one of its sub-statements?
+bool contains(const clang::Stmt* outer, const clang::Stmt* s);
+
 // `do { ... } while (0)`: a macro's statement wrapper, not a loop.
 bool onceOnly(const clang::Stmt* s);
 bool isLoop(const clang::Stmt* s);
@@ -261,14 +264,6 @@ class PathEngine {
     if (const auto* s = llvm::dyn_cast<clang::IfStmt>(t)) return s->getCond();
     if (const auto* s = llvm::dyn_cast<clang::AbstractConditionalOperator>(t)) return s->getCond();
     return nullptr;
-  }
-
-  static bool contains(const clang::Stmt* outer, const clang::Stmt* s) {
-    if (!outer || !s) return false;
-    if (outer == s) return true;
-    for (const clang::Stmt* c : outer->children())
-      if (contains(c, s)) return true;
-    return false;
   }
 
   static constexpr size_t kMaxBlocksPerPath = 4096;
