@@ -6,6 +6,7 @@
 #include "cli/link_groups.h"
 #include "cli/report/fingerprint.h"
 #include "cli/suppressions.h"
+#include "cli/threads.h"
 
 #include <filesystem>
 #include <unistd.h>
@@ -342,9 +343,7 @@ CheckResult runCheck(const CheckRequest& req) {
   auto start = std::chrono::steady_clock::now();
   bool showProgress = req.progress && isatty(STDERR_FILENO);
   unsigned threads = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(work.size())));
-  // task(0) .. task(count - 1) on up to `threads` threads, each on a large stack for the
-  // rules (the threads are kept between calls: onLargeStacks).
-  auto parallel = [&](size_t count, const std::function<void(size_t)>& task) { onLargeStacks(count, threads, task); };
+  auto parallel = [&](size_t count, const std::function<void(size_t)>& task) { runOnThreads(count, threads, task); };
   size_t rejectedBefore = globalSolverStats().cacheRejected;
   auto finished = [&] {
     size_t count = ++done;

@@ -177,16 +177,6 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs);
 // Does any rule remain enabled under `globs`? ('-*' leaves none: a gate that checks nothing.)
 bool anyRuleEnabled(const std::vector<std::string>& globs);
 
-// Runs `body` on a thread with a 512 MB stack and waits for it (runRules does, for the proofs'
-// recursion); nested calls run in place. A caller that runs many kernels wraps its whole loop,
-// so each kernel does not pay a hand-over between threads.
-void onLargeStack(const std::function<void()>& body);
-
-// Runs task(0) .. task(count - 1) on up to `threads` threads, each on a large stack, and
-// returns when all are done (the first exception a task threw is rethrown here). The threads
-// are started once and kept for the process.
-void onLargeStacks(size_t count, unsigned threads, const std::function<void(size_t)>& task);
-
 // Runs the enabled rules over one kernel; findings are sorted by location. Proof rules use
 // `solver` (a default one when null).
 std::vector<Finding> runRules(const Kernel& kernel, const std::vector<std::string>& globs, Solver* solver = nullptr,

@@ -1,11 +1,14 @@
 // Unit tests per rule: a bad kernel that must fire and a good one that must not.
 #include <doctest/doctest.h>
 
+#include <pthread.h>
+
 #include <atomic>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cli/threads.h"
 #include "tests/helpers.h"
 
 using namespace ptov;
@@ -304,25 +307,36 @@ TEST_CASE("cache rules: bypass offset per arch, written tensor, the synthetic pa
   CHECK(findingsOf("cache-policy-param", kernel("%b: !pto.ptr<f32>", plain, "", "a2a3")).empty());
 }
 
-TEST_CASE("onLargeStacks runs every task once, on kept threads, and hands back a task's exception") {
+TEST_CASE("runOnThreads runs every task once, each on an 8 MB stack, and hands back a task's exception") {
   for (unsigned threads : {1u, 3u, 2u, 8u, 1u}) {
     std::vector<std::atomic<int>> runs(97);
-    ptov::onLargeStacks(runs.size(), threads, [&](size_t i) { ++runs[i]; });
+    std::atomic<bool> stacksAsSaid{true};
+    ptov::runOnThreads(runs.size(), threads, [&](size_t i) {
+      ++runs[i];
+      pthread_attr_t attr;
+      size_t size = 0;
+      if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        pthread_attr_getstacksize(&attr, &size);
+        pthread_attr_destroy(&attr);
+      }
+      if (size < ptov::kThreadStackBytes) stacksAsSaid = false;
+    });
     bool once = true;
     for (const auto& r : runs) once &= r.load() == 1;
     CHECK_MESSAGE(once, threads << " thread(s): a task ran other than once");
+    CHECK_MESSAGE(stacksAsSaid.load(), threads << " thread(s): a task ran on a stack under 8 MB");
   }
-  ptov::onLargeStacks(0, 4, [](size_t) { FAIL("no task to run"); });
+  ptov::runOnThreads(0, 4, [](size_t) { FAIL("no task to run"); });
   bool thrown = false;
+  std::atomic<int> ran{0};
   try {
-    ptov::onLargeStacks(40, 4, [](size_t i) {
+    ptov::runOnThreads(40, 4, [&](size_t i) {
+      ++ran;
       if (i == 17) throw std::runtime_error("task 17");
     });
   } catch (const std::runtime_error& e) {
     thrown = std::string(e.what()) == "task 17";
   }
   CHECK(thrown);
-  std::atomic<int> after{0};  // the pool still works after a task threw
-  ptov::onLargeStacks(10, 4, [&](size_t) { ++after; });
-  CHECK(after.load() == 10);
+  CHECK(ran.load() == 40);  // the other tasks still ran
 }

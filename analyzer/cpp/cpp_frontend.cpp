@@ -8,6 +8,7 @@
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/Stack.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/FrontendActions.h>
@@ -67,8 +68,43 @@ namespace {
 // pipe_barrier, in every spelling the PTO-ISA table gives them.
 bool isCountedSync(OpKind k) { return k == OpKind::SetFlag || k == OpKind::WaitFlag || k == OpKind::PipeBarrier; }
 
-// The stack of the thread each file is parsed on (see `parse` in load).
-constexpr unsigned kParseStackBytes = 512u << 20;
+// The stack of the thread each file is parsed on (see `parse` in load): Clang's own size for a
+// compilation (clang::DesiredStackSize).
+constexpr unsigned kParseStackBytes = 8u << 20;
+// Clang's parser recurses once per nested statement, as deep as the input nests (10,000 chained
+// `else if` overflow clang++ itself). When less than this is left of the parse thread's stack,
+// lexing is cut off: the rest of the file reads as its end and an error says where.
+constexpr size_t kParseStackReserve = size_t{2} << 20;
+
+// The deepest stack a parse may use before it is cut off, measured from where the action began
+// on its thread (null on any other thread, such as one Clang's Sema starts to grow its stack).
+thread_local const char* parseStackBottom = nullptr;
+
+size_t parseStackUsed() {
+  const char* here = static_cast<const char*>(__builtin_frame_address(0));
+  return parseStackBottom && here < parseStackBottom ? static_cast<size_t>(parseStackBottom - here) : 0;
+}
+
+// Watches each token the parser takes; once the stack is nearly used up, every lexer still open
+// is cut off in turn (an included header first, then its includer), and one error is reported.
+void guardParseStack(Preprocessor& pp) {
+  clang::noteBottomOfStack();  // Sema's own guard grows its stack on new threads from here
+  parseStackBottom = static_cast<const char*>(__builtin_frame_address(0));
+  auto cut = std::make_shared<bool>(false);
+  pp.setTokenWatcher([&pp, cut](const Token& tok) {
+    if (!*cut && parseStackUsed() < kParseStackBytes - kParseStackReserve) return;
+    if (!*cut) {
+      *cut = true;
+      DiagnosticsEngine& d = pp.getDiagnostics();
+      d.Report(tok.getLocation(),
+               d.getCustomDiagID(DiagnosticsEngine::Error,
+                                 "nested too deep to parse within an 8 MB stack (as clang++ would need more); "
+                                 "the rest of this file is not read"));
+    }
+    if (auto* lexer = dynamic_cast<Lexer*>(pp.getCurrentLexer()))
+      lexer->skipOver(static_cast<unsigned>(lexer->getBuffer().size() - lexer->getCurrentBufferOffset()));
+  });
+}
 
 // What Clang said it could not read: where each error is (so the functions it falls in are
 // known to be modelled partly) and the names no header declared (for the opaque re-parse).
@@ -752,6 +788,7 @@ class Action : public ASTFrontendAction {
  public:
   explicit Action(Output& out) : out_(out) {}
   bool BeginSourceFileAction(CompilerInstance& ci) override {
+    guardParseStack(ci.getPreprocessor());
     ci.getPreprocessor().addPPCallbacks(
         std::make_unique<PPWatcher>(out_.testedMacros, out_.macroConstants, out_.diags, out_.included,
                                     out_.skippedText, ci.getSourceManager()));
