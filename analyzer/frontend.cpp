@@ -163,7 +163,7 @@ LoadedFile loadText(const std::string& path, const std::string& text, const Fron
   if (out.kernels.empty() && !out.hasErrors())
     out.diagnostics.push_back({InputDiagnostic::Level::Note, SourceLoc{path, 1, 1}, "no kernel in this file: nothing was checked"});
   if (extensionOf(path) == ".mlir")
-    for (auto& k : out.kernels) k.frontEnd = "hivm";
+    for (auto& k : out.kernels) k.frontEnd = FrontEnd::Hivm;
   linkMixPeers(out.kernels);
   return out;
 }
@@ -355,7 +355,7 @@ void linkMachineEntries(std::vector<LoadedFile*>& files) {
   std::set<std::string> called, externC;
   for (auto* f : files)
     for (const auto& k : f->kernels) {
-      if (k.kind != "machine" || !k.cpp || !k.cpp->machine || k.cpp->machine->usr.empty()) continue;
+      if (k.kind != KernelKind::Machine || !k.cpp || !k.cpp->machine || k.cpp->machine->usr.empty()) continue;
       const MachineFacts& m = *k.cpp->machine;
       nodes.emplace(m.usr, Node{k.name, &m.calls});
       for (const auto& c : m.calls)
@@ -384,7 +384,7 @@ void linkMachineEntries(std::vector<LoadedFile*>& files) {
   }
   for (auto* f : files)
     for (auto& k : f->kernels) {
-      if (k.kind != "machine" || !k.cpp || !k.cpp->machine || !reaching.count(k.cpp->machine->usr)) continue;
+      if (k.kind != KernelKind::Machine || !k.cpp || !k.cpp->machine || !reaching.count(k.cpp->machine->usr)) continue;
       const auto& reached = reaching[k.cpp->machine->usr];
       std::vector<std::string> entries(reached.begin(), reached.end());
       if (entries == k.cpp->machine->entries) continue;
@@ -401,7 +401,7 @@ void linkMachineEntries(std::vector<LoadedFile*>& files) {
 void dropRepeatedMachineFunctions(std::vector<LoadedFile*>& files) {
   using Place = std::tuple<std::string, int, int>;
   auto placeOf = [](const Kernel& k) { return Place{normalisedPath(k.loc.file), k.loc.line, k.loc.col}; };
-  auto isMachine = [](const Kernel& k) { return k.kind == "machine" && k.cpp && k.cpp->machine; };
+  auto isMachine = [](const Kernel& k) { return k.kind == KernelKind::Machine && k.cpp && k.cpp->machine; };
   // The copy kept is the one whose file saw most of the callers deciding its spin waits (an
   // includer without the callers of a wait's function cannot follow its failure); the first
   // such copy in input order.
@@ -461,12 +461,12 @@ void linkInputs(std::vector<LoadedFile*>& files) {
     for (const auto& k : f->kernels) {
       if (k.cpp)
         for (const auto& l : k.cpp->launches) launches[l.kernel].push_back(&l);
-      if (k.frontEnd == "pto") irKernels.emplace(k.name, &k);
+      if (k.frontEnd == FrontEnd::Pto) irKernels.emplace(k.name, &k);
     }
   std::set<const LaunchFacts*> linked;
   for (auto* f : files)
     for (auto& k : f->kernels) {
-      if (k.frontEnd != "cpp") continue;
+      if (k.frontEnd != FrontEnd::Cpp) continue;
       k.launches = launchesOf(k, launches);
       linked.insert(k.launches.begin(), k.launches.end());
       k.irPeer = nullptr;
@@ -480,7 +480,7 @@ void linkInputs(std::vector<LoadedFile*>& files) {
   // only against the orchestration's own rules.
   for (auto* f : files)
     for (const auto& k : f->kernels) {
-      if (!k.cpp || k.kind != "orchestration") continue;
+      if (!k.cpp || k.kind != KernelKind::Orchestration) continue;
       std::vector<std::string> unlinked;
       for (const auto& l : k.cpp->launches)
         if (!linked.count(&l))

@@ -90,8 +90,8 @@ void mergeCoreViews(const std::vector<Kernel>& kernels, std::vector<std::vector<
         else onlyB.push_back(std::move(x));
       }
       for (size_t k = 0; k < fa.size(); ++k)
-        if (!shared[k]) fa[k].message += " (" + std::string(a.view == "aic" ? "AIC" : "AIV") + " view)";
-      for (auto& x : onlyB) x.message += " (" + std::string(b.view == "aic" ? "AIC" : "AIV") + " view)";
+        if (!shared[k]) fa[k].message += " (" + std::string(a.view == CoreView::Aic ? "AIC" : "AIV") + " view)";
+      for (auto& x : onlyB) x.message += " (" + std::string(b.view == CoreView::Aic ? "AIC" : "AIV") + " view)";
       fb = std::move(onlyB);
     }
   }
@@ -106,7 +106,7 @@ FileResult checkLoaded(LoadedFile& loaded, const CheckRequest& req) {
   r.notModelled = loaded.sync.missed;
   for (const auto& k : loaded.kernels) {
     r.kernelNames.push_back(k.name);
-    r.kernelSync.push_back({k.view, k.cpp ? k.cpp->syncWritten : 0, k.cpp ? k.cpp->syncModelled : 0});
+    r.kernelSync.push_back({coreViewName(k.view), k.cpp ? k.cpp->syncWritten : 0, k.cpp ? k.cpp->syncModelled : 0});
     r.notModelled.insert(r.notModelled.end(), k.gaps.begin(), k.gaps.end());
     std::set<std::string> applicable;
     std::map<std::string, std::string> notChecked;

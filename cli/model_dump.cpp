@@ -104,8 +104,9 @@ int runModelDump(const std::vector<std::string>& paths, const FrontendOptions& o
       if (d.level != InputDiagnostic::Level::Note || f.kernels.empty())
         out << "  " << d.loc.file << ":" << d.loc.line << ":" << d.loc.col << ": " << d.message << '\n';
     for (const auto& k : f.kernels) {
-      out << "kernel " << k.name << " (" << k.frontEnd << (k.kind.empty() ? "" : ", " + k.kind)
-          << (k.view.empty() ? "" : ", " + std::string(k.view == "aic" ? "AIC" : "AIV") + " view") << ", "
+      out << "kernel " << k.name << " (" << frontEndName(k.frontEnd)
+          << (k.kind == KernelKind::Unknown ? "" : std::string(", ") + kernelKindName(k.kind))
+          << (k.view == CoreView::Whole ? "" : std::string(k.view == CoreView::Aic ? ", AIC" : ", AIV") + " view") << ", "
           << k.loc.file << ":" << k.loc.line << ")\n";
       for (const auto& g : k.gaps)
         out << "  not modelled: " << g.loc.file << ":" << g.loc.line << ":" << g.loc.col << ": "

@@ -42,7 +42,7 @@ class BarrierParticipants : public Rule {
     if (std::string why = launchNotLinked(k); !why.empty())
       return why + ": that the launch has as many lanes as each barrier waits for, no more and no fewer, is not "
                    "checked";
-    if (k.cpp && k.kind != "orchestration" && !k.launchedLanes())
+    if (k.cpp && k.kind != KernelKind::Orchestration && !k.launchedLanes())
       return "the linked launches do not give one constant block_num";
     return "";
   }

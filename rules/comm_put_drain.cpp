@@ -41,7 +41,7 @@ class CommPutDrain : public Rule {
         if (op.barrierPipe == Pipe::ALL) s.bits.clear();
         else
           for (auto& [p, b] : s.bits) b |= kPartialBarrier;
-      } else if (op.kind == OpKind::Fence && k.kind == "vector") {
+      } else if (op.kind == OpKind::Fence && k.kind == KernelKind::Vector) {
         // PTOAS >= 0.54 lowers a GM fence in a vector kernel to pipe_barrier(PIPE_ALL); dsb(DDR) (#1033).
         s.bits.clear();
       } else if (op.kind == OpKind::CacheInvalidate || op.kind == OpKind::Fence || op.kind == OpKind::Notify) {

@@ -29,11 +29,11 @@ class LaunchDependencies : public Rule {
   }
 
   bool applies(const Kernel& k, const KernelTraits&, const RuleSettings&) const override {
-    return k.cpp != nullptr && k.kind == "orchestration" && !k.cpp->launches.empty();
+    return k.cpp != nullptr && k.kind == KernelKind::Orchestration && !k.cpp->launches.empty();
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    if (!k.cpp || k.kind != "orchestration") return;
+    if (!k.cpp || k.kind != KernelKind::Orchestration) return;
     const auto& launches = k.cpp->launches;
     for (const LaunchFacts& l : launches) {
       if (!l.hasDeps) continue;

@@ -212,14 +212,13 @@ int OpNumbering::lastUse(const std::string& value, int def) const {
 }
 
 std::string launchNotLinked(const Kernel& k) {
-  if (!k.cpp || k.kind == "orchestration" || !k.launches.empty()) return "";
+  if (!k.cpp || k.kind == KernelKind::Orchestration || !k.launches.empty()) return "";
   return "no launch linked (give the orchestration code that submits this kernel as another input)";
 }
 
-std::string coreKindOf(const Kernel& k) {
-  if (k.cpp) return k.cpp->coreView;
-  if (k.kind == "vector" || k.kind == "aiv" || k.kind == "cube" || k.kind == "aic") return k.kind;
-  return "";
+KernelKind coreKindOf(const Kernel& k) {
+  if (k.cpp) return k.view == CoreView::Aiv ? KernelKind::Vector : k.view == CoreView::Aic ? KernelKind::Cube : KernelKind::Unknown;
+  return k.kind == KernelKind::Vector || k.kind == KernelKind::Cube ? k.kind : KernelKind::Unknown;
 }
 
 }  // namespace ptov

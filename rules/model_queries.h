@@ -69,9 +69,9 @@ std::string byteRangeText(const std::optional<std::pair<int64_t, int64_t>>& rang
 std::optional<std::pair<SourceLoc, std::string>> otherLineNote(const Flow& flow, const MemRef& m,
                                                                const std::string& access);
 
-// The core a kernel runs on, when known: "vector"/"aiv" or "cube"/"aic" from the .pto or HIVM
-// kernel kind, "vector" for C++ parsed in its vector view; "" otherwise (and for "mix").
-std::string coreKindOf(const Kernel& k);
+// The core a kernel runs on, when known: Vector or Cube from the .pto or HIVM kernel kind or the
+// C++ core view; Unknown otherwise (and for Mix).
+KernelKind coreKindOf(const Kernel& k);
 
 // Why a rule that reads how a C++ kernel is launched checks only the kernel's side ("" when a
 // launch is linked, or the kernel is no launched C++ kernel).

@@ -11,9 +11,7 @@
 namespace ptov {
 namespace {
 
-const char* coreName(const std::string& core) {
-  return core == "vector" || core == "aiv" ? "vector core (AIV)" : "cube core (AIC)";
-}
+const char* coreName(KernelKind core) { return core == KernelKind::Vector ? "vector core (AIV)" : "cube core (AIC)"; }
 
 // The pipes a sync op names: a barrier's pipe, an intra-core event's two pipes. Cross-core ops
 // name the other core's pipe by design. An instruction's own pipe is not checked here: on a
@@ -39,11 +37,11 @@ class SyncCorePipe : public Rule {
   }
 
   bool applies(const Kernel& k, const KernelTraits& t, const RuleSettings&) const override {
-    return !coreKindOf(k).empty() && t.hasAny({OpKind::SetFlag, OpKind::WaitFlag, OpKind::PipeBarrier});
+    return coreKindOf(k) != KernelKind::Unknown && t.hasAny({OpKind::SetFlag, OpKind::WaitFlag, OpKind::PipeBarrier});
   }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    const std::string core = coreKindOf(k);
+    const KernelKind core = coreKindOf(k);
     forEachOp(*k.body, [&](const Op& op) {
       for (Pipe p : namedPipes(op)) {
         if (p == Pipe::Unknown || ptoisa::coreHasPipe(core, p)) continue;

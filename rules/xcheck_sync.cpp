@@ -79,7 +79,7 @@ class XcheckSync : public Rule {
   bool affectedBy(ModelGap::Kind) const override { return false; }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
-    if (k.frontEnd != "cpp" || !k.irPeer) return;
+    if (k.frontEnd != FrontEnd::Cpp || !k.irPeer) return;
     std::vector<Token> cpp, ir;
     skeleton(*k.body, cpp);
     skeleton(*k.irPeer->body, ir);

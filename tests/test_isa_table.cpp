@@ -103,15 +103,15 @@ TEST_CASE("isa table: TPUT's phases and its own event") {
 }
 
 TEST_CASE("isa table: pipes each core kind has") {
-  CHECK_FALSE(ptoisa::coreHasPipe("vector", Pipe::FIX));
-  CHECK_FALSE(ptoisa::coreHasPipe("aiv", Pipe::M));
-  CHECK_FALSE(ptoisa::coreHasPipe("vector", Pipe::MTE1));
-  CHECK(ptoisa::coreHasPipe("vector", Pipe::MTE3));
-  CHECK(ptoisa::coreHasPipe("vector", Pipe::ALL));
-  CHECK_FALSE(ptoisa::coreHasPipe("cube", Pipe::V));
-  CHECK(ptoisa::coreHasPipe("cube", Pipe::FIX));
-  CHECK(ptoisa::coreHasPipe("mix", Pipe::FIX));
-  CHECK(ptoisa::coreHasPipe("", Pipe::V));
+  CHECK_FALSE(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::FIX));
+  CHECK_FALSE(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::M));
+  CHECK_FALSE(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::MTE1));
+  CHECK(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::MTE3));
+  CHECK(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::ALL));
+  CHECK_FALSE(ptoisa::coreHasPipe(KernelKind::Cube, Pipe::V));
+  CHECK(ptoisa::coreHasPipe(KernelKind::Cube, Pipe::FIX));
+  CHECK(ptoisa::coreHasPipe(KernelKind::Mix, Pipe::FIX));
+  CHECK(ptoisa::coreHasPipe(KernelKind::Unknown, Pipe::V));
 }
 
 TEST_CASE("isa table: the .pto op table takes instructions from it") {

@@ -31,7 +31,7 @@ TEST_CASE("lifter: params, arch, kernel kind, value origins through views and pe
   REQUIRE(ks.size() == 1);  // the declaration is not a kernel
   const Kernel& k = ks[0];
   CHECK(k.arch == "a5");
-  CHECK(k.kind == "vector");
+  CHECK(k.kind == KernelKind::Vector);
   REQUIRE(k.params.size() == 4);
   CHECK(k.params[0].isPointer);
   CHECK(k.params[0].elemType == "i8");
@@ -196,7 +196,7 @@ TEST_CASE("lifter: HIVM sync ops, buffers and library events") {
   REQUIRE(ks.size() == 1);
   const Kernel& k = ks[0];
   CHECK(k.arch == "a5");
-  CHECK(k.kind == "aic");
+  CHECK(k.kind == KernelKind::Cube);
   CHECK(k.params[0].isPointer);
   std::vector<const Op*> ops;
   forEachOp(*k.body, [&](const Op& op) { ops.push_back(&op); });

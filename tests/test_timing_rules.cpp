@@ -55,8 +55,8 @@ ControlNode fence(int line) {
 Kernel machineKernel(const std::string& name, MachineFacts m) {
   Kernel k;
   k.name = name;
-  k.kind = "machine";
-  k.frontEnd = "cpp";
+  k.kind = ptov::KernelKind::Machine;
+  k.frontEnd = ptov::FrontEnd::Cpp;
   k.body = Stmt::seq();
   auto facts = std::make_shared<CppFacts>();
   facts->constants["TIMEOUT_A2A3_100MS"] = NamedConstant{at(1), 5000000, ""};

@@ -310,11 +310,11 @@ struct Output {
     std::string function;  // the function it is written in
     std::string gap;       // why that function is not modelled whole ("" when it is)
     bool reached = false;  // some kernel of some view inlined that function
-    std::set<std::string> views;  // the core views whose parse holds it ("" for a single parse)
+    std::set<CoreView> views;  // the core views whose parse holds it (Whole for a single parse)
   };
   std::map<std::tuple<std::string, int, int>, WrittenSync> syncWritten;
   std::set<const FunctionDecl*> reached;  // functions some kernel inlined (patternOf)
-  std::string view;                                     // "vector" / "cube": the core view parsed
+  CoreView view = CoreView::Whole;                      // the core view parsed
   std::string arch;
   bool header = false;  // the input is a header (.h, .hpp, ...): library code unless an entry
   bool control = false;  // control code (no kernel, wrapper or orchestration): parsed as written
@@ -542,7 +542,7 @@ class Consumer : public ASTConsumer {
                                 " function(s) that launch kernels (first '" + hostFunctions.front() + "')"});
     // No kernel here and no sign of device code: AICPU control code. A file with device entries,
     // or one that tests the core macros, is device code even where a view finds no kernel.
-    bool deviceCode = hasEntries || !out_.view.empty() ||
+    bool deviceCode = hasEntries || out_.view != CoreView::Whole ||
                       std::any_of(out_.testedMacros.begin(), out_.testedMacros.end(),
                                   [](const std::string& m) { return m.rfind("__DAV_", 0) == 0; });
     if (!kernelInMainFile && !out_.header && !deviceCode) modelMachineCode(ctx, facts);
@@ -1129,7 +1129,7 @@ void retryOrchestrationWithExternals(Output& out, std::vector<std::string>& args
   for (const auto& [n, call] : out.gaps.undeclared) names.insert(n);
   // An orchestration function, or a file whose only submit is of an undeclared form.
   bool orchestration = std::any_of(out.kernels.begin(), out.kernels.end(),
-                                   [](const Kernel& k) { return k.kind == "orchestration"; }) ||
+                                   [](const Kernel& k) { return k.kind == KernelKind::Orchestration; }) ||
                        std::any_of(names.begin(), names.end(), isTaskSubmit);
   if (!orchestration || names.empty()) return;
   std::string decls = "#pragma once\nstruct ptoverify_external_value { template <class T> operator T() const; };\n";
@@ -1253,11 +1253,11 @@ void dropEmptyViews(std::vector<Kernel>& kernels) {
   std::vector<bool> drop(kernels.size(), false);
   for (size_t i = 0; i < kernels.size(); ++i) {
     const Kernel& k = kernels[i];
-    if (k.view.empty() || !empty(k)) continue;
+    if (k.view == CoreView::Whole || !empty(k)) continue;
     bool twinHasCode = std::any_of(kernels.begin(), kernels.end(), [&](const Kernel& o) {
       return areViewTwins(o, k) && !empty(o);
     });
-    drop[i] = twinHasCode || k.view != "aiv";  // both empty: the vector one stays, to say so
+    drop[i] = twinHasCode || k.view != CoreView::Aiv;  // both empty: the vector one stays, to say so
   }
   std::vector<Kernel> kept;
   for (size_t i = 0; i < kernels.size(); ++i)
@@ -1308,7 +1308,7 @@ void countKernelSync(Output& out) {
     addSyncCallsOf(k, mine);
     auto facts = std::make_shared<CppFacts>(*k.cpp);
     for (const auto& [at, where] : out.syncWritten) {
-      if (!facts->functionsRun.count(where.function) || !where.views.count(facts->coreView)) continue;
+      if (!facts->functionsRun.count(where.function) || !where.views.count(k.view)) continue;
       ++facts->syncWritten;
       if (mine.count(at) || where.gap.empty()) ++facts->syncModelled;
     }
@@ -1327,15 +1327,10 @@ bool testsCoreView(const std::set<std::string>& macros) {
 // diagnostics join it (a diagnostic both views give is shown once).
 template <class Parse>
 void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefines, Parse&& parse) {
-  out.view = "vector";
+  out.view = CoreView::Aiv;
   for (auto& k : out.kernels)
-    if (k.frontEnd == "cpp" && k.cpp && k.kind != "orchestration") {
-      k.view = "aiv";
-      auto facts = std::make_shared<CppFacts>(*k.cpp);
-      facts->coreView = "vector";
-      k.cpp = facts;
-    }
-  for (auto& [at, w] : out.syncWritten) w.views = {"vector"};  // what the first parse read is the vector view
+    if (k.frontEnd == FrontEnd::Cpp && k.cpp && k.kind != KernelKind::Orchestration) k.view = CoreView::Aiv;
+  for (auto& [at, w] : out.syncWritten) w.views = {CoreView::Aiv};  // what the first parse read is the vector view
   std::vector<std::string> cubeArgs = args;
   cubeArgs[viewDefines] = "-D__DAV_C220_CUBE__";
   cubeArgs[viewDefines + 1] = "-D__DAV_CUBE__";
@@ -1344,17 +1339,17 @@ void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefin
   cube.arch = out.arch;
   cube.header = out.header;
   cube.inputFiles = out.inputFiles;
-  cube.view = "cube";
+  cube.view = CoreView::Aic;
   parse(cube);
   std::swap(args, cubeArgs);
   for (auto& k : cube.kernels)
-    if (k.kind != "orchestration") out.kernels.push_back(std::move(k));
+    if (k.kind != KernelKind::Orchestration) out.kernels.push_back(std::move(k));
   dropEmptyViews(out.kernels);
   for (const auto& [at, w] : cube.syncWritten) {  // reached in either view is reached
     auto [it, fresh] = out.syncWritten.emplace(at, w);
     if (!fresh) {
       it->second.reached |= w.reached;
-      it->second.views.insert("cube");
+      it->second.views.insert(CoreView::Aic);
     }
   }
   auto same = [](const InputDiagnostic& a, const InputDiagnostic& b) {

@@ -1548,8 +1548,8 @@ Kernel modelMachineFunction(ASTContext& ctx, const FunctionDecl& fn, const std::
   Reader r(ctx);
   Kernel k;
   k.name = fn.getQualifiedNameAsString();
-  k.kind = "machine";
-  k.frontEnd = "cpp";
+  k.kind = KernelKind::Machine;
+  k.frontEnd = FrontEnd::Cpp;
   k.arch = arch;
   k.loc = locOf(ctx, fn.getLocation());
   k.file = k.loc.file;

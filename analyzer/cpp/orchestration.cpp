@@ -387,8 +387,8 @@ bool isTaskSubmit(const std::string& n) { return n.rfind("rt_submit_", 0) == 0 &
 Kernel modelOrchestration(ASTContext& ctx, const FunctionDecl& fn, std::vector<InputDiagnostic>& notes) {
   Kernel k;
   k.name = fn.getNameAsString();
-  k.kind = "orchestration";
-  k.frontEnd = "cpp";
+  k.kind = KernelKind::Orchestration;
+  k.frontEnd = FrontEnd::Cpp;
   k.loc = locOf(ctx, fn.getLocation());
   k.file = k.loc.file;
   k.body = Stmt::seq();

@@ -718,7 +718,7 @@ bool callsModelledOp(const FunctionDecl& fn) {
 }
 
 TranslateResult translateKernel(ASTContext& ctx, const FunctionDecl& root, const std::string& arch,
-                                const std::set<std::string>& testedMacros, const std::string& view) {
+                                const std::set<std::string>& testedMacros, CoreView view) {
   TranslateResult r;
   Kernel& k = r.kernel;
   k.name = root.getNameAsString();
@@ -729,15 +729,14 @@ TranslateResult translateKernel(ASTContext& ctx, const FunctionDecl& root, const
     k.name = os.str();
   }
   k.arch = arch;
-  k.frontEnd = "cpp";
+  k.frontEnd = FrontEnd::Cpp;
   k.loc = locOf(ctx, root.getLocation());
   k.file = k.loc.file;
   k.isEntry = true;
   auto facts = std::make_shared<CppFacts>();
   facts->mixed = testedMacros.count("__DAV_CUBE__") || testedMacros.count("__DAV_C220_CUBE__");
-  facts->coreView = view;
-  k.view = view == "cube" ? "aic" : view == "vector" ? "aiv" : "";
-  k.kind = facts->mixed ? "mix" : view == "cube" ? "cube" : "vector";
+  k.view = view;
+  k.kind = facts->mixed ? KernelKind::Mix : view == CoreView::Aic ? KernelKind::Cube : KernelKind::Vector;
   Translator t(ctx, root, k, *facts, r.notes);
   t.run();
   r.reached = t.reached();

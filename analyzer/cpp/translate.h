@@ -36,9 +36,9 @@ struct TranslateResult {
 // A function's template pattern (itself when it is none), canonical.
 const clang::FunctionDecl* patternOf(const clang::FunctionDecl* fd);
 
-// `view` is the core view the file was parsed in ("vector", "cube"), "" when it tests none.
+// `view` is the core view the file was parsed in, Whole when it tests none.
 TranslateResult translateKernel(clang::ASTContext& ctx, const clang::FunctionDecl& root, const std::string& arch,
-                                const std::set<std::string>& testedMacros, const std::string& view);
+                                const std::set<std::string>& testedMacros, CoreView view);
 
 // True when the function calls (directly) something the model cares about: a sync, memory,
 // barrier, lane-id or args[] operation.

@@ -291,7 +291,7 @@ class CallLowering : public WrapperFacts {
       case CS::SyncObject: return translateSyncObject(call, in, seq);
       case CS::CvSlot: {
         // One core kind's half of the handshake: the cube sets the flag, the vector waits on it.
-        bool cube = k_.view == "aic";
+        bool cube = k_.view == CoreView::Aic;
         Op op = makeOp(cube ? OpKind::CrossCoreSet : OpKind::CrossCoreWait, "pto::" + n, l);
         if (cube) op.event.src = in.pipes.front();
         op.event.id = in.flag;

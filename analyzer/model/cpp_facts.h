@@ -154,10 +154,6 @@ struct LaunchFacts {
 struct CppFacts {
   bool wrapper = false;  // kernel_entry(args)
   bool mixed = false;    // the source also has cube code (__DAV_CUBE__ / __DAV_C220_CUBE__ blocks)
-  // The core view modelled when the source tests a view's macros (__DAV_C220_VEC__ / __DAV_VEC__,
-  // __DAV_C220_CUBE__ / __DAV_CUBE__): "vector" or "cube", each parsed with its defines; "" when
-  // the source tests none (one parse, the core not known).
-  std::string coreView;
   // The AscendC task type the kernel declares (KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)),
   // "" when none: such a kernel is launched by the AscendC operator framework.
   std::string taskType;

@@ -354,9 +354,9 @@ std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& ope
   return out;
 }
 
-bool coreHasPipe(const std::string& core, Pipe p) {
-  if (core == "vector" || core == "aiv") return p != P::M && p != P::MTE1 && p != P::FIX;
-  if (core == "cube" || core == "aic") return p != P::V;
+bool coreHasPipe(KernelKind core, Pipe p) {
+  if (core == KernelKind::Vector) return p != P::M && p != P::MTE1 && p != P::FIX;
+  if (core == KernelKind::Cube) return p != P::V;
   return true;
 }
 

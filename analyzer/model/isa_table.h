@@ -123,8 +123,8 @@ std::vector<Pipe> pipesFor(const Instr& in, const std::string& srcSpace, const s
 std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& operands, Op op);
 
 // Pipes a core kind has. AIV (vector core): S, V, MTE2, MTE3; AIC (cube core): S, M, MTE1, MTE2,
-// MTE3, FIX. "mix" and unknown kinds have every pipe. PIPE_ALL is on every core.
-bool coreHasPipe(const std::string& coreKind, Pipe p);
+// MTE3, FIX. Mix and the other kinds have every pipe. PIPE_ALL is on every core.
+bool coreHasPipe(KernelKind core, Pipe p);
 
 // The C++ prelude's declarations of the tile instructions (ptoverify_isa_ops.h, included inside
 // namespace pto): one catch-all template set each.

@@ -35,8 +35,39 @@ Pipe pipeFromName(const std::string& name) {
   return Pipe::Unknown;
 }
 
+const char* frontEndName(FrontEnd f) {
+  switch (f) {
+    case FrontEnd::Hivm: return "hivm";
+    case FrontEnd::Cpp: return "cpp";
+    case FrontEnd::Pto: break;
+  }
+  return "pto";
+}
+
+const char* kernelKindName(KernelKind k) {
+  switch (k) {
+    case KernelKind::Vector: return "vector";
+    case KernelKind::Cube: return "cube";
+    case KernelKind::Mix: return "mix";
+    case KernelKind::Machine: return "machine";
+    case KernelKind::Orchestration: return "orchestration";
+    case KernelKind::Unknown: break;
+  }
+  return "";
+}
+
+const char* coreViewName(CoreView v) {
+  switch (v) {
+    case CoreView::Aiv: return "aiv";
+    case CoreView::Aic: return "aic";
+    case CoreView::Whole: break;
+  }
+  return "";
+}
+
 bool areViewTwins(const Kernel& a, const Kernel& b) {
-  return !a.view.empty() && !b.view.empty() && a.view != b.view && a.name == b.name && a.file == b.file &&
+  return a.view != CoreView::Whole && b.view != CoreView::Whole && a.view != b.view && a.name == b.name &&
+         a.file == b.file &&
          a.loc.line == b.loc.line;
 }
 

@@ -221,12 +221,28 @@ struct Param {
   bool synthetic = false;   // added by the generator (__pypto_*)
 };
 
+// The front end that built a kernel: the .pto lifter, the HIVM lifter, or Clang's.
+enum class FrontEnd : uint8_t { Pto, Hivm, Cpp };
+// "pto", "hivm", "cpp".
+const char* frontEndName(FrontEnd f);
+
+// What a kernel is: device code for a kind of core (HIVM's AIV / AIC are Vector / Cube), AICPU
+// control code, or host orchestration code.
+enum class KernelKind : uint8_t { Unknown, Vector, Cube, Mix, Machine, Orchestration };
+// "vector", "cube", "mix", "machine", "orchestration"; "" for Unknown.
+const char* kernelKindName(KernelKind k);
+
+// C++ device code that tests the core macros is compiled once per core kind: the view a model is
+// of. Whole: the code was compiled once (it tests no core macro), or it is no C++.
+enum class CoreView : uint8_t { Whole, Aiv, Aic };
+// "aiv", "aic"; "" for Whole.
+const char* coreViewName(CoreView v);
+
 struct Kernel {
   std::string name;
   std::string arch = "a2a3";  // a2a3 or a5
-  std::string kind;           // vector, cube, mix, "" when unknown
-  // C++ compiled once per core kind: the view this model is of ("aic", "aiv"), "" for one view.
-  std::string view;
+  KernelKind kind = KernelKind::Unknown;
+  CoreView view = CoreView::Whole;
   bool isEntry = false;
   std::vector<Param> params;
   StmtPtr body;
@@ -239,8 +255,7 @@ struct Kernel {
   // HIVM: an argument marked hacc.arg_type<ffts_base_address> (the pipeline sets the FFTS base
   // from it: InjectBlockSync / hivm-add-ffts-to-syncblocksetop).
   bool fftsArg = false;
-  // The front end that built it: "pto", "hivm" or "cpp".
-  std::string frontEnd = "pto";
+  FrontEnd frontEnd = FrontEnd::Pto;
   // C++ only: facts of the source that are not ops (lane ids, ABI unpacking, constants, ...).
   std::shared_ptr<const CppFacts> cpp;
   // Set by linking the inputs of one run (analyzer/frontend.h linkInputs): the launches of this
@@ -255,7 +270,7 @@ struct Kernel {
   std::optional<int64_t> launchedLanes() const;
 };
 
-// The same C++ entry modelled in two core views (Kernel::view "aic" and "aiv").
+// The same C++ entry modelled in two core views (Kernel::view Aic and Aiv).
 bool areViewTwins(const Kernel& a, const Kernel& b);
 
 struct Model {

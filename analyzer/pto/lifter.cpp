@@ -1513,13 +1513,14 @@ void collectFunctions(const std::vector<mlir::Op>& ops, const std::string& arch,
   }
 }
 
-std::string kernelKind(const mlir::Op& fn) {
+// pto.kernel_kind<vector|cube|mix>, or HIVM's hivm.func_core_type<AIV|AIC|MIX>.
+KernelKind kernelKind(const mlir::Op& fn) {
+  static const std::map<std::string, KernelKind, std::less<>> kinds = {
+      {"vector", KernelKind::Vector}, {"cube", KernelKind::Cube}, {"mix", KernelKind::Mix},
+      {"AIV", KernelKind::Vector},    {"AIC", KernelKind::Cube},  {"MIX", KernelKind::Mix}};
   std::string k = fn.attr("pto.kernel_kind");
-  if (!k.empty()) return angleBody(k);
-  // HIVM: hivm.func_core_type<AIC|AIV|MIX> -> aic, aiv, mix.
-  std::string core = angleBody(fn.attr("hivm.func_core_type"));
-  for (auto& c : core) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return core;
+  auto it = kinds.find(angleBody(k.empty() ? fn.attr("hivm.func_core_type") : k));
+  return it == kinds.end() ? KernelKind::Unknown : it->second;
 }
 
 }  // namespace
