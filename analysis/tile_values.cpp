@@ -97,7 +97,7 @@ class TileValueAnalysis {
   // overwritten. Sorted by start, so each tile is compared with those that begin inside it.
   bool findSharedRoots() {
     struct Item {
-      std::string space;
+      MemSpace space;
       int64_t begin, end;
       const std::string* root;
     };
@@ -158,7 +158,7 @@ class TileValueAnalysis {
       const Op* op = flow_.nodes[n].op;
       if (!op) continue;
       auto add = [&](const MemRef& ref, bool write) {
-        if (ref.space == "gm") return;
+        if (ref.space == MemSpace::GM) return;
         auto root = rootIndex_.find(ref.value);
         if (root == rootIndex_.end()) return;
         const std::vector<int>& mine = placementsOf_[ref.value];
@@ -260,10 +260,10 @@ class TileValueAnalysis {
     for (const FlowNode& n : flow_.nodes) {
       if (!n.op) continue;
       for (const MemRef& w : n.op->writes) {
-        if (w.space == "gm") continue;
+        if (w.space == MemSpace::GM) continue;
         written.insert(w.value);
         for (const MemRef& r : n.op->reads)
-          if (r.space != "gm") from[w.value].insert(r.value);
+          if (r.space != MemSpace::GM) from[w.value].insert(r.value);
       }
     }
     // Only shared roots overlap another tile; the pair walk is bounded like findSharedRoots'.
@@ -303,7 +303,7 @@ class TileValueAnalysis {
   // view of it, or through values derived from it)?
   bool derivedFrom(const Op& op, int root) const {
     for (const MemRef& in : op.reads) {
-      if (in.space == "gm") continue;
+      if (in.space == MemSpace::GM) continue;
       if (in.value == roots_[root]) return true;
       if (auto d = deps_.find(in.value); d != deps_.end() && d->second.test(root)) return true;
     }

@@ -11,7 +11,7 @@ std::string refs(const std::vector<MemRef>& rs) {
   std::string s;
   for (const auto& r : rs) {
     if (!s.empty()) s += ", ";
-    s += r.space + ":" + (r.value.empty() ? "?" : r.value);
+    s += std::string(memSpaceName(r.space)) + ":" + (r.value.empty() ? "?" : r.value);
     if (r.param >= 0) s += "(param " + std::to_string(r.param) + ")";
     if (r.peer) s += "(peer)";
     if (r.pipe != Pipe::Unknown) s += std::string(" on ") + pipeName(r.pipe);

@@ -293,7 +293,7 @@ class Generator {
     int param = op.reads[0].param;
     bool written = false;
     forEachOp(*k.body, [&](const Op& w) {
-      for (const auto& m : w.writes) written |= m.space == "gm" && m.param == param && !m.peer;
+      for (const auto& m : w.writes) written |= m.space == MemSpace::GM && m.param == param && !m.peer;
     });
     if (!written) return;
     std::string insert = " {cache_policy = #pto.load_cache_policy<l2_bypass>}";
@@ -364,7 +364,7 @@ class Generator {
           nb = &o;
       }
       if (!nb) continue;
-      int64_t align = (t.op->tileSpace == "l0a" || t.op->tileSpace == "l0b" || t.op->tileSpace == "l0c") ? 512 : 32;
+      int64_t align = (t.op->tileSpace == MemSpace::L0A || t.op->tileSpace == MemSpace::L0B || t.op->tileSpace == MemSpace::L0C) ? 512 : 32;
       // Start one alignment step inside the neighbour, or, for a neighbour that small, end one
       // step inside it.
       int64_t shifted = nb->end - nb->begin > align ? nb->begin + align : nb->begin - (t.end - t.begin) + align;

@@ -48,7 +48,7 @@ class BarrierDataVisibility : public Rule {
       std::set<std::string> reported;
       for (size_t w = from; w < b; ++w)
         for (const MemRef& data : ops[w]->writes) {
-          if (data.space != "gm" || !data.valid() || ops[w]->kind == OpKind::SyncAll) continue;
+          if (data.space != MemSpace::GM || !data.valid() || ops[w]->kind == OpKind::SyncAll) continue;
           size_t r = firstRead(ops, data, b + 1, to);
           if (r == to || !reported.insert(data.value + std::to_string(data.param)).second) continue;
           checkPair(k, ops, w, b, r, data, ctx);
@@ -60,7 +60,7 @@ class BarrierDataVisibility : public Rule {
   static size_t firstRead(const std::vector<const Op*>& ops, const MemRef& data, size_t from, size_t to) {
     for (size_t i = from; i < to; ++i)
       for (const MemRef& r : ops[i]->reads)
-        if (r.space == "gm" && r.sameBuffer(data) && ops[i]->kind != OpKind::SyncAll) return i;
+        if (r.space == MemSpace::GM && r.sameBuffer(data) && ops[i]->kind != OpKind::SyncAll) return i;
     return to;
   }
 

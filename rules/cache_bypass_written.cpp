@@ -32,10 +32,10 @@ class CacheBypassWritten : public Rule {
     forEachOp(*k.body, [&](const Op& op) {
       if (op.kind != OpKind::Load || op.cachePolicy != "l2_bypass") return;
       for (const auto& r : op.reads) {
-        if (r.space != "gm" || r.param < 0) continue;
+        if (r.space != MemSpace::GM || r.param < 0) continue;
         for (const Op* w : writers)
           for (const auto& m : w->writes)
-            if (m.space == "gm" && m.param == r.param && !m.peer) {
+            if (m.space == MemSpace::GM && m.param == r.param && !m.peer) {
               Finding& f = ctx.report(op.loc, "l2_bypass load of " + k.params[r.param].name +
                                                   ", which this kernel also writes: cached writes and uncached "
                                                   "reads of the same bytes can disagree");

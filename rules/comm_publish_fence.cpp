@@ -86,7 +86,7 @@ class CommPublishFence : public Rule {
   static bool onlyHostRead(const Kernel& k, const Op& write, const RuleContext& ctx) {
     bool any = false;
     for (const auto& w : write.writes) {
-      if (w.space != "gm") continue;
+      if (w.space != MemSpace::GM) continue;
       bool param = !w.peer && w.param >= 0 && w.param < static_cast<int>(k.params.size());
       if (!param || !ctx.hostRead(k.params[w.param].name)) return false;
       any = true;
@@ -101,7 +101,7 @@ class CommPublishFence : public Rule {
     bool cached = write.kind == OpKind::ScalarStore;
     Coverage best = Coverage::NotCovered;
     for (const auto& w : write.writes) {
-      if (w.space != "gm") continue;
+      if (w.space != MemSpace::GM) continue;
       Coverage c = cached                       ? invalidateCoversBytes(inval, w)
                    : invalidateCovers(inval, w) ? Coverage::Covered
                                                 : Coverage::NotCovered;

@@ -144,7 +144,7 @@ class CommWaitInvalidate : public Rule {
   static bool isCacheableGmRead(const Op& op) { return op.kind == OpKind::ScalarLoad && op.readsGm(); }
   static const MemRef& firstGmRead(const Op& op) {
     for (const auto& r : op.reads)
-      if (r.space == "gm") return r;
+      if (r.space == MemSpace::GM) return r;
     return op.reads.front();
   }
 };

@@ -57,7 +57,7 @@ bool after(const Flow& flow, int from, const std::vector<bool>& reach) {
 std::set<int> stagingBuffers(const Flow& flow) {
   std::set<int> sent, peerAddressed;
   auto see = [&](const MemRef& m) {
-    if (m.param >= 0 && m.peer && m.space == "gm") peerAddressed.insert(m.param);  // the string test last
+    if (m.param >= 0 && m.peer && m.space == MemSpace::GM) peerAddressed.insert(m.param);  // the string test last
   };
   for (const FlowNode& n : flow.nodes) {
     if (!n.op) continue;
@@ -66,7 +66,7 @@ std::set<int> stagingBuffers(const Flow& flow) {
     see(n.op->target);
     if (n.op->kind == OpKind::Put)
       for (const MemRef& r : n.op->reads)
-        if (r.param >= 0 && !r.peer && r.space == "gm") sent.insert(r.param);
+        if (r.param >= 0 && !r.peer && r.space == MemSpace::GM) sent.insert(r.param);
   }
   std::set<int> staging;
   for (int p : sent)
@@ -89,7 +89,7 @@ std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
     bool onlyStaging = true;  // every GM buffer it writes is a staging buffer
     for (const auto& w : write.writes) {
       if (w.peer) reasons |= kPublishPeer;
-      if (w.space != "gm") continue;
+      if (w.space != MemSpace::GM) continue;
       onlyStaging &= !w.peer && w.param >= 0 && staging.count(w.param) > 0;
       // The generator's own release marker: a single-line invalidate of the written buffer.
       std::string key = w.param >= 0 ? std::to_string(w.param) + (w.peer ? "p" : "") : w.value;  // as sameBuffer
@@ -117,7 +117,7 @@ std::map<int, unsigned> publishingWriteNodes(const Flow& flow) {
 GmBufferUse::GmBufferUse(const Kernel& k) {
   forEachOp(*k.body, [&](const Op& op) {
     for (const auto& m : op.writes) {
-      if (m.space != "gm") continue;
+      if (m.space != MemSpace::GM) continue;
       if (m.param < 0 && m.value.empty()) untracedWrite_ = true;
       else writes_.insert(keyOf(m));
     }

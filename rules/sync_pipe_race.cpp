@@ -45,7 +45,7 @@ class SyncPipeRace : public Rule {
                         "no two accesses of '" + k.name + "' on different pipes race");
     for (const PipeRace& r : all.races) {
       auto role = [](bool writes) { return writes ? "writes" : "reads"; };
-      std::string what = r.secondRef->space == "gm" ? "GM " + r.secondRef->value : "tile " + r.secondRef->value;
+      std::string what = r.secondRef->space == MemSpace::GM ? "GM " + r.secondRef->value : "tile " + r.secondRef->value;
       Finding* f = ctx.reportVerdict(
           r.verdict, r.second->loc,
           "'" + r.second->name + "' on " + pipeName(accessPipe(*r.second, *r.secondRef)) + " " + role(r.secondWrites) +

@@ -15,14 +15,18 @@ struct SpaceLimits {
 };
 
 // Capacities from PTOAS PTOPlanMemoryModern (reference notes §6); alignment from its verifier.
-std::optional<SpaceLimits> limitsFor(const std::string& space, const std::string& arch) {
+std::optional<SpaceLimits> limitsFor(MemSpace space, const std::string& arch) {
   bool a5 = arch == "a5";
-  if (space == "ub" || space == "scaling") return SpaceLimits{a5 ? 253952 : 196608, 32};
-  if (space == "l1") return SpaceLimits{524288, 32};
-  if (space == "bias") return SpaceLimits{65536, 32};
-  if (space == "l0a" || space == "l0b") return SpaceLimits{65536, 512};
-  if (space == "l0c") return SpaceLimits{a5 ? 262144 : 131072, 512};
-  return std::nullopt;
+  switch (space) {
+    case MemSpace::UB:
+    case MemSpace::Scaling: return SpaceLimits{a5 ? 253952 : 196608, 32};
+    case MemSpace::L1: return SpaceLimits{524288, 32};
+    case MemSpace::Bias: return SpaceLimits{65536, 32};
+    case MemSpace::L0A:
+    case MemSpace::L0B: return SpaceLimits{65536, 512};
+    case MemSpace::L0C: return SpaceLimits{a5 ? 262144 : 131072, 512};
+    default: return std::nullopt;
+  }
 }
 
 class UbRange : public Rule {
@@ -45,10 +49,10 @@ class UbRange : public Rule {
   // Capacities per address space (the arch's by default) and where pto-isa's temp region begins.
   std::vector<RuleOption> options() const override {
     std::vector<RuleOption> out;
-    for (const char* space : {"ub", "l1", "l0a", "l0b", "l0c", "bias"})
-      out.push_back({std::string(space) + "-bytes",
+    for (MemSpace space : {MemSpace::UB, MemSpace::L1, MemSpace::L0A, MemSpace::L0B, MemSpace::L0C, MemSpace::Bias})
+      out.push_back({std::string(memSpaceName(space)) + "-bytes",
                      {{"", limitsFor(space, "a2a3")->capacity}, {"a5", limitsFor(space, "a5")->capacity}},
-                     std::string("capacity of ") + space + " in bytes"});
+                     std::string("capacity of ") + memSpaceName(space) + " in bytes"});
     out.push_back({"pto-temp-offset", {{"", 184 * 1024}, {"a5", 253952 - 8192}},
                    "UB byte where pto::TMP_UB_OFFSET's temp region begins (a soft barrier's scratch must end below it)"});
     return out;
@@ -95,16 +99,17 @@ class UbRange : public Rule {
       if (!checkedPlacement(op, k.arch)) return;
       auto lim = limitsFor(op.tileSpace, k.arch);
       // The capacity option: the arch's capacity unless configured (.ptoverify.yaml).
-      lim->capacity = ctx.option((op.tileSpace == "scaling" ? "ub" : op.tileSpace) + "-bytes");
+      const MemSpace sized = op.tileSpace == MemSpace::Scaling ? MemSpace::UB : op.tileSpace;
+      lim->capacity = ctx.option(std::string(memSpaceName(sized)) + "-bytes");
       // A constant address, or each of the constants it can be (an scf.if yielding addresses).
       std::vector<int64_t> addrs = op.tileAddr ? std::vector<int64_t>{*op.tileAddr} : op.tileAddrChoices;
       for (int64_t addr : addrs) {
         int64_t end = addr + op.tileBytes;
         std::string where = "tile " + op.tileValue + " at " + std::to_string(addr) + " (" +
-                            std::to_string(op.tileBytes) + " bytes) in " + op.tileSpace;
+                            std::to_string(op.tileBytes) + " bytes) in " + memSpaceName(op.tileSpace);
         if (addr < 0 || end > lim->capacity)
           ctx.report(op.loc, where + " ends at " + std::to_string(end) + ", beyond the " +
-                                 std::to_string(lim->capacity) + "-byte capacity of " + op.tileSpace + " on " + k.arch);
+                                 std::to_string(lim->capacity) + "-byte capacity of " + memSpaceName(op.tileSpace) + " on " + k.arch);
         if (addr % lim->alignment != 0)
           ctx.report(op.loc, where + " is not aligned to " + std::to_string(lim->alignment) + " bytes");
       }
@@ -126,7 +131,7 @@ class UbRange : public Rule {
     TileClashes found = tileClashes(flow, [&](const Op& op) { return checkedPlacement(op, k.arch); });
     for (const TileClash& c : found.clashes) {
       const std::string over = tileName(*c.written), under = tileName(*c.read);
-      const std::string space = c.placedOver->tileSpace;
+      const std::string space = memSpaceName(c.placedOver->tileSpace);
       if (!c.laterRead) {
         Finding& f = ctx.report(c.placedLater->loc, "'" + c.write->name + "' reads " + under + " " + rangeText(c.readBytes) +
                                                        " and writes " + over + " " + rangeText(c.writtenBytes) + " in " +

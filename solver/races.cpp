@@ -79,7 +79,7 @@ std::optional<int64_t> offsetInRoot(const MemRef& m) {
 // "TSTORE reads ub %acc [0, 4096)" / "tstore writes gm %dst offsets (0, %i) sizes (1, 64)":
 // a racing access as the witness draws it.
 RacingAccess accessText(const Op& op, const TraceAccess& x, const TileRange* tile) {
-  RacingAccess r{op.name + (x.write ? " writes " : " reads ") + x.ref->space + " " + x.ref->value};
+  RacingAccess r{op.name + (x.write ? " writes " : " reads ") + memSpaceName(x.ref->space) + " " + x.ref->value};
   if (!x.ref->tileView.empty()) r.text += " through " + x.ref->tileView;
   if (tile && tile->known) {
     std::optional<int64_t> inRoot = offsetInRoot(*x.ref);
@@ -384,7 +384,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
   };
   std::unordered_map<std::string, int> ids;
   auto id = [&](const std::string& name) { return ids.emplace(name, static_cast<int>(ids.size())).first->second; };
-  const int gm = id("gm");
+  const int gm = static_cast<int>(MemSpace::GM);  // Place::space: the MemSpace
   std::unordered_map<const MemRef*, Place> placeOf;
   std::vector<std::vector<Pipe>> pipeOf(t.ops.size());
   std::vector<std::vector<const Place*>> placesOf(t.ops.size());
@@ -394,7 +394,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
       auto it = placeOf.find(x.ref);
       if (it == placeOf.end()) {
         auto tile = tiles.find(x.ref->value);
-        Place pl{id(x.ref->space), x.ref->param, id(x.ref->value), x.ref->view.empty() ? -1 : id(x.ref->view),
+        Place pl{static_cast<int>(x.ref->space), x.ref->param, id(x.ref->value), x.ref->view.empty() ? -1 : id(x.ref->view),
                  x.ref->peer, tile == tiles.end() ? nullptr : &tile->second, x.ref};
         it = placeOf.emplace(x.ref, pl).first;
       }

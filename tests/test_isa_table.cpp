@@ -40,19 +40,19 @@ TEST_CASE("isa table: one entry per instruction, whatever the front end's spelli
 
 TEST_CASE("isa table: pipes by operand spaces and overload") {
   const ptoisa::Instr& mov = *ptoisa::lookup("TMOV");
-  CHECK(ptoisa::pipesFor(mov, "l1", "l0a") == std::vector<Pipe>{Pipe::MTE1});
-  CHECK(ptoisa::pipesFor(mov, "l1", "bias") == std::vector<Pipe>{Pipe::MTE1});
-  CHECK(ptoisa::pipesFor(mov, "l0c", "l1") == std::vector<Pipe>{Pipe::FIX});
-  CHECK(ptoisa::pipesFor(mov, "ub", "ub") == std::vector<Pipe>{Pipe::V});
-  CHECK(ptoisa::pipesFor(mov, "ub", "l1") == std::vector<Pipe>{Pipe::FIX});
-  CHECK(ptoisa::pipesFor(*ptoisa::lookup("TINSERT"), "l0c", "l1") == std::vector<Pipe>{Pipe::FIX});
+  CHECK(ptoisa::pipesFor(mov, MemSpace::L1, MemSpace::L0A) == std::vector<Pipe>{Pipe::MTE1});
+  CHECK(ptoisa::pipesFor(mov, MemSpace::L1, MemSpace::Bias) == std::vector<Pipe>{Pipe::MTE1});
+  CHECK(ptoisa::pipesFor(mov, MemSpace::L0C, MemSpace::L1) == std::vector<Pipe>{Pipe::FIX});
+  CHECK(ptoisa::pipesFor(mov, MemSpace::UB, MemSpace::UB) == std::vector<Pipe>{Pipe::V});
+  CHECK(ptoisa::pipesFor(mov, MemSpace::UB, MemSpace::L1) == std::vector<Pipe>{Pipe::FIX});
+  CHECK(ptoisa::pipesFor(*ptoisa::lookup("TINSERT"), MemSpace::L0C, MemSpace::L1) == std::vector<Pipe>{Pipe::FIX});
   const ptoisa::Instr& store = *ptoisa::lookup("TSTORE");
-  CHECK(ptoisa::pipesFor(store, "l0c", "gm") == std::vector<Pipe>{Pipe::FIX});
-  CHECK(ptoisa::pipesFor(store, "ub", "gm") == std::vector<Pipe>{Pipe::MTE3});
+  CHECK(ptoisa::pipesFor(store, MemSpace::L0C, MemSpace::GM) == std::vector<Pipe>{Pipe::FIX});
+  CHECK(ptoisa::pipesFor(store, MemSpace::UB, MemSpace::GM) == std::vector<Pipe>{Pipe::MTE3});
   // TCI: the scalar loop without a tmp tile, vector code with one.
   const ptoisa::Instr& ci = *ptoisa::lookup("TCI");
-  CHECK(ptoisa::pipesFor(ci, "", "ub", false) == std::vector<Pipe>{Pipe::S});
-  CHECK(ptoisa::pipesFor(ci, "", "ub", true) == std::vector<Pipe>{Pipe::V});
+  CHECK(ptoisa::pipesFor(ci, MemSpace::None, MemSpace::UB, false) == std::vector<Pipe>{Pipe::S});
+  CHECK(ptoisa::pipesFor(ci, MemSpace::None, MemSpace::UB, true) == std::vector<Pipe>{Pipe::V});
   // The signal word of TNOTIFY is stored by the scalar unit in both front ends.
   CHECK(ptoisa::lookup("TNOTIFY")->pipes == std::vector<Pipe>{Pipe::S});
   CHECK(ptoisa::lookup("TREDUCE")->pipes == std::vector<Pipe>{Pipe::MTE2, Pipe::V, Pipe::MTE3});
@@ -63,7 +63,7 @@ TEST_CASE("isa table: TPUT's phases and its own event") {
   MemRef dst, src, stage;
   dst.param = 0;
   src.param = 1;
-  stage.space = "ub";
+  stage.space = ptov::MemSpace::UB;
   stage.value = "%ping";
   Op op;
   op.kind = OpKind::Put;

@@ -54,7 +54,7 @@ TEST_CASE("lifter: params, arch, kernel kind, value origins through views and pe
   CHECK(scalarStore->writes[0].param == 1);
   CHECK_FALSE(scalarStore->writes[0].peer);
   REQUIRE(alloc);
-  CHECK(alloc->tileSpace == "ub");
+  CHECK(alloc->tileSpace == MemSpace::UB);
   CHECK(alloc->tileBytes == 32);
   CHECK(*alloc->tileAddr == 1);
 }
@@ -167,7 +167,7 @@ TEST_CASE("lifter: tile computations read their ins and write their outs") {
   REQUIRE(add);
   REQUIRE(add->reads.size() == 2);
   CHECK(add->reads[0].value == "%a");
-  CHECK(add->reads[0].space == "ub");
+  CHECK(add->reads[0].space == MemSpace::UB);
   REQUIRE(add->writes.size() == 1);
   CHECK(add->writes[0].value == "%c");
   CHECK_FALSE(add->writesGm());
@@ -203,7 +203,7 @@ TEST_CASE("lifter: HIVM sync ops, buffers and library events") {
   // pointer_cast placements: one constant address, and a two-slot multi-buffer.
   REQUIRE(ops.size() >= 7);
   CHECK(ops[0]->kind == OpKind::TileAlloc);
-  CHECK(ops[0]->tileSpace == "l1");
+  CHECK(ops[0]->tileSpace == MemSpace::L1);
   CHECK(ops[0]->tileAddr == 4096);
   CHECK(ops[0]->tileBytes == 512);
   CHECK(ops[1]->tileAddrChoices == std::vector<int64_t>{0, 4096});
@@ -212,8 +212,8 @@ TEST_CASE("lifter: HIVM sync ops, buffers and library events") {
   CHECK(ops[3]->kind == OpKind::Load);
   REQUIRE(ops[3]->writes.size() == 1);
   CHECK(ops[3]->writes[0].value == "%l1");
-  CHECK(ops[3]->writes[0].space == "l1");
-  CHECK(ops[3]->reads[0].space == "gm");
+  CHECK(ops[3]->writes[0].space == MemSpace::L1);
+  CHECK(ops[3]->reads[0].space == MemSpace::GM);
   CHECK(ops[4]->kind == OpKind::SetFlag);
   CHECK(ops[4]->event.id == 1);
   // mmadL1's library waits on the MTE2 -> MTE1 event it is given, then computes on M.
@@ -327,7 +327,7 @@ TEST_CASE("lifter: a subview at the loop counter takes one offset per iteration"
 TEST_CASE("model: two column slices of one tile share bytes only where their lines meet") {
   auto slice = [](int64_t col) {
     MemRef m;
-    m.space = "ub";
+    m.space = MemSpace::UB;
     m.value = "%t";
     m.tileView = "%s";
     m.tileViewOffset = col * 4;  // f32 columns of a row-major 8x64 tile: 256-byte rows

@@ -157,7 +157,7 @@ class CallLowering : public WrapperFacts {
   // A ScalarStore or ScalarLoad on PIPE_S of `place` through `base`, when `base` points into GM.
   void scalarAccess(OpKind kind, const clang::Expr* place, const clang::Expr* base, SourceLocation l, Stmt& seq) {
     Origin o = originOf(base);
-    if (!o.known() || o.ref.space != "gm") return;
+    if (!o.known() || o.ref.space != MemSpace::GM) return;
     const bool store = kind == OpKind::ScalarStore;
     Op op = makeOp(kind, store ? "scalar store" : "scalar load", l);
     op.pipes = {Pipe::S};
@@ -267,7 +267,7 @@ class CallLowering : public WrapperFacts {
         op.pipes = in.pipes;
         for (const clang::Expr* a : call->arguments())
           if (!isTileExpr(a))
-            if (Origin o = originOf(a); o.known() && o.ref.space == "gm") op.writes.push_back(o.ref);
+            if (Origin o = originOf(a); o.known() && o.ref.space == MemSpace::GM) op.writes.push_back(o.ref);
         return emit(seq, std::move(op));
       }
       case CS::SyncAllPto:
@@ -339,7 +339,7 @@ class CallLowering : public WrapperFacts {
     std::string producer;
     if (const auto* spec = method ? dyn_cast<ClassTemplateSpecializationDecl>(method->getParent()) : nullptr)
       if (spec->getTemplateArgs().size() > 0) producer = templateArgName(spec->getTemplateArgs()[0]);
-    if (in.kind == OpKind::CrossCoreSet) op.event.src = ptoisa::pipesFor(in, producer, "").front();
+    if (in.kind == OpKind::CrossCoreSet) op.event.src = ptoisa::pipesForProducer(in, producer).front();
     if (const FieldDecl* field = mc ? fieldNamed(method->getParent(), "flag_id") : nullptr)
       if (auto id = constantField(mc->getImplicitObjectArgument(), field)) op.event.id = *id + in.flag;
     if (!op.event.id)
@@ -427,8 +427,8 @@ class CallLowering : public WrapperFacts {
     }
     if (in.window && args.size() >= 4) op.sourceWindowByte = windowByte(args);
     op.unitFlag = usesUnitFlag(call);
-    std::string src = op.reads.empty() ? "" : op.reads.front().space;
-    std::string dst = op.writes.empty() ? "" : op.writes.front().space;
+    MemSpace src = op.reads.empty() ? MemSpace::None : op.reads.front().space;
+    MemSpace dst = op.writes.empty() ? MemSpace::None : op.writes.front().space;
     op.pipes = ptoisa::pipesFor(in, src, dst, hasTmp);
     if (in.kind == OpKind::Load) {
       std::string hint = dyn_cast<CallExpr>(call) ? templateArgText(cast<CallExpr>(call), 0) : "";
@@ -497,7 +497,7 @@ class CallLowering : public WrapperFacts {
     op.tileAddr = evalConst(addr);
     if (!op.tileAddr) op.tileAddrChoices = possibleConstants(addr);
     if (ti != tiles_.end()) ti->second.addr = op.tileAddr;
-    if (op.tileAddr && op.tileSpace == "ub")
+    if (op.tileAddr && op.tileSpace == MemSpace::UB)
       placements_.push_back(Placement{bodies_.back()->getNameAsString(), d, *op.tileAddr + op.tileBytes, op.loc});
     emit(seq, std::move(op));
   }

@@ -58,7 +58,7 @@ inline const FieldDecl* fieldNamed(const RecordDecl* record, llvm::StringRef nam
 }
 
 struct TileInfo {
-  std::string space = "ub";
+  MemSpace space = MemSpace::UB;
   int64_t bytes = 0;
   int64_t rows = 0, cols = 0, elemBytes = 0;
   std::optional<int64_t> addr;  // the constant address of its last TASSIGN
@@ -138,7 +138,8 @@ inline std::optional<TileInfo> tileInfoOf(QualType t) {
   if (!decl) return info;
   const TemplateArgumentList& args = decl->getTemplateArgs();
   if (args.size() < 4) return info;
-  static const char* spaces[] = {"ub", "l1", "l0a", "l0b", "l0c", "bias", "scaling", "l0a", "l0b"};
+  using M = MemSpace;  // pto::TileType's order: Vec, Mat, Left, Right, Acc, Bias, Scaling, ...
+  static const MemSpace spaces[] = {M::UB, M::L1, M::L0A, M::L0B, M::L0C, M::Bias, M::Scaling, M::L0A, M::L0B};
   if (args[0].getKind() == TemplateArgument::Integral) {
     int64_t v = args[0].getAsIntegral().getExtValue();
     if (v >= 0 && v < 9) info.space = spaces[v];

@@ -507,7 +507,7 @@ class ValueEvaluator : public ModelState {
     if (o.known()) return o.ref;
     gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), "tile operand '" + text(e) + "'");
     MemRef m;
-    m.space = "ub";
+    m.space = MemSpace::UB;
     m.value = uniqueName("<untraced tile>");
     return m;
   }

@@ -51,17 +51,18 @@ OpFacts lookupOp(const std::string& name) {
   return {OpKind::Other, {}, false};
 }
 
-std::string addressSpace(const std::string& type) {
+MemSpace addressSpace(const std::string& type) {
   auto at = type.find("address_space<");
-  if (at == std::string::npos) return "";
+  if (at == std::string::npos) return MemSpace::None;
   auto start = at + 14;
   auto end = type.find('>', start);
   std::string s = type.substr(start, end - start);
-  static const std::map<std::string, std::string> m = {
-      {"gm", "gm"}, {"ub", "ub"}, {"cbuf", "l1"}, {"ca", "l0a"}, {"cb", "l0b"}, {"cc", "l0c"}, {"zero", "gm"},
+  using M = MemSpace;
+  static const std::map<std::string, MemSpace> m = {
+      {"gm", M::GM}, {"ub", M::UB}, {"cbuf", M::L1}, {"ca", M::L0A}, {"cb", M::L0B}, {"cc", M::L0C}, {"zero", M::GM},
   };
   auto it = m.find(s);
-  return it == m.end() ? s : it->second;
+  return it == m.end() ? M::Other : it->second;
 }
 
 int defaultSyncBlockFlag(const std::string& mode) {

@@ -9,9 +9,9 @@ namespace ptov::hivm {
 
 OpFacts lookupOp(const std::string& name);
 
-// `#hivm.address_space<ub>` anywhere in a type -> the model's space ("ub", "l1", "l0a", "l0b",
-// "l0c", "gm"); "" when the type names none.
-std::string addressSpace(const std::string& type);
+// `#hivm.address_space<ub>` anywhere in a type -> the model's space (UB, L1, L0A, L0B, L0C, GM;
+// Other for a space not known here); None when the type names none.
+MemSpace addressSpace(const std::string& type);
 
 // Cross-core flag ids HIVMDecomposeOp hard-codes for sync_block (reference §1.6): the default
 // flag of each mode's barrier.

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <map>
+#include <string_view>
 
 namespace ptov::ptoisa {
 
@@ -255,10 +256,10 @@ const Instr* find(const std::map<std::string, const Instr*>& m, const std::strin
   return it == m.end() ? nullptr : it->second;
 }
 
-bool spaceMatches(const char* want, const std::string& have) { return !*want || have == want; }
+bool spaceMatches(const char* want, MemSpace have) { return !*want || std::string_view(memSpaceName(have)) == want; }
 
 // The form that decides the pipe for these spaces, or null (then `pipes` apply).
-const Form* formFor(const Instr& in, const std::string& src, const std::string& dst) {
+const Form* formFor(const Instr& in, MemSpace src, MemSpace dst) {
   for (const Form& f : in.forms)
     if (spaceMatches(f.src, src) && spaceMatches(f.dst, dst)) return &f;
   return nullptr;
@@ -302,7 +303,7 @@ const Instr* lookupPto(const std::string& n) {
 const Instr* lookup(const std::string& n) { return find(index().byName, n); }
 
 
-std::vector<Pipe> pipesFor(const Instr& in, const std::string& src, const std::string& dst, bool hasTmp) {
+std::vector<Pipe> pipesFor(const Instr& in, MemSpace src, MemSpace dst, bool hasTmp) {
   switch (in.rule) {
     case R::TmpVector: return {hasTmp ? P::V : in.pipes.front()};
     case R::ByForm:
@@ -310,6 +311,12 @@ std::vector<Pipe> pipesFor(const Instr& in, const std::string& src, const std::s
       return in.pipes;
     default: return in.pipes;
   }
+}
+
+std::vector<Pipe> pipesForProducer(const Instr& in, const std::string& producer) {
+  for (const Form& f : in.forms)
+    if (f.src == producer) return {f.pipe};
+  return in.pipes;
 }
 
 std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& operands, Op op) {

@@ -110,10 +110,12 @@ const Instr* lookupPto(const std::string& opName);
 // By mnemonic ("TMATMUL_ACC"), or null.
 const Instr* lookup(const std::string& name);
 
-// The pipes the instruction runs on, given the spaces of what it reads and writes ("" unknown)
+// The pipes the instruction runs on, given the spaces of what it reads and writes (None unknown)
 // and whether a tmp tile is passed.
-std::vector<Pipe> pipesFor(const Instr& in, const std::string& srcSpace, const std::string& dstSpace,
-                           bool hasTmp = false);
+std::vector<Pipe> pipesFor(const Instr& in, MemSpace srcSpace, MemSpace dstSpace, bool hasTmp = false);
+// A sync object's record(): the pipe its form gives for the producer type named in the object's
+// template (the form's `src`, "TSTORE_C2GM"), else the instruction's pipes.
+std::vector<Pipe> pipesForProducer(const Instr& in, const std::string& producer);
 
 // A Staged instruction as the ops it issues, in order, from its operands (null: not a memory
 // operand here): its load into the staging tile(s) on MTE2, the set_flag / wait_flag pairs it

@@ -117,6 +117,22 @@ const char* opKindName(OpKind k) {
   return "other";
 }
 
+const char* memSpaceName(MemSpace s) {
+  switch (s) {
+    case MemSpace::GM: return "gm";
+    case MemSpace::UB: return "ub";
+    case MemSpace::L1: return "l1";
+    case MemSpace::L0A: return "l0a";
+    case MemSpace::L0B: return "l0b";
+    case MemSpace::L0C: return "l0c";
+    case MemSpace::Bias: return "bias";
+    case MemSpace::Scaling: return "scaling";
+    case MemSpace::Other: return "other";
+    case MemSpace::None: break;
+  }
+  return "";
+}
+
 bool MemRef::sameBuffer(const MemRef& o) const {
   if (space != o.space) return false;
   if (param >= 0 || o.param >= 0) return param == o.param && peer == o.peer;
@@ -147,13 +163,13 @@ bool MemRef::tileViewSharesBytes(const MemRef& other) const {
 
 bool Op::writesGm() const {
   for (const auto& w : writes)
-    if (w.space == "gm") return true;
+    if (w.space == MemSpace::GM) return true;
   return false;
 }
 
 bool Op::readsGm() const {
   for (const auto& r : reads)
-    if (r.space == "gm") return true;
+    if (r.space == MemSpace::GM) return true;
   return false;
 }
 

@@ -47,10 +47,17 @@ enum class OpKind {
 };
 const char* opKindName(OpKind k);
 
+// Where a buffer lives: global memory, or a core's local buffer (UB the vector core's, the cube's
+// L1, L0A/L0B/L0C, bias table and fixpipe scaling buffer). None: no buffer, or not known; Other: a
+// space the front end names but the model has no place for.
+enum class MemSpace : uint8_t { None, GM, UB, L1, L0A, L0B, L0C, Bias, Scaling, Other };
+// "gm", "ub", "l1", "l0a", "l0b", "l0c", "bias", "scaling", "other"; "" for None.
+const char* memSpaceName(MemSpace s);
+
 // Where a memory access goes. `param` is the kernel parameter the address derives from
 // (through make_tensor_view / partition_view / addptr chains), -1 when unknown or local.
 struct MemRef {
-  std::string space = "gm";  // gm, ub (vec), l1 (mat), l0a, l0b, l0c, ...
+  MemSpace space = MemSpace::GM;
   int param = -1;
   bool peer = false;         // address offset to another rank's copy (CommRemoteOffset*)
   std::string value;         // the SSA value / expression that names it in the source
@@ -136,7 +143,7 @@ struct Op {
   int offsetParam = -1;     // kernel parameter the offset operand is, -1 if not a parameter
   // TileAlloc / TileAssign: the tile, its space, constant address and size in bytes.
   std::string tileValue;
-  std::string tileSpace;
+  MemSpace tileSpace = MemSpace::None;
   std::optional<int64_t> tileAddr;
   std::vector<int64_t> tileAddrChoices;  // when the address is one of several constants (scf.if yield)
   int64_t tileBytes = 0;

@@ -49,7 +49,7 @@ struct ValueInfo {
   int param = -1;          // kernel parameter a pointer/view derives from
   bool peer = false;       // offset to a peer rank's copy
   bool peerOffset = false; // the value *is* a peer offset (CommRemoteOffset* result)
-  std::string space;       // address space of a pointer/view/tile ("gm", "ub", ...)
+  MemSpace space = MemSpace::None;  // address space of a pointer/view/tile
   // GM views: the base tensor view and, for partitions, the box inside it.
   std::string view;
   std::vector<ExprPtr> offsets, sizes;
@@ -74,7 +74,7 @@ struct ValueInfo {
 };
 
 struct TileType {
-  std::string space;
+  MemSpace space = MemSpace::None;
   int64_t bytes = 0;
   int64_t rows = 0, cols = 0;
   int elemBytes = 0;
@@ -173,10 +173,10 @@ std::optional<MultiTileType> parseMultiTileType(const std::string& text) {
   return MultiTileType{*t, count};
 }
 
-// pointer type !pto.ptr<f32> / !pto.ptr<i32, ub> -> space ("gm" by default)
-std::string pointerSpace(const std::string& type) {
+// pointer type !pto.ptr<f32> / !pto.ptr<i32, ub> -> space (GM by default)
+MemSpace pointerSpace(const std::string& type) {
   auto comma = type.find(',');
-  if (type.rfind("!pto.ptr<", 0) != 0 || comma == std::string::npos) return "gm";
+  if (type.rfind("!pto.ptr<", 0) != 0 || comma == std::string::npos) return MemSpace::GM;
   std::string s = type.substr(comma + 1);
   while (!s.empty() && (s.front() == ' ')) s.erase(s.begin());
   if (!s.empty() && s.back() == '>') s.pop_back();
@@ -212,8 +212,8 @@ class FunctionLifter {
         v.byteBase = Expr::constant(0);
         v.elemBytes = elementBytes(p.elemType);
         if (a.type.rfind("memref", 0) == 0) {
-          std::string hs = hivm::addressSpace(a.type);
-          v.space = hs.empty() ? "gm" : hs;
+          MemSpace hs = hivm::addressSpace(a.type);
+          v.space = hs == MemSpace::None ? MemSpace::GM : hs;
         }
       } else {
         v.expr = Expr::param(a.name, idx);
@@ -314,7 +314,7 @@ class FunctionLifter {
     if (const ValueInfo* i = info(v)) {
       m.param = i->param;
       m.peer = i->peer;
-      if (!i->space.empty()) m.space = i->space;
+      if (i->space != MemSpace::None) m.space = i->space;
       if (!i->root.empty()) {
         m.value = i->root;
         if (i->isTile && !i->ownIdentity) {
@@ -629,7 +629,7 @@ class FunctionLifter {
         if (!ops.empty())
           if (const ptoisa::Instr* in = ptoisa::lookupPto(n)) {
             const ValueInfo* src = info(ops[0]);
-            m.pipes = ptoisa::pipesFor(*in, src ? src->space : "", "gm");
+            m.pipes = ptoisa::pipesFor(*in, src ? src->space : MemSpace::None, MemSpace::GM);
           }
         break;
       case OpKind::ScalarLoad:  // %ptr[%idx]
@@ -676,7 +676,7 @@ class FunctionLifter {
       case OpKind::Collective:
         for (size_t i = 0; i < ops.size(); ++i) {
           MemRef r = memRefOf(ops[i]);
-          if (r.space == "gm") m.writes.push_back(r);
+          if (r.space == MemSpace::GM) m.writes.push_back(r);
         }
         break;
       case OpKind::CrossCoreSet:
@@ -731,8 +731,8 @@ class FunctionLifter {
         // Moves run on the pipe of their direction (isa_table: L1 -> L0A/L0B on MTE1, L0C -> L1
         // on FIX); TCI's tmp overload on V.
         if (in)
-          m.pipes = ptoisa::pipesFor(*in, m.reads.empty() ? "" : m.reads.front().space,
-                                     m.writes.empty() ? "" : m.writes.front().space, hasTmp);
+          m.pipes = ptoisa::pipesFor(*in, m.reads.empty() ? MemSpace::None : m.reads.front().space,
+                                     m.writes.empty() ? MemSpace::None : m.writes.front().space, hasTmp);
         break;
       }
       default:
@@ -756,8 +756,8 @@ class FunctionLifter {
       if (!ops.empty() && info(ops[0]) && !op.results.empty()) {
         ValueInfo v = *info(ops[0]);
         v.expr = nullptr;
-        if (v.param >= 0 && v.space.empty()) v.param = -1;
-        if (!v.space.empty()) defineResults(op, v);
+        if (v.param >= 0 && v.space == MemSpace::None) v.param = -1;
+        if (v.space != MemSpace::None) defineResults(op, v);
       }
       return;  // views, arith, yields: nothing a rule needs as a statement
     }
@@ -903,7 +903,7 @@ class FunctionLifter {
   MemRef tileRef(const std::string& v) const {
     MemRef m = memRefOf(v);
     m.param = -1;
-    if (m.space == "gm") m.space = "ub";
+    if (m.space == MemSpace::GM) m.space = MemSpace::UB;
     return m;
   }
 
@@ -1132,7 +1132,7 @@ class FunctionLifter {
       ValueInfo v;
       v.isTile = true;
       v.space = hivm::addressSpace(type);
-      if (v.space.empty()) v.space = "ub";
+      if (v.space == MemSpace::None) v.space = MemSpace::UB;
       v.tileBytes = memrefBytes(type);
       Op m;
       m.kind = OpKind::TileAlloc;
@@ -1252,13 +1252,13 @@ class FunctionLifter {
   // copy and vbrc run on the pipe of their direction (GetPipe.cpp).
   static void choosePipeBySpaces(Op& m) {
     if (m.reads.empty() || m.writes.empty()) return;
-    const std::string& from = m.reads.front().space;
-    const std::string& to = m.writes.front().space;
+    const MemSpace from = m.reads.front().space;
+    const MemSpace to = m.writes.front().space;
     if (m.name == "hivm.hir.copy") {
-      if (from == "l0c") m.pipes = {Pipe::FIX};
-      else if (from == "gm" && to == "l1") m.pipes = {Pipe::MTE2};
-      else if (from == "ub" && to == "l1") m.pipes = {Pipe::MTE3};
-    } else if (m.name == "hivm.hir.vbrc" && to == "l1") {
+      if (from == MemSpace::L0C) m.pipes = {Pipe::FIX};
+      else if (from == MemSpace::GM && to == MemSpace::L1) m.pipes = {Pipe::MTE2};
+      else if (from == MemSpace::UB && to == MemSpace::L1) m.pipes = {Pipe::MTE3};
+    } else if (m.name == "hivm.hir.vbrc" && to == MemSpace::L1) {
       m.pipes = {Pipe::MTE2};
     }
   }

@@ -88,15 +88,15 @@ int elementBytes(const std::string& type) {
   return it == m.end() ? 0 : it->second;
 }
 
-std::string spaceForLoc(const std::string& loc) {
-  static const std::map<std::string, std::string> m = {
-      {"vec", "ub"},  {"ub", "ub"},   {"mat", "l1"}, {"l1", "l1"},   {"left", "l0a"},
-      {"l0a", "l0a"}, {"right", "l0b"}, {"l0b", "l0b"}, {"acc", "l0c"}, {"l0c", "l0c"},
-      {"bias", "bias"}, {"bt", "bias"}, {"scaling", "scaling"}, {"fb", "scaling"},
-      {"gm", "gm"},
+MemSpace spaceForLoc(const std::string& loc) {
+  using M = MemSpace;
+  static const std::map<std::string, MemSpace> m = {
+      {"vec", M::UB},   {"ub", M::UB},     {"mat", M::L1},    {"l1", M::L1},         {"left", M::L0A},
+      {"l0a", M::L0A},  {"right", M::L0B}, {"l0b", M::L0B},   {"acc", M::L0C},       {"l0c", M::L0C},
+      {"bias", M::Bias}, {"bt", M::Bias},  {"scaling", M::Scaling}, {"fb", M::Scaling}, {"gm", M::GM},
   };
   auto it = m.find(loc);
-  return it == m.end() ? loc : it->second;
+  return it == m.end() ? M::Other : it->second;
 }
 
 }  // namespace ptov::pto

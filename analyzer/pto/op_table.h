@@ -15,7 +15,8 @@ Pipe pipeForSyncOpType(const std::string& opType);
 // Bytes per element of an MLIR element type (f32 -> 4); 0 if unknown.
 int elementBytes(const std::string& type);
 
-// Tile `loc=` keyword -> model address space (vec -> ub, mat -> l1, left -> l0a, ...).
-std::string spaceForLoc(const std::string& loc);
+// Tile `loc=` keyword -> model address space (vec -> UB, mat -> L1, left -> L0A, ...); Other for a
+// keyword not known here.
+MemSpace spaceForLoc(const std::string& loc);
 
 }  // namespace ptov::pto
