@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analyzer/hivm/lifter.h"
 #include "analyzer/hivm/op_table.h"
 #include "analyzer/model/isa_table.h"
 #include "analyzer/numbers.h"
@@ -14,8 +15,12 @@
 
 namespace ptov::pto {
 
+using mlir::angleBody;
+using mlir::elementBytes;
 using mlir::Tok;
 using mlir::Token;
+using mlir::unquote;
+using mlir::ValueInfo;
 
 std::string normalizeArch(const std::string& arch) {
   std::string a = arch;
@@ -26,52 +31,6 @@ std::string normalizeArch(const std::string& arch) {
 }
 
 namespace {
-
-// The text inside the outermost <...> of an attribute such as #pto.pipe<PIPE_ALL>.
-std::string angleBody(std::string_view text) {
-  auto open = text.find('<');
-  auto close = text.rfind('>');
-  if (open == std::string_view::npos || close == std::string_view::npos || close <= open) return "";
-  std::string_view body = text.substr(open + 1, close - open - 1);
-  // #pto<atomic_type atomic_add> -> "atomic_add": keep the last word.
-  auto sp = body.rfind(' ');
-  return std::string(sp == std::string_view::npos ? body : body.substr(sp + 1));
-}
-
-std::string unquote(std::string_view s) {
-  if (s.size() >= 2 && s.front() == '"') return std::string(s.substr(1, s.size() - 2));
-  return std::string(s);
-}
-
-// What the lifter knows about an SSA value.
-struct ValueInfo {
-  ExprPtr expr;            // integer value, when it is one
-  int param = -1;          // kernel parameter a pointer/view derives from
-  bool peer = false;       // offset to a peer rank's copy
-  bool peerOffset = false; // the value *is* a peer offset (CommRemoteOffset* result)
-  MemSpace space = MemSpace::None;  // address space of a pointer/view/tile
-  // GM views: the base tensor view and, for partitions, the box inside it.
-  std::string view;
-  std::vector<ExprPtr> offsets, sizes;
-  std::string root;        // the buffer an alias (subview, cast, ...) views; "" = itself
-  // Tiles:
-  bool isTile = false;
-  std::optional<int64_t> tileAddr;
-  int64_t tileBytes = 0;
-  // Views of a tile (root set): where the view lies in the root, when known (MemRef::tileView),
-  // or the offsets it takes over the iterations of its loops.
-  std::optional<int64_t> viewOffset;
-  int64_t viewBytes = 0;
-  std::vector<int64_t> viewOffsetChoices;
-  int64_t viewLines = 1, viewStride = 0, viewLineBytes = 0;  // MemRef::tileViewLines ...
-  bool ownIdentity = false;  // a tile whose reused SSA name got its own root name (liftTile)
-  int64_t slotBytes = 0, slotCount = 0;  // a multi-tile buffer (pto.alloc_multi_tile): its slots
-  // GM pointers and views: where they start, in bytes from the base of their parameter's
-  // buffer (null: not known), their element size, and a tensor view's strides in elements.
-  ExprPtr byteBase;
-  int elemBytes = 0;
-  std::vector<ExprPtr> strides;
-};
 
 struct TileType {
   MemSpace space = MemSpace::None;
@@ -183,7 +142,7 @@ MemSpace pointerSpace(const std::string& type) {
   return spaceForLoc(s);
 }
 
-class FunctionLifter {
+class FunctionLifter : public mlir::LiftContext {
  public:
   FunctionLifter(Kernel& k, std::vector<InputDiagnostic>& diags) : k_(k), diags_(diags) {}
 
@@ -297,18 +256,18 @@ class FunctionLifter {
     return false;
   }
 
-  const ValueInfo* info(const std::string& v) const {
+  const ValueInfo* info(const std::string& v) const override {
     auto it = values_.find(v);
     return it == values_.end() ? nullptr : &it->second;
   }
 
-  ExprPtr exprOf(const std::string& v) const {
+  ExprPtr exprOf(const std::string& v) const override {
     const ValueInfo* i = info(v);
     if (i && i->expr) return i->expr;
     return Expr::unknown(v);
   }
 
-  MemRef memRefOf(const std::string& v) const {
+  MemRef memRefOf(const std::string& v) const override {
     MemRef m;
     m.value = v;
     if (const ValueInfo* i = info(v)) {
@@ -334,65 +293,16 @@ class FunctionLifter {
     return m;
   }
 
-  void note(const mlir::Op& op, const std::string& msg) {
+  void note(const mlir::Op& op, const std::string& msg) override {
     diags_.push_back({InputDiagnostic::Level::Note, op.loc, msg});
   }
 
   // An integer literal of `op`; one that does not fit in 64 bits is an input error.
-  std::optional<int64_t> integer(const mlir::Op& op, std::string_view text) const {
+  std::optional<int64_t> integer(const mlir::Op& op, std::string_view text) const override {
     auto n = parseInt(text);
     if (!n)
       diags_.push_back({InputDiagnostic::Level::Error, op.loc, "integer '" + std::string(text) + "' does not fit in 64 bits"});
     return n;
-  }
-
-  // The first type token after the last top-level ':' (the op's trailing type list).
-  static std::vector<std::string> typeTokens(const mlir::Op& op) {
-    std::vector<std::string> out;
-    for (const auto& t : op.tokens)
-      if (t.kind == Tok::Type) out.emplace_back(t.text);
-    return out;
-  }
-
-  // Elements of the first [...] group: names inside quotes, <...> or #attr<...>, or %values.
-  static std::vector<std::string> bracketList(const mlir::Op& op) {
-    std::vector<std::string> out;
-    const auto& tk = op.tokens;
-    size_t k = 0;
-    while (k < tk.size() && !(tk[k].kind == Tok::Punct && tk[k].text == "[")) ++k;
-    if (k == tk.size()) return out;
-    std::string curElem;
-    for (++k; k < tk.size(); ++k) {
-      const Token& t = tk[k];
-      if (t.kind == Tok::Punct && (t.text == "]" || t.text == ",")) {
-        out.push_back(curElem);
-        curElem.clear();
-        if (t.text == "]") break;
-        continue;
-      }
-      if (t.kind == Tok::String) curElem = unquote(t.text);
-      else if (t.kind == Tok::Attr) curElem = angleBody(t.text);
-      else if (t.kind == Tok::BareId || t.kind == Tok::ValueId) curElem = t.text;
-    }
-    return out;
-  }
-
-  // The %values inside `keyword( ... )`, e.g. the ins(...) or outs(...) group of a tile op.
-  static std::vector<std::string> groupOperands(const mlir::Op& op, const char* keyword) {
-    std::vector<std::string> out;
-    const auto& tk = op.tokens;
-    for (size_t k = 0; k + 1 < tk.size(); ++k) {
-      if (!(tk[k].kind == Tok::BareId && tk[k].text == keyword && tk[k + 1].text == "(")) continue;
-      int depth = 0;
-      for (size_t j = k + 1; j < tk.size(); ++j) {
-        if (tk[j].kind == Tok::Punct && (tk[j].text == "(" || tk[j].text == "<" || tk[j].text == "[")) ++depth;
-        if (tk[j].kind == Tok::Punct && (tk[j].text == ")" || tk[j].text == ">" || tk[j].text == "]")) --depth;
-        if (depth == 1 && tk[j].kind == Tok::ValueId) out.emplace_back(tk[j].text);
-        if (depth == 0) break;
-      }
-      break;
-    }
-    return out;
   }
 
   // Pipe and optional id of ops written `<PIPE_X>, 0` or `#pto.pipe<PIPE_X>`.
@@ -411,7 +321,7 @@ class FunctionLifter {
 
   // A value computed through more than kMaxValueDepth operations (20,000 chained adds overflowed
   // the stack of every expression walk) becomes unknown, and the gap is counted and shown.
-  void defineResults(const mlir::Op& op, const ValueInfo& v) {
+  void defineResults(const mlir::Op& op, const ValueInfo& v) override {
     if (v.expr && v.expr->depth > kMaxValueDepth) {
       ValueInfo shallow = v;
       shallow.expr = Expr::unknown(op.results.empty() ? "a deep value" : op.results[0]);
@@ -425,7 +335,7 @@ class FunctionLifter {
   }
 
   // Results the model does not follow: each an unknown value of its own.
-  void defineUnknown(const mlir::Op& op) {
+  void defineUnknown(const mlir::Op& op) override {
     for (const auto& r : op.results) {
       ValueInfo v;
       v.expr = Expr::unknown(r);
@@ -589,7 +499,7 @@ class FunctionLifter {
   }
 
   void liftOp(const mlir::Op& op, Stmt& seq) {
-    if (liftValueOp(op) || liftEventArrayOp(op) || liftHivmOp(op, seq)) return;
+    if (liftValueOp(op) || liftEventArrayOp(op) || hivm_.lift(op, seq)) return;
     const std::string& n = op.name;
     std::string_view name = n;
     if (name == "scf.for") return liftFor(op, seq);
@@ -1062,248 +972,10 @@ class FunctionLifter {
     defineResults(op, v);
   }
 
-  // ---- HIVM (hivm.hir, memref) ------------------------------------------------------------
-  // The generic parts (arith, scf, func) are shared with .pto above; this section lifts what
-  // only AscendNPU IR has: memref buffers, pointer_cast placements, sync_block_* cross-core
-  // flags, and the library macros whose sync lives outside the IR (reference §1.5-§1.9).
-
-  static bool isMemrefAlias(const std::string& n) {
-    static const std::set<std::string> aliases = {
-        "memref.subview", "memref.view", "memref.reinterpret_cast", "memref.cast", "memref.collapse_shape",
-        "memref.expand_shape", "memref.reshape", "memref.transpose", "memref.memory_space_cast",
-        "hivm.hir.bitcast", "bufferization.to_tensor", "bufferization.to_memref", "tensor.extract_slice"};
-    return aliases.count(n) > 0;
-  }
-
-  // Bytes of a `memref<4x16xf32, ...>` type; 0 when a dimension is dynamic.
-  static int64_t memrefBytes(const std::string& type) {
-    auto lt = type.find('<');
-    if (type.rfind("memref<", 0) != 0 || lt == std::string::npos) return 0;
-    std::string body = type.substr(lt + 1);
-    body = body.substr(0, body.find_first_of(",>"));
-    int64_t count = 1;
-    size_t start = 0;
-    for (size_t x = body.find('x'); x != std::string::npos; x = body.find('x', start)) {
-      std::string dim = body.substr(start, x - start);
-      auto n = dim.empty() || !std::isdigit(static_cast<unsigned char>(dim[0])) ? std::nullopt : parseInt(dim);
-      // A size that does not fit is unknown (0), never a wrapped small one.
-      if (!n || __builtin_mul_overflow(count, *n, &count)) return 0;
-      start = x + 1;
-    }
-    int bytes = elementBytes(body.substr(start));
-    int64_t total = 0;
-    return bytes > 0 && !__builtin_mul_overflow(count, int64_t(bytes), &total) ? total : 0;
-  }
-
-  static std::string firstMemrefType(const mlir::Op& op) {
-    for (const auto& t : typeTokens(op))
-      if (t.rfind("memref<", 0) == 0) return t;
-    return "";
-  }
-
-  void noteOnce(const mlir::Op& op, const std::string& key, const std::string& msg) {
-    if (noted_.insert(key).second) note(op, msg);
-  }
-
-  bool liftHivmOp(const mlir::Op& op, Stmt& seq) {
-    const std::string& n = op.name;
-    // Everything below is in these dialects (a .pto op is rejected without the comparisons).
-    size_t dot = n.find('.');
-    std::string_view dialect = dot == std::string::npos ? std::string_view() : std::string_view(n).substr(0, dot);
-    if (dialect != "hivm" && dialect != "memref" && dialect != "annotation" && dialect != "bufferization" &&
-        dialect != "tensor")
-      return false;
-    const auto& ops = op.operands;
-    if (n == "annotation.mark" || n == "hivm.hir.anchor" || n == "hivm.hir.set_ctrl" ||
-        n == "hivm.hir.set_mask_norm" || n == "hivm.hir.debug")
-      return true;
-    if (n == "hivm.hir.get_sub_block_idx") return defineUnknown(op), true;  // which vector core of the pair
-    if (isMemrefAlias(n)) {
-      if (!ops.empty()) {
-        ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
-        if (v.root.empty()) v.root = ops[0];
-        v.expr = nullptr;
-        defineResults(op, v);
-      }
-      return true;
-    }
-    if (n == "memref.alloc" || n == "memref.alloca" || n == "hivm.hir.pointer_cast") {
-      std::string type = firstMemrefType(op);
-      ValueInfo v;
-      v.isTile = true;
-      v.space = hivm::addressSpace(type);
-      if (v.space == MemSpace::None) v.space = MemSpace::UB;
-      v.tileBytes = memrefBytes(type);
-      Op m;
-      m.kind = OpKind::TileAlloc;
-      m.name = n;
-      m.loc = op.loc;
-      m.tileValue = op.results.empty() ? "" : op.results[0];
-      m.tileSpace = v.space;
-      m.tileBytes = v.tileBytes;
-      // pointer_cast(%off) places the buffer; pointer_cast(%off0, %off1) is a multi-buffer
-      // whose slot k is used in iteration k mod n.
-      std::vector<int64_t> offsets;
-      for (const auto& o : ops)
-        if (auto c = evalConst(exprOf(o))) offsets.push_back(*c);
-      if (n == "hivm.hir.pointer_cast" && offsets.size() == ops.size() && !offsets.empty()) {
-        if (offsets.size() == 1) m.tileAddr = v.tileAddr = offsets[0];
-        else m.tileAddrChoices = offsets;
-      }
-      defineResults(op, v);
-      if (m.tileAddr || !m.tileAddrChoices.empty()) seq.children.push_back(Stmt::opStmt(std::move(m)));
-      return true;
-    }
-    if (n == "memref.load" || n == "memref.store") {
-      Op m;
-      m.kind = n == "memref.load" ? OpKind::ScalarLoad : OpKind::ScalarStore;
-      m.name = n;
-      m.loc = op.loc;
-      m.pipes = {Pipe::S};
-      m.uses = ops;
-      m.defs = op.results;
-      if (n == "memref.load" && !ops.empty()) m.reads.push_back(memRefOf(ops[0]));
-      if (n == "memref.store" && ops.size() > 1) m.writes.push_back(memRefOf(ops[1]));
-      if (n == "memref.load") defineResults(op, ValueInfo{});
-      seq.children.push_back(Stmt::opStmt(std::move(m)));
-      return true;
-    }
-    if (n.rfind("hivm.hir.", 0) != 0) return false;
-    if (n == "hivm.hir.create_sync_block_lock" || n == "hivm.hir.sync_block_lock" ||
-        n == "hivm.hir.sync_block_unlock" || n == "hivm.hir.free_lock_var") {
-      noteOnce(op, "lock", "'" + n + "': GM spin-locks between blocks are not modelled; their pairing is not checked");
-      return true;
-    }
-    if (n == "hivm.hir.custom_macro" || n == "hivm.hir.custom") {
-      noteOnce(op, "custom", "'" + n + "': the sync inside custom macros (sync_event_slots) is not modelled");
-      return false;  // still lifted as an op with its ins/outs
-    }
-    OpFacts facts = hivm::lookupOp(n);
-    if (!facts.known) {  // not in the HIVM table: it may access memory and synchronise
-      k_.gaps.push_back(ModelGap{ModelGap::Kind::OpaqueOp, op.loc,
-                                 "'" + n + "' (not in the HIVM op table: what it reads, writes and synchronises is not "
-                                 "modelled)"});
-      return true;
-    }
-    Op m;
-    m.kind = facts.kind;
-    m.name = n;
-    m.loc = op.loc;
-    m.pipes = facts.pipes;
-    m.uses = ops;
-    m.defs = op.results;
-    m.unitFlag = op.hasWord("unit_flag_mode");
-    switch (m.kind) {
-      case OpKind::SetFlag:
-      case OpKind::WaitFlag:
-      case OpKind::PipeBarrier:
-        liftIntraCoreSync(op, m);
-        break;
-      case OpKind::CrossCoreSet:
-      case OpKind::CrossCoreWait: {
-        std::vector<std::string> items = bracketList(op);  // [core type, set pipe, wait pipe]
-        if (items.size() >= 3) {
-          m.coreType = items[0];
-          m.event.src = pipeFromName(items[1]);
-          m.event.dst = pipeFromName(items[2]);
-        }
-        m.pipes = {m.kind == OpKind::CrossCoreSet ? m.event.src : m.event.dst};
-        std::string flag = op.attr("flag");
-        if (!flag.empty() && flag[0] == '%') {
-          m.event.idExpr = exprOf(flag);
-          m.event.id = evalConst(m.event.idExpr);
-        } else if (!flag.empty() && std::isdigit(static_cast<unsigned char>(flag[0]))) {
-          m.event.id = integer(op, flag);
-        }
-        m.fftsBase = !op.attr("ffts_base_addr").empty();
-        std::string mode = op.attr("sync_instr_mode");
-        m.syncMode = mode.empty() ? "INTRA_BLOCK_SYNCHRONIZATION" : angleBody(mode);
-        break;
-      }
-      case OpKind::SyncAll: {
-        std::vector<std::string> items = bracketList(op);  // [mode(, flag : i16)]
-        m.syncMode = items.empty() ? "" : items[0];
-        int flag = hivm::defaultSyncBlockFlag(m.syncMode);
-        for (const auto& t : op.tokens)
-          if (t.kind == Tok::Integer) {
-            auto n = integer(op, t.text);
-            flag = n && *n >= 0 && *n <= INT32_MAX ? static_cast<int>(*n) : -1;
-            break;
-          }
-        if (flag >= 0) m.event.id = flag;
-        m.fftsBase = !op.attr("ffts_base_addr").empty();
-        break;
-      }
-      default: {
-        std::vector<std::string> ins = groupOperands(op, "ins"), outs = groupOperands(op, "outs");
-        for (const auto& o : ins)
-          if (info(o)) m.reads.push_back(memRefOf(o));
-        for (const auto& o : outs)
-          if (info(o)) m.writes.push_back(memRefOf(o));
-        choosePipeBySpaces(m);
-        break;
-      }
-    }
-    if (isCubeMacro(n)) return liftCubeMacro(op, std::move(m), seq), true;
-    seq.children.push_back(Stmt::opStmt(std::move(m)));
-    return true;
-  }
-
-  // copy and vbrc run on the pipe of their direction (GetPipe.cpp).
-  static void choosePipeBySpaces(Op& m) {
-    if (m.reads.empty() || m.writes.empty()) return;
-    const MemSpace from = m.reads.front().space;
-    const MemSpace to = m.writes.front().space;
-    if (m.name == "hivm.hir.copy") {
-      if (from == MemSpace::L0C) m.pipes = {Pipe::FIX};
-      else if (from == MemSpace::GM && to == MemSpace::L1) m.pipes = {Pipe::MTE2};
-      else if (from == MemSpace::UB && to == MemSpace::L1) m.pipes = {Pipe::MTE3};
-    } else if (m.name == "hivm.hir.vbrc" && to == MemSpace::L1) {
-      m.pipes = {Pipe::MTE2};
-    }
-  }
-
-  static bool isCubeMacro(const std::string& n) {
-    return n == "hivm.hir.mmadL1" || n == "hivm.hir.mmadmxL1" || n == "hivm.hir.batchMmadL1";
-  }
-
-  // mmadL1's library code waits and sets events the IR passes in sync_related_args (reference
-  // §1.9): [MTE2->MTE1 wait A, wait B, MTE1->MTE2 set A, set B, k-loop cond, backward M->MTE1
-  // event 0, event 1]; -1 means none. The waits come before the macro, the sets after it.
-  void liftCubeMacro(const mlir::Op& op, Op macro, Stmt& seq) {
-    std::vector<std::string> args = groupOperands(op, "sync_related_args");
-    auto event = [&](OpKind kind, Pipe src, Pipe dst, const std::string& arg) {
-      ExprPtr id = exprOf(arg);
-      if (evalConst(id) == std::optional<int64_t>(-1)) return;
-      Op e;
-      e.kind = kind;
-      e.name = macro.name + " (library " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + ")";
-      e.loc = op.loc;
-      e.event.src = src;
-      e.event.dst = dst;
-      e.event.idExpr = id;
-      e.event.id = evalConst(id);
-      e.pipes = {kind == OpKind::SetFlag ? src : dst};
-      seq.children.push_back(Stmt::opStmt(std::move(e)));
-    };
-    if (args.size() >= 4) {
-      event(OpKind::WaitFlag, Pipe::MTE2, Pipe::MTE1, args[0]);
-      event(OpKind::WaitFlag, Pipe::MTE2, Pipe::MTE1, args[1]);
-    }
-    seq.children.push_back(Stmt::opStmt(std::move(macro)));
-    if (args.size() >= 4) {
-      event(OpKind::SetFlag, Pipe::MTE1, Pipe::MTE2, args[2]);
-      event(OpKind::SetFlag, Pipe::MTE1, Pipe::MTE2, args[3]);
-    }
-    if (args.size() >= 7)
-      for (size_t i = 5; i < 7; ++i)
-        if (evalConst(exprOf(args[i])) != std::optional<int64_t>(-1))
-          noteOnce(op, "bwd", "'" + op.name + "': the backward M -> MTE1 events passed to the library (" + args[i] +
-                                  ") are paired inside the library; they are not modelled");
-  }
-
   // set_flag / wait_flag (.pto and hivm.hir spell them alike) and pipe_barrier.
-  void liftIntraCoreSync(const mlir::Op& op, Op& m) {
+  void gap(ModelGap g) override { k_.gaps.push_back(std::move(g)); }
+
+  void liftIntraCoreSync(const mlir::Op& op, Op& m) override {
     if (m.kind != OpKind::PipeBarrier) return liftEvent(op, m);
     m.barrierPipe = firstPipe(op);
     m.pipes = {m.barrierPipe};
@@ -1489,7 +1161,7 @@ class FunctionLifter {
   Kernel& k_;
   std::vector<InputDiagnostic>& diags_;
   std::map<std::string, ValueInfo> values_;
-  std::set<std::string> noted_;
+  hivm::OpLifter hivm_{*this};  // the HIVM-only ops
   std::set<std::string> tileNames_;  // identities given to tiles so far
   // The scf.for loops around the op being lifted, with their bounds when constant.
   struct Loop {

@@ -78,16 +78,6 @@ Pipe pipeForSyncOpType(const std::string& t) {
   return it == m.end() ? Pipe::Unknown : it->second;
 }
 
-int elementBytes(const std::string& type) {
-  static const std::map<std::string, int> m = {
-      {"f64", 8}, {"i64", 8}, {"ui64", 8}, {"f32", 4}, {"i32", 4}, {"ui32", 4},
-      {"f16", 2}, {"bf16", 2}, {"i16", 2}, {"ui16", 2}, {"i8", 1}, {"ui8", 1},
-      {"i1", 1},  {"f8E4M3FN", 1}, {"f8E5M2", 1}, {"hif8", 1}, {"index", 8},
-  };
-  auto it = m.find(type);
-  return it == m.end() ? 0 : it->second;
-}
-
 MemSpace spaceForLoc(const std::string& loc) {
   using M = MemSpace;
   static const std::map<std::string, MemSpace> m = {

@@ -12,9 +12,6 @@ OpFacts lookupOp(const std::string& name);
 // record_event / wait_event operation types -> the pipe they run on (PTOAS mapSyncOpTypeToPipe).
 Pipe pipeForSyncOpType(const std::string& opType);
 
-// Bytes per element of an MLIR element type (f32 -> 4); 0 if unknown.
-int elementBytes(const std::string& type);
-
 // Tile `loc=` keyword -> model address space (vec -> UB, mat -> L1, left -> L0A, ...); Other for a
 // keyword not known here.
 MemSpace spaceForLoc(const std::string& loc);
