@@ -2,6 +2,7 @@
 // UB tile by name or constant address range, a GM box of the same tensor view), at least one
 // writing, with no set_flag -> wait_flag chain or barrier between them on the paths where both
 // run: the pipes run concurrently, so the read may see the old or the new data.
+#include "analysis/pipe_races.h"
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -39,7 +40,7 @@ class SyncPipeRace : public Rule {
                 (op.kind == OpKind::PipeBarrier && op.barrierPipe != Pipe::ALL);
     });
     if (!synced) return;
-    ProofContext::PipeRaces all = ctx.proofs().pipeRaces();
+    PipeRaces all = findPipeRaces(ctx.proofs());
     if (!all.notChecked.empty())
       ctx.reportVerdict(Verdict::unknown(all.notChecked), k.loc,
                         "no two accesses of '" + k.name + "' on different pipes race");

@@ -21,20 +21,6 @@ namespace ptov {
 using EventKey = std::tuple<Pipe, Pipe, int64_t>;
 std::string eventText(const EventKey& k);
 
-// Two memory accesses on different pipes that may touch the same memory with no ordering.
-// The pipe a memory access of `op` runs on (its own phase's pipe for TPUT / TGET), Unknown for
-// ops that are not accesses.
-Pipe accessPipe(const Op& op, const MemRef& m);
-
-struct PipeRace {
-  const Op* first = nullptr;   // earlier in issue order
-  const Op* second = nullptr;
-  const MemRef* firstRef = nullptr;
-  const MemRef* secondRef = nullptr;
-  bool firstWrites = false, secondWrites = false;
-  Verdict verdict;
-};
-
 // A solver answer as a verdict: Unsat proves, Unknown keeps the reason, Sat is a violation
 // whose witness the caller fills.
 Verdict verdictOf(const SatAnswer& a);
@@ -92,15 +78,29 @@ class ProofContext {
   // (or the kernel ends, when `to` is null), without ops satisfying stages[0], then stages[1],
   // ... in that order in between?
   Verdict pathAvoiding(const Op& from, const Op* to, const std::vector<std::function<bool(const Op&)>>& stages);
-  // sync-pipe-race (solver/races.cpp): pairs of accesses on different pipes, at least one a
-  // write, that overlap on some feasible path with no set->wait chain or barrier between them.
-  // `notChecked` says why some pairs were not looked at (the trace is incomplete, the kernel's
-  // budget ran out); empty when every pair was.
-  struct PipeRaces {
-    std::vector<PipeRace> races;
-    std::string notChecked;
-  };
-  PipeRaces pipeRaces();
+  // The primitives the pairwise analyses (analysis/pipe_races) build on.
+  // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
+  bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);
+  bool impliedByShape(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);  // the syntactic half
+  // Can `a` and `b` never hold together, by their shape (guards.cpp)? Cached per pair.
+  bool exclusiveGuards(const ExprPtr& a, const ExprPtr& b);
+  int shapeId(const ExprPtr& e);  // equal trees, equal ids (guards.cpp)
+  // Asks whether `asserts` hold together, and only when they do, again for the values of
+  // `evaluate` (a witness): the values of every trace op make most of a query's size, and
+  // most queries are unsatisfiable.
+  SatAnswer checkForWitness(const std::vector<ExprPtr>& asserts, const std::vector<ExprPtr>& evaluate);
+  const std::vector<ExprPtr>& witnessEvaluations();  // guards and ids of every trace op, in order
+  // `racingAccess`: for a race, the text of the access of trace op `from` / `upTo` (which then
+  // appear on their lanes as the racing pair).
+  Witness buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
+                       std::optional<size_t> stuck,
+                       const std::function<RacingAccess(size_t)>& racingAccess = nullptr);
+  // The kernel budget, read every 4096 steps of the proofs' own work (shape folding, the race
+  // walk): a clock read per step would cost more than the step, and kernels below that much
+  // work fold the same whatever the budget, so their queries hit the same cache entries. Once
+  // spent it stays spent; folding then stops early (the rest of a chain is kept, which is
+  // still exact) and the solver answers `unknown`.
+  bool budgetSpent();
 
  private:
   struct Levels;  // event level per key along the trace
@@ -112,25 +112,10 @@ class ProofContext {
   // Can one of `conds` hold? Violated (no witness yet): `which` is a condition the model makes
   // true and `answer` holds the witness evaluations after the conditions.
   Verdict askAny(const std::vector<ExprPtr>& conds, size_t& which, SatAnswer& answer);
-  // `racingAccess`: for a race, the text of the access of trace op `from` / `upTo` (which then
-  // appear on their lanes as the racing pair).
-  Witness buildWitness(const SatAnswer& a, size_t evalBase, std::optional<size_t> from, size_t upTo,
-                       std::optional<size_t> stuck,
-                       const std::function<RacingAccess(size_t)>& racingAccess = nullptr);
-  const std::vector<ExprPtr>& witnessEvaluations();  // guards and ids of every trace op, in order
-  // Asks whether `asserts` hold together, and only when they do, again for the values of
-  // `evaluate` (a witness): the values of every trace op make most of a query's size, and
-  // most queries are unsatisfiable.
-  SatAnswer checkForWitness(const std::vector<ExprPtr>& asserts, const std::vector<ExprPtr>& evaluate);
   std::optional<std::vector<ExprPtr>> witnessEvaluations_;
-  // Does `g` hold whenever both `a` and `b` hold (syntactically, else by a Z3 query)?
-  bool implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);
-  bool impliedByShape(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b);  // the syntactic half
   // An event level as an op firing under `fires` sees it (proofs.cpp).
   ExprPtr levelWhen(ExprPtr level, const ExprPtr& fires);
   ExprPtr levelAtEndIs(ExprPtr level, int64_t value);  // "level == value" when the kernel ends
-  // Can `a` and `b` never hold together, by their shape (races.cpp)? Cached per pair.
-  bool exclusiveGuards(const ExprPtr& a, const ExprPtr& b);
  public:
   struct GuardFacts {
     std::vector<int> conjuncts, negated;                // shape ids, sorted
@@ -141,7 +126,6 @@ class ProofContext {
   const GuardFacts& guardFacts(const ExprPtr& g);
   std::unordered_map<int, GuardFacts> guardFacts_;  // by shapeId
   std::map<std::pair<int, int>, bool> exclusiveCache_;  // by shapeId
-  int shapeId(const ExprPtr& e);  // equal trees, equal ids (races.cpp)
   std::unordered_map<const Expr*, std::pair<ExprPtr, int>> shapeIds_;
   std::unordered_map<std::string, int> shapes_;
   const std::vector<int>& knownShapes(const ExprPtr& a);
@@ -152,26 +136,6 @@ class ProofContext {
   std::unordered_map<const Expr*, std::pair<ExprPtr, std::vector<int>>> symbolsOf_;
   std::unordered_map<std::string, int> symbolIds_;
   std::optional<std::vector<int>> assumptionSymbols_;
-  // The trace's sync ops in issue order, with their event ids folded once (races.cpp).
-  struct SyncStep {
-    size_t index;  // in the trace
-    enum class Kind { All, Drain, Set, Wait } kind;
-    Pipe src, dst;      // Set/Wait: the event's pipes; Drain: the drained pipe (both)
-    std::string event;  // Set/Wait: the id, folded when constant
-    ExprPtr id;         // Set/Wait: the id in this iteration (symbolic in a loop's tail copies)
-  };
-  std::vector<SyncStep> syncSteps();
-  // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between?
-  bool ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second);
-  bool orderedAssuming(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second,
-                       const ExprPtr& ga, std::vector<ExprPtr>& split);
-
-  // The kernel budget, read every 4096 steps of the proofs' own work (shape folding, the race
-  // walk): a clock read per step would cost more than the step, and kernels below that much
-  // work fold the same whatever the budget, so their queries hit the same cache entries. Once
-  // spent it stays spent; folding then stops early (the rest of a chain is kept, which is
-  // still exact) and the solver answers `unknown`.
-  bool budgetSpent();
   size_t workSteps_ = 0;
   bool budgetSpent_ = false;
 

@@ -6,17 +6,13 @@
 // and all-core barriers order everything. Only sync
 // ops that run on every path where both accesses run count; whether the two accesses overlap
 // on some feasible path is a Z3 query over their GM boxes and guards.
+#include "analysis/pipe_races.h"
+
 #include <algorithm>
 #include <cstdint>
-#include <functional>
-#include <iterator>
 #include <map>
 #include <set>
-#include <string_view>
 #include <unordered_map>
-
-#include "solver/proofs.h"
-#include "solver/sample_points.h"
 
 namespace ptov {
 
@@ -37,28 +33,6 @@ Pipe accessPipe(const Op& op, const MemRef& m) {
 }
 
 namespace {
-
-// `g` and, through nested ands, each of its conjuncts (iteratively: guards nest as deep as
-// the kernel's branches and loops).
-void conjuncts(const ExprPtr& g, std::vector<ExprPtr>& out) {
-  std::vector<const ExprPtr*> todo;
-  if (g) todo.push_back(&g);
-  while (!todo.empty()) {
-    const ExprPtr& e = *todo.back();
-    todo.pop_back();
-    out.push_back(e);
-    if (e->kind == Expr::Kind::And)
-      for (auto a = e->args.rbegin(); a != e->args.rend(); ++a)
-        if (*a) todo.push_back(&*a);
-  }
-}
-
-// `into` := into ∪ from, both sorted.
-void unionInto(std::vector<int>& into, const std::vector<int>& from) {
-  std::vector<int> merged;
-  std::set_union(into.begin(), into.end(), from.begin(), from.end(), std::back_inserter(merged));
-  into.swap(merged);
-}
 
 bool ordersEverything(const Op& op) {
   return (op.kind == OpKind::PipeBarrier && op.barrierPipe == Pipe::ALL) || op.kind == OpKind::Fence ||
@@ -97,137 +71,35 @@ RacingAccess accessText(const Op& op, const TraceAccess& x, const TileRange* til
   return r;
 }
 
-}  // namespace
+// The trace's sync ops in issue order, with their event ids folded once.
+struct SyncStep {
+  size_t index;  // in the trace
+  enum class Kind { All, Drain, Set, Wait } kind;
+  Pipe src, dst;      // Set/Wait: the event's pipes; Drain: the drained pipe (both)
+  std::string event;  // Set/Wait: the id, folded when constant
+  ExprPtr id;         // Set/Wait: the id in this iteration (symbolic in a loop's tail copies)
+};
 
-// Structural identity by hash-consing: equal trees get equal ids, in time linear in the nodes.
-// The map keeps each node alive, so a freed node's address can never alias a new one.
-int ProofContext::shapeId(const ExprPtr& e) {
-  if (!e) return -1;
-  auto it = shapeIds_.find(e.get());
-  if (it != shapeIds_.end()) return it->second.second;
-  // The fields' bytes, each string after its length, the argument ids last: unambiguous, and
-  // built without the number-to-text conversions that were most of the time here.
-  std::string shape;
-  auto put = [&shape](const auto& v) { shape.append(reinterpret_cast<const char*>(&v), sizeof v); };
-  put(static_cast<int>(e->kind));
-  put(e->value);
-  put(e->paramIndex);
-  put(e->pred.size());
-  shape += e->pred;
-  put(e->name.size());
-  shape += e->name;
-  for (const auto& a : e->args) put(shapeId(a));
-  int id = shapes_.emplace(std::move(shape), static_cast<int>(shapes_.size())).first->second;
-  shapeIds_.emplace(e.get(), std::make_pair(e, id));
-  return id;
-}
+// One search over a kernel's trace, asking its ProofContext whether guards imply each other and
+// whether an overlap is feasible.
+class RaceSearch {
+ public:
+  explicit RaceSearch(ProofContext& pc) : pc_(pc) {}
+  PipeRaces run();
 
-// The shapes known to hold when `a` holds: its conjuncts, and for a later loop iteration's
-// presence the earlier iterations' (sorted, cached per node).
-const std::vector<int>& ProofContext::knownShapes(const ExprPtr& a) {
-  auto it = knownShapes_.find(a.get());
-  if (it != knownShapes_.end()) return it->second.second;
-  std::vector<ExprPtr> known;
-  conjuncts(a, known);
-  std::vector<int> ids;
-  for (const auto& k : known) {
-    ids.push_back(shapeId(k));
-    auto earlier = trace().earlierIterations.find(k.get());
-    if (earlier != trace().earlierIterations.end())
-      for (const auto& e : earlier->second) ids.push_back(shapeId(e));
-  }
-  std::sort(ids.begin(), ids.end());
-  return knownShapes_.emplace(a.get(), std::make_pair(a, std::move(ids))).first->second.second;
-}
+ private:
+  std::vector<SyncStep> syncSteps();
+  // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between?
+  bool ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second);
+  bool orderedAssuming(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second,
+                       const ExprPtr& ga, std::vector<ExprPtr>& split);
 
-bool ProofContext::impliedByShape(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b) {
-  if (evalConst(g) == std::optional<int64_t>(1)) return true;
-  // g (or each conjunct of g) is a conjunct of a or b. Guards of different loop copies are
-  // built separately, so compare structure, not pointers.
-  const std::vector<int>& ka = knownShapes(a);
-  const std::vector<int>& kb = knownShapes(b);
-  auto known = [&](const ExprPtr& e) {
-    int id = shapeId(e);
-    return std::binary_search(ka.begin(), ka.end(), id) || std::binary_search(kb.begin(), kb.end(), id);
-  };
-  if (known(g)) return true;
-  if (g->kind != Expr::Kind::And) return false;
-  for (const auto& c : g->args)
-    if (evalConst(c) != std::optional<int64_t>(1) && !known(c)) return false;
-  return true;
-}
+  ProofContext& pc_;
+};
 
-const std::vector<int>& ProofContext::symbolsOf(const ExprPtr& root) {
-  static const std::vector<int> none;
-  if (!root) return none;
-  auto known = symbolsOf_.find(root.get());
-  if (known != symbolsOf_.end()) return known->second.second;
-  // Post order without recursion (guards nest as deep as the kernel's branches and loops).
-  std::vector<std::pair<const ExprPtr*, bool>> todo{{&root, false}};
-  while (!todo.empty()) {
-    auto [e, childrenDone] = todo.back();
-    todo.pop_back();
-    if (!*e || symbolsOf_.count(e->get())) continue;
-    const Expr& x = **e;
-    if (!childrenDone) {
-      todo.push_back({e, true});
-      for (const auto& a : x.args) todo.push_back({&a, false});
-      continue;
-    }
-    std::vector<int> out;
-    if (x.args.empty() && x.symbolic)
-      out.push_back(symbolIds_.emplace(solverSymbolName(x), static_cast<int>(symbolIds_.size())).first->second);
-    for (const auto& a : x.args)
-      if (a) unionInto(out, symbolsOf_.at(a.get()).second);
-    symbolsOf_.emplace(e->get(), std::make_pair(*e, std::move(out)));
-  }
-  return symbolsOf_.at(root.get()).second;
-}
-
-bool ProofContext::implied(const ExprPtr& g, const ExprPtr& a, const ExprPtr& b) {
-  // By shape: a node's address can be reused once it is freed; a shape id cannot.
-  std::tuple<int, int, int> k{shapeId(g), shapeId(a), shapeId(b)};
-  auto cached = impliedCache_.find(k);
-  if (cached != impliedCache_.end()) return cached->second;
-  bool result = impliedByShape(g, a, b);
-  // Not implied, without asking the solver: a sync op that never runs, or one whose guard has a
-  // conjunct naming a value that neither access's guard nor the launch facts constrain (the
-  // branch of another iteration, a value read in it). Such a conjunct is implied only if it
-  // holds for every value of that symbol (`x == x`), which generated guards are not.
-  if (!result && evalConst(g) == std::optional<int64_t>(0)) return impliedCache_[k] = false;
-  if (!result) {
-    if (!assumptionSymbols_) {
-      assumptionSymbols_.emplace();
-      for (const auto& x : trace().assumptions) unionInto(*assumptionSymbols_, symbolsOf(x));
-    }
-    const std::vector<int>& sa = symbolsOf(a);
-    const std::vector<int>& sb = symbolsOf(b);
-    auto constrained = [&](int s) {
-      return std::binary_search(sa.begin(), sa.end(), s) || std::binary_search(sb.begin(), sb.end(), s) ||
-             std::binary_search(assumptionSymbols_->begin(), assumptionSymbols_->end(), s);
-    };
-    std::vector<ExprPtr> parts;
-    conjuncts(g, parts);
-    for (const auto& part : parts) {
-      if (part->kind == Expr::Kind::And) continue;  // its conjuncts are in `parts` too
-      const std::vector<int>& sp = symbolsOf(part);
-      if (!std::all_of(sp.begin(), sp.end(), constrained)) return impliedCache_[k] = false;
-    }
-  }
-  if (!result) {
-    std::vector<ExprPtr> q = trace().assumptions;
-    q.push_back(a);
-    q.push_back(b);
-    q.push_back(exprNot(g));
-    result = solver_.check(q, {}, Solver::Model::None).kind == SatAnswer::Kind::Unsat;
-  }
-  impliedCache_[k] = result;
-  return result;
-}
-
-std::vector<ProofContext::SyncStep> ProofContext::syncSteps() {
+std::vector<SyncStep> RaceSearch::syncSteps() {
   std::vector<SyncStep> out;
-  const Trace& t = trace();
+  const Trace& t = pc_.trace();
   for (size_t k = 0; k < t.ops.size(); ++k) {
     const Op& op = *t.ops[k].op;
     if (ordersEverything(op)) {
@@ -243,9 +115,9 @@ std::vector<ProofContext::SyncStep> ProofContext::syncSteps() {
   return out;
 }
 
-bool ProofContext::ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second) {
+bool RaceSearch::ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second) {
   std::vector<ExprPtr> split;
-  return orderedAssuming(syncs, from, to, first, second, trace().ops[from].guard, split);
+  return orderedAssuming(syncs, from, to, first, second, pc_.trace().ops[from].guard, split);
 }
 
 // Ordered on every path: the sync ops that run whenever both accesses run (and the `split`
@@ -253,10 +125,10 @@ bool ProofContext::ordered(const std::vector<SyncStep>& syncs, size_t from, size
 // a branch whose condition neither holds nor fails there is split on, both arms: the two arms of
 // an if/else that each order the accesses their own way (MTE2 -> V -> MTE3 in one, MTE2 -> MTE3
 // in the other) order them on every path. At most kMaxSplits conditions are split on.
-bool ProofContext::orderedAssuming(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first,
+bool RaceSearch::orderedAssuming(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first,
                                    Pipe second, const ExprPtr& ga, std::vector<ExprPtr>& split) {
   constexpr size_t kMaxSplits = 3;
-  const Trace& t = trace();
+  const Trace& t = pc_.trace();
   const ExprPtr& gb = t.ops[to].guard;
   std::set<Pipe> reached{first};
   std::vector<const SyncStep*> pending;  // events set after `from` on a reached pipe
@@ -265,7 +137,7 @@ bool ProofContext::orderedAssuming(const std::vector<SyncStep>& syncs, size_t fr
   auto takes = [&](const SyncStep& wait, const SyncStep& set) {
     if (set.src != wait.src || set.dst != wait.dst) return false;
     if (set.event == wait.event) return true;
-    return set.id && wait.id && implied(exprEq(set.id, wait.id), ga, gb);
+    return set.id && wait.id && pc_.implied(exprEq(set.id, wait.id), ga, gb);
   };
   ExprPtr undecided;
   auto begin = std::upper_bound(syncs.begin(), syncs.end(), from, [](size_t i, const SyncStep& s) { return i < s.index; });
@@ -279,8 +151,8 @@ bool ProofContext::orderedAssuming(const std::vector<SyncStep>& syncs, size_t fr
                                         [&](const SyncStep* set) { return set->src == s->src && set->dst == s->dst; })
                           : reached.count(s->src) > 0);
     if (!canMatter && (undecided || split.size() >= kMaxSplits)) continue;
-    if (!implied(g, ga, gb)) {
-      bool splitAlready = std::any_of(split.begin(), split.end(), [&](const ExprPtr& x) { return shapeId(x) == shapeId(g); });
+    if (!pc_.implied(g, ga, gb)) {
+      bool splitAlready = std::any_of(split.begin(), split.end(), [&](const ExprPtr& x) { return pc_.shapeId(x) == pc_.shapeId(g); });
       if (!undecided && !splitAlready && split.size() < kMaxSplits) undecided = g;
       continue;
     }
@@ -309,55 +181,10 @@ bool ProofContext::orderedAssuming(const std::vector<SyncStep>& syncs, size_t fr
   return both;
 }
 
-// What the shape of a guard says, as sorted shape ids: its conjuncts, the values its `!x`
-// conjuncts negate, and the constants its `v == c` conjuncts give values.
-const ProofContext::GuardFacts& ProofContext::guardFacts(const ExprPtr& g) {
-  int key = shapeId(g);
-  auto it = guardFacts_.find(key);
-  if (it != guardFacts_.end()) return it->second;
-  std::vector<ExprPtr> cs;
-  conjuncts(g, cs);
-  GuardFacts f;
-  for (const auto& c : cs) {
-    f.conjuncts.push_back(shapeId(c));
-    if (c->kind == Expr::Kind::Not && !c->args.empty()) f.negated.push_back(shapeId(c->args[0]));
-    if (c->kind == Expr::Kind::Cmp && c->pred == "eq" && c->args.size() == 2)
-      if (auto v = evalConst(c->args[1])) f.equalities.emplace_back(shapeId(c->args[0]), *v);
-  }
-  std::sort(f.conjuncts.begin(), f.conjuncts.end());
-  std::sort(f.negated.begin(), f.negated.end());
-  std::sort(f.equalities.begin(), f.equalities.end());
-  return guardFacts_.emplace(key, std::move(f)).first->second;
-}
-
-// Does a conjunct of `a` contradict the conjuncts of `b` by its shape: it negates one of them,
-// or it compares a value for equality with a constant that `b` compares it with differently?
-static bool contradicts(const ProofContext::GuardFacts& a, const ProofContext::GuardFacts& b) {
-  for (int n : a.negated)
-    if (std::binary_search(b.conjuncts.begin(), b.conjuncts.end(), n)) return true;
-  for (const auto& [value, constant] : a.equalities) {
-    auto other = std::lower_bound(b.equalities.begin(), b.equalities.end(), std::make_pair(value, INT64_MIN));
-    for (; other != b.equalities.end() && other->first == value; ++other)
-      if (other->second != constant) return true;
-  }
-  return false;
-}
-
-// Two guards that cannot hold together by their shape (the arms of a switch, `c` and `!c`).
-// Cheaper than the solver, and most pairs of a kernel with variants are such.
-bool ProofContext::exclusiveGuards(const ExprPtr& a, const ExprPtr& b) {
-  auto k = std::make_pair(shapeId(a), shapeId(b));
-  auto it = exclusiveCache_.find(k);
-  if (it != exclusiveCache_.end()) return it->second;
-  const GuardFacts& fa = guardFacts(a);
-  const GuardFacts& fb = guardFacts(b);
-  return exclusiveCache_[k] = contradicts(fa, fb) || contradicts(fb, fa);
-}
-
-ProofContext::PipeRaces ProofContext::pipeRaces() {
+PipeRaces RaceSearch::run() {
   PipeRaces result;
   std::vector<PipeRace>& out = result.races;
-  const Trace& t = trace();
+  const Trace& t = pc_.trace();
   if (!t.complete) {
     result.notChecked = "the kernel could not be unrolled: " + t.incompleteReason;
     return result;
@@ -366,7 +193,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
   // compared by name only.
   std::map<std::string, TileRange> tiles;
   std::set<std::string> ambiguous;
-  forEachOp(*kernel_.body, [&](const Op& op) {
+  forEachOp(*pc_.kernel().body, [&](const Op& op) {
     if ((op.kind != OpKind::TileAlloc && op.kind != OpKind::TileAssign) || !op.tileAddr || op.tileBytes <= 0) return;
     TileRange r{*op.tileAddr, *op.tileAddr + op.tileBytes, true};
     auto it = tiles.find(op.tileValue);
@@ -470,8 +297,8 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
   std::set<std::pair<const Op*, const Op*>> reported;
   const size_t kWindow = 4000;
   for (size_t j = 0; j < t.ops.size(); ++j) {
-    if (budgetSpent()) {
-      result.notChecked = solver_.budgetSpentReason() + "; the accesses of " + std::to_string(j) + " of " +
+    if (pc_.budgetSpent()) {
+      result.notChecked = pc_.solver().budgetSpentReason() + "; the accesses of " + std::to_string(j) + " of " +
                           std::to_string(t.ops.size()) + " trace ops were compared";
       return result;
     }
@@ -490,7 +317,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
         bool settled = false;
         for (auto it = std::lower_bound(earlier.begin(), earlier.end(), j); it != earlier.begin() && !settled;) {
           size_t i = *--it;
-          if (budgetSpent()) break;  // reported at the next j
+          if (pc_.budgetSpent()) break;  // reported at the next j
           // Past the window the pair is not compared; the latest conflicting one says so.
           bool beyondWindow = j - i > kWindow;
           const TraceOp& a = t.ops[i];
@@ -510,7 +337,7 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
               settled = true;
               break;
             }
-            if (exclusiveGuards(a.guard, t.ops[j].guard)) break;  // never both run
+            if (pc_.exclusiveGuards(a.guard, t.ops[j].guard)) break;  // never both run
             if (beyondWindow) {
               found.emplace_back(i, PipeRace{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write,
                                              Verdict::unknown("the two accesses are more than " + std::to_string(kWindow) +
@@ -524,18 +351,18 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
               // whenever the later access does, the older ones are ordered too. By shape only:
               // a "no" just looks at the older ones one by one (same findings on corpus-real,
               // and no Z3 query on the fused kernel's entry.cpp).
-              settled = impliedByShape(a.guard, t.ops[j].guard, exprTrue());
+              settled = pc_.impliedByShape(a.guard, t.ops[j].guard, exprTrue());
               break;
             }
             std::vector<ExprPtr> asserts = t.assumptions;
             asserts.push_back(a.guard);
             asserts.push_back(t.ops[j].guard);
             asserts.push_back(touch);
-            SatAnswer ans = checkForWitness(asserts, witnessEvaluations());
+            SatAnswer ans = pc_.checkForWitness(asserts, pc_.witnessEvaluations());
             if (ans.kind == SatAnswer::Kind::Unsat) continue;
             PipeRace r{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write, verdictOf(ans)};
             if (r.verdict.kind == Verdict::Kind::Violated)
-              r.verdict.witness = buildWitness(ans, 0, i, j, std::nullopt, [&](size_t k) {
+              r.verdict.witness = pc_.buildWitness(ans, 0, i, j, std::nullopt, [&](size_t k) {
                 return k == i ? accessText(*a.op, xa, placesOf[i][xaIndex]->tile)
                               : accessText(*t.ops[j].op, xb, pb.tile);
               });
@@ -551,8 +378,12 @@ ProofContext::PipeRaces ProofContext::pipeRaces() {
       for (auto& f : found) out.push_back(std::move(f.second));
     }
   }
-  if (budgetSpent()) result.notChecked = solver_.budgetSpentReason() + " while the last accesses were compared";
+  if (pc_.budgetSpent()) result.notChecked = pc_.solver().budgetSpentReason() + " while the last accesses were compared";
   return result;
 }
+
+}  // namespace
+
+PipeRaces findPipeRaces(ProofContext& proofs) { return RaceSearch(proofs).run(); }
 
 }  // namespace ptov
