@@ -80,26 +80,106 @@ struct SyncStep {
   ExprPtr id;         // Set/Wait: the id in this iteration (symbolic in a loop's tail copies)
 };
 
+// Every buffer reference reduced to numbers once: each access is compared with every access in
+// its window.
+struct Place {
+  int space, param, value, view;  // the MemSpace; names as ids (view -1: none)
+  bool peer;
+  const TileRange* tile;
+  const MemRef* ref;  // for the bytes of its root an access through a view covers
+};
+
+// Do two accesses touch the same bytes? Decided without building an expression where it can
+// be: 0 no, 1 yes, 2 when the GM boxes or slots need the solver (then `boxOverlap` builds the
+// condition).
+int overlapKind(const Place& a, const Place& b, const TraceAccess& x, const TraceAccess& y) {
+  if (a.space != b.space) return 0;
+  if (a.space == static_cast<int>(MemSpace::GM)) {
+    if (a.param < 0 || a.param != b.param || a.peer != b.peer) return 0;
+    bool boxes = a.view >= 0 && a.view == b.view && x.offsets.size() == y.offsets.size() &&
+                 x.sizes.size() == x.offsets.size() && y.sizes.size() == y.offsets.size() && !x.offsets.empty();
+    if (!boxes) return a.value == b.value ? 1 : 0;
+    return 2;
+  }
+  // Two views of one root overlap unless both are known to lie in disjoint bytes of it (line
+  // by line for strided column slices); two slots chosen by the loop counters, where their
+  // byte ranges meet in those iterations (the solver decides).
+  if (a.value == b.value) {
+    if (offsetInRoot(*a.ref) && offsetInRoot(*b.ref)) return a.ref->tileViewSharesBytes(*b.ref) ? 1 : 0;
+    bool slots = x.offsets.size() == 1 && y.offsets.size() == 1 && x.sizes.size() == 1 && y.sizes.size() == 1;
+    return slots ? 2 : 1;
+  }
+  if (!a.tile || !b.tile) return 0;
+  // Two placed tiles: the bytes each access covers in the space, line by line (a contiguous
+  // access, the common case, is one range: compared without building lists).
+  auto span = [](const Place& p) {
+    std::optional<int64_t> inRoot = offsetInRoot(*p.ref);
+    if (!inRoot) return std::make_pair(p.tile->begin, p.tile->end);
+    return std::make_pair(p.tile->begin + *inRoot, p.tile->begin + *inRoot + p.ref->tileViewBytes);
+  };
+  auto [aBegin, aEnd] = span(a);
+  auto [bBegin, bEnd] = span(b);
+  if (aEnd <= bBegin || bEnd <= aBegin) return 0;
+  auto strided = [](const Place& p) { return offsetInRoot(*p.ref) && p.ref->tileViewLineBytes > 0 && p.ref->tileViewLines > 1; };
+  if (!strided(a) && !strided(b)) return 1;
+  auto bytes = [](const Place& p) {
+    std::optional<int64_t> inRoot = offsetInRoot(*p.ref);
+    if (!inRoot) return std::vector<std::pair<int64_t, int64_t>>{{p.tile->begin, p.tile->end}};
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (const auto& [b, e] : p.ref->tileViewBytesAt(*inRoot)) out.push_back({p.tile->begin + b, p.tile->begin + e});
+    return out;
+  };
+  return rangesMeet(bytes(a), bytes(b)) ? 1 : 0;
+}
+
+// Both boxes are non-empty (a size ptoverify cannot compute is still a size) and share a point.
+ExprPtr boxOverlap(const TraceAccess& x, const TraceAccess& y) {
+  ExprPtr all = exprTrue();
+  for (size_t d = 0; d < x.offsets.size(); ++d) {
+    all = exprAnd(all, exprAnd(Expr::cmp("sgt", x.sizes[d], Expr::constant(0)), Expr::cmp("sgt", y.sizes[d], Expr::constant(0))));
+    ExprPtr xEnd = Expr::binary(Expr::Kind::Add, x.offsets[d], x.sizes[d]);
+    ExprPtr yEnd = Expr::binary(Expr::Kind::Add, y.offsets[d], y.sizes[d]);
+    all = exprAnd(all, exprAnd(Expr::cmp("slt", x.offsets[d], yEnd), Expr::cmp("slt", y.offsets[d], xEnd)));
+  }
+  return all;
+}
+
 // One search over a kernel's trace, asking its ProofContext whether guards imply each other and
 // whether an overlap is feasible.
 class RaceSearch {
  public:
-  explicit RaceSearch(ProofContext& pc) : pc_(pc) {}
+  explicit RaceSearch(ProofContext& pc) : pc_(pc), t_(pc.trace()) {}
   PipeRaces run();
 
  private:
+  static constexpr size_t kWindow = 4000;  // trace ops apart beyond which a pair is not compared
+
+  void placeTiles();
+  void placeAccesses();
   std::vector<SyncStep> syncSteps();
   // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between?
-  bool ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second);
-  bool orderedAssuming(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second,
-                       const ExprPtr& ga, std::vector<ExprPtr>& split);
+  bool ordered(size_t from, size_t to, Pipe first, Pipe second);
+  bool orderedAssuming(size_t from, size_t to, Pipe first, Pipe second, const ExprPtr& ga, std::vector<ExprPtr>& split);
+  // The races of access `xbIndex` of trace op `j` with earlier accesses on pipe `p`, latest
+  // first until one settles the older ones.
+  void compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vector<size_t>& earlier,
+                     std::vector<std::pair<size_t, PipeRace>>& found);
 
   ProofContext& pc_;
+  const Trace& t_;
+  std::map<std::string, TileRange> tiles_;  // constant placements by tile
+  std::unordered_map<std::string, int> ids_;
+  std::unordered_map<const MemRef*, Place> placeOf_;
+  std::vector<std::vector<Pipe>> pipeOf_;              // per trace op, per access
+  std::vector<std::vector<const Place*>> placesOf_;    // per trace op, per access
+  std::map<std::pair<int, Pipe>, std::vector<size_t>> opsOn_;  // accessing trace ops per (space, pipe)
+  std::vector<SyncStep> syncs_;
+  std::set<std::pair<const Op*, const Op*>> reported_;
 };
 
 std::vector<SyncStep> RaceSearch::syncSteps() {
   std::vector<SyncStep> out;
-  const Trace& t = pc_.trace();
+  const Trace& t = t_;
   for (size_t k = 0; k < t.ops.size(); ++k) {
     const Op& op = *t.ops[k].op;
     if (ordersEverything(op)) {
@@ -115,9 +195,9 @@ std::vector<SyncStep> RaceSearch::syncSteps() {
   return out;
 }
 
-bool RaceSearch::ordered(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first, Pipe second) {
+bool RaceSearch::ordered(size_t from, size_t to, Pipe first, Pipe second) {
   std::vector<ExprPtr> split;
-  return orderedAssuming(syncs, from, to, first, second, pc_.trace().ops[from].guard, split);
+  return orderedAssuming(from, to, first, second, t_.ops[from].guard, split);
 }
 
 // Ordered on every path: the sync ops that run whenever both accesses run (and the `split`
@@ -125,10 +205,10 @@ bool RaceSearch::ordered(const std::vector<SyncStep>& syncs, size_t from, size_t
 // a branch whose condition neither holds nor fails there is split on, both arms: the two arms of
 // an if/else that each order the accesses their own way (MTE2 -> V -> MTE3 in one, MTE2 -> MTE3
 // in the other) order them on every path. At most kMaxSplits conditions are split on.
-bool RaceSearch::orderedAssuming(const std::vector<SyncStep>& syncs, size_t from, size_t to, Pipe first,
-                                   Pipe second, const ExprPtr& ga, std::vector<ExprPtr>& split) {
+bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second, const ExprPtr& ga,
+                                 std::vector<ExprPtr>& split) {
   constexpr size_t kMaxSplits = 3;
-  const Trace& t = pc_.trace();
+  const Trace& t = t_;
   const ExprPtr& gb = t.ops[to].guard;
   std::set<Pipe> reached{first};
   std::vector<const SyncStep*> pending;  // events set after `from` on a reached pipe
@@ -140,8 +220,8 @@ bool RaceSearch::orderedAssuming(const std::vector<SyncStep>& syncs, size_t from
     return set.id && wait.id && pc_.implied(exprEq(set.id, wait.id), ga, gb);
   };
   ExprPtr undecided;
-  auto begin = std::upper_bound(syncs.begin(), syncs.end(), from, [](size_t i, const SyncStep& s) { return i < s.index; });
-  for (auto s = begin; s != syncs.end() && s->index < to; ++s) {
+  auto begin = std::upper_bound(syncs_.begin(), syncs_.end(), from, [](size_t i, const SyncStep& s) { return i < s.index; });
+  for (auto s = begin; s != syncs_.end() && s->index < to; ++s) {
     const ExprPtr& g = t.ops[s->index].guard;
     // A step that cannot change what is reached here needs no implication query, unless it
     // may be the branch to split on (the first step not implied).
@@ -175,207 +255,147 @@ bool RaceSearch::orderedAssuming(const std::vector<SyncStep>& syncs, size_t from
   if (reached.count(second)) return true;
   if (!undecided) return false;
   split.push_back(undecided);
-  bool both = orderedAssuming(syncs, from, to, first, second, exprAnd(ga, undecided), split) &&
-              orderedAssuming(syncs, from, to, first, second, exprAnd(ga, exprNot(undecided)), split);
+  bool both = orderedAssuming(from, to, first, second, exprAnd(ga, undecided), split) &&
+              orderedAssuming(from, to, first, second, exprAnd(ga, exprNot(undecided)), split);
   split.pop_back();
   return both;
 }
 
-PipeRaces RaceSearch::run() {
-  PipeRaces result;
-  std::vector<PipeRace>& out = result.races;
-  const Trace& t = pc_.trace();
-  if (!t.complete) {
-    result.notChecked = "the kernel could not be unrolled: " + t.incompleteReason;
-    return result;
-  }
-  // Constant tile placements (alloc_tile addr= / tassign); a tile placed at two addresses is
-  // compared by name only.
-  std::map<std::string, TileRange> tiles;
+// Constant tile placements (alloc_tile addr= / tassign); a tile placed at two addresses is
+// compared by name only.
+void RaceSearch::placeTiles() {
   std::set<std::string> ambiguous;
   forEachOp(*pc_.kernel().body, [&](const Op& op) {
     if ((op.kind != OpKind::TileAlloc && op.kind != OpKind::TileAssign) || !op.tileAddr || op.tileBytes <= 0) return;
     TileRange r{*op.tileAddr, *op.tileAddr + op.tileBytes, true};
-    auto it = tiles.find(op.tileValue);
-    if (it != tiles.end() && (it->second.begin != r.begin || it->second.end != r.end)) ambiguous.insert(op.tileValue);
-    tiles[op.tileValue] = r;
+    auto it = tiles_.find(op.tileValue);
+    if (it != tiles_.end() && (it->second.begin != r.begin || it->second.end != r.end)) ambiguous.insert(op.tileValue);
+    tiles_[op.tileValue] = r;
   });
-  for (const auto& a : ambiguous) tiles.erase(a);
-  // Every buffer reference reduced to numbers once: the loop below compares each access with
-  // every access in its window.
-  struct Place {
-    int space, param, value, view;  // names as ids (view -1: none)
-    bool peer;
-    const TileRange* tile;
-    const MemRef* ref;  // for the bytes of its root an access through a view covers
-  };
-  std::unordered_map<std::string, int> ids;
-  auto id = [&](const std::string& name) { return ids.emplace(name, static_cast<int>(ids.size())).first->second; };
-  const int gm = static_cast<int>(MemSpace::GM);  // Place::space: the MemSpace
-  std::unordered_map<const MemRef*, Place> placeOf;
-  std::vector<std::vector<Pipe>> pipeOf(t.ops.size());
-  std::vector<std::vector<const Place*>> placesOf(t.ops.size());
-  for (size_t k = 0; k < t.ops.size(); ++k) {
-    for (const TraceAccess& x : t.ops[k].accesses) {
-      pipeOf[k].push_back(accessPipe(*t.ops[k].op, *x.ref));
-      auto it = placeOf.find(x.ref);
-      if (it == placeOf.end()) {
-        auto tile = tiles.find(x.ref->value);
+  for (const auto& a : ambiguous) tiles_.erase(a);
+}
+
+// Each access's pipe and place, and the accessing ops of each (space, pipe) in trace order: an
+// access is compared only with earlier accesses on other pipes in its own space.
+void RaceSearch::placeAccesses() {
+  auto id = [&](const std::string& name) { return ids_.emplace(name, static_cast<int>(ids_.size())).first->second; };
+  pipeOf_.resize(t_.ops.size());
+  placesOf_.resize(t_.ops.size());
+  for (size_t k = 0; k < t_.ops.size(); ++k) {
+    for (const TraceAccess& x : t_.ops[k].accesses) {
+      pipeOf_[k].push_back(accessPipe(*t_.ops[k].op, *x.ref));
+      auto it = placeOf_.find(x.ref);
+      if (it == placeOf_.end()) {
+        auto tile = tiles_.find(x.ref->value);
         Place pl{static_cast<int>(x.ref->space), x.ref->param, id(x.ref->value), x.ref->view.empty() ? -1 : id(x.ref->view),
-                 x.ref->peer, tile == tiles.end() ? nullptr : &tile->second, x.ref};
-        it = placeOf.emplace(x.ref, pl).first;
+                 x.ref->peer, tile == tiles_.end() ? nullptr : &tile->second, x.ref};
+        it = placeOf_.emplace(x.ref, pl).first;
       }
-      placesOf[k].push_back(&it->second);
+      placesOf_[k].push_back(&it->second);
     }
   }
-  // Do two accesses touch the same bytes? Decided without building an expression where it can
-  // be: 0 no, 1 yes, 2 when the GM boxes need the solver (then `boxOverlap` builds the condition).
-  auto overlapKind = [&](const Place& a, const Place& b, const TraceAccess& x, const TraceAccess& y) -> int {
-    if (a.space != b.space) return 0;
-    if (a.space == gm) {
-      if (a.param < 0 || a.param != b.param || a.peer != b.peer) return 0;
-      bool boxes = a.view >= 0 && a.view == b.view && x.offsets.size() == y.offsets.size() &&
-                   x.sizes.size() == x.offsets.size() && y.sizes.size() == y.offsets.size() && !x.offsets.empty();
-      if (!boxes) return a.value == b.value ? 1 : 0;
-      return 2;
-    }
-    // Two views of one root overlap unless both are known to lie in disjoint bytes of it (line
-    // by line for strided column slices); two slots chosen by the loop counters, where their
-    // byte ranges meet in those iterations (the solver decides).
-    if (a.value == b.value) {
-      if (offsetInRoot(*a.ref) && offsetInRoot(*b.ref)) return a.ref->tileViewSharesBytes(*b.ref) ? 1 : 0;
-      bool slots = x.offsets.size() == 1 && y.offsets.size() == 1 && x.sizes.size() == 1 && y.sizes.size() == 1;
-      return slots ? 2 : 1;
-    }
-    if (!a.tile || !b.tile) return 0;
-    // Two placed tiles: the bytes each access covers in the space, line by line (a contiguous
-    // access, the common case, is one range: compared without building lists).
-    auto span = [](const Place& p) {
-      std::optional<int64_t> inRoot = offsetInRoot(*p.ref);
-      if (!inRoot) return std::make_pair(p.tile->begin, p.tile->end);
-      return std::make_pair(p.tile->begin + *inRoot, p.tile->begin + *inRoot + p.ref->tileViewBytes);
-    };
-    auto [aBegin, aEnd] = span(a);
-    auto [bBegin, bEnd] = span(b);
-    if (aEnd <= bBegin || bEnd <= aBegin) return 0;
-    auto strided = [](const Place& p) {
-      return offsetInRoot(*p.ref) && p.ref->tileViewLineBytes > 0 && p.ref->tileViewLines > 1;
-    };
-    if (!strided(a) && !strided(b)) return 1;
-    auto bytes = [](const Place& p) {
-      std::optional<int64_t> inRoot = offsetInRoot(*p.ref);
-      if (!inRoot) return std::vector<std::pair<int64_t, int64_t>>{{p.tile->begin, p.tile->end}};
-      std::vector<std::pair<int64_t, int64_t>> out;
-      for (const auto& [b, e] : p.ref->tileViewBytesAt(*inRoot)) out.push_back({p.tile->begin + b, p.tile->begin + e});
-      return out;
-    };
-    return rangesMeet(bytes(a), bytes(b)) ? 1 : 0;
-  };
-  // Both boxes are non-empty (a size ptoverify cannot compute is still a size) and share a point.
-  auto boxOverlap = [&](const TraceAccess& x, const TraceAccess& y) -> ExprPtr {
-    ExprPtr all = exprTrue();
-    for (size_t d = 0; d < x.offsets.size(); ++d) {
-      all = exprAnd(all, exprAnd(Expr::cmp("sgt", x.sizes[d], Expr::constant(0)),
-                                 Expr::cmp("sgt", y.sizes[d], Expr::constant(0))));
-      ExprPtr xEnd = Expr::binary(Expr::Kind::Add, x.offsets[d], x.sizes[d]);
-      ExprPtr yEnd = Expr::binary(Expr::Kind::Add, y.offsets[d], y.sizes[d]);
-      all = exprAnd(all, exprAnd(Expr::cmp("slt", x.offsets[d], yEnd), Expr::cmp("slt", y.offsets[d], xEnd)));
-    }
-    return all;
-  };
-  const std::vector<SyncStep> syncs = syncSteps();
-  // The accessing ops of each (space, pipe), in trace order: an access is compared only with
-  // earlier accesses on other pipes in its own space.
-  std::map<std::pair<int, Pipe>, std::vector<size_t>> opsOn;
-  for (size_t k = 0; k < t.ops.size(); ++k) {
-    for (size_t x = 0; x < placesOf[k].size(); ++x) {
-      if (pipeOf[k][x] == Pipe::Unknown) continue;
-      auto& list = opsOn[{placesOf[k][x]->space, pipeOf[k][x]}];
+  for (size_t k = 0; k < t_.ops.size(); ++k) {
+    for (size_t x = 0; x < placesOf_[k].size(); ++x) {
+      if (pipeOf_[k][x] == Pipe::Unknown) continue;
+      auto& list = opsOn_[{placesOf_[k][x]->space, pipeOf_[k][x]}];
       if (list.empty() || list.back() != k) list.push_back(k);
     }
   }
-  std::set<std::pair<const Op*, const Op*>> reported;
-  const size_t kWindow = 4000;
-  for (size_t j = 0; j < t.ops.size(); ++j) {
+}
+
+void RaceSearch::compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vector<size_t>& earlier,
+                               std::vector<std::pair<size_t, PipeRace>>& found) {
+  const TraceAccess& xb = t_.ops[j].accesses[xbIndex];
+  const Place& pb = *placesOf_[j][xbIndex];
+  const Pipe q = pipeOf_[j][xbIndex];
+  const TraceOp& b = t_.ops[j];
+  // Walk back from j: the latest conflicting access on p decides whether older ones need a look
+  // (settled).
+  bool settled = false;
+  for (auto it = std::lower_bound(earlier.begin(), earlier.end(), j); it != earlier.begin() && !settled;) {
+    size_t i = *--it;
+    if (pc_.budgetSpent()) break;  // reported at the next j
+    // Past the window the pair is not compared; the latest conflicting one says so.
+    bool beyondWindow = j - i > kWindow;
+    const TraceOp& a = t_.ops[i];
+    // mmadL1 -> fixpipe with unit flags: the hardware handshake orders them.
+    if (a.op->unitFlag && b.op->unitFlag) continue;
+    for (size_t xaIndex = 0; xaIndex < a.accesses.size(); ++xaIndex) {
+      const TraceAccess& xa = a.accesses[xaIndex];
+      if (pipeOf_[i][xaIndex] != p) continue;  // compared on its own pipe's list
+      // A staging tile between two library phases: the library orders its own buffer.
+      if (xa.ref->pipe != Pipe::Unknown && xb.ref->pipe != Pipe::Unknown && pb.space != static_cast<int>(MemSpace::GM))
+        continue;
+      if (!xa.write && !xb.write) continue;
+      int kind = overlapKind(*placesOf_[i][xaIndex], pb, xa, xb);
+      if (kind == 0) continue;
+      ExprPtr touch = kind == 1 ? exprTrue() : boxOverlap(xa, xb);
+      if (evalConst(touch) == std::optional<int64_t>(0)) continue;
+      if (reported_.count({a.op, b.op})) {
+        settled = true;
+        break;
+      }
+      if (pc_.exclusiveGuards(a.guard, b.guard)) break;  // never both run
+      if (beyondWindow) {
+        found.emplace_back(i, PipeRace{a.op, b.op, xa.ref, xb.ref, xa.write, xb.write,
+                                       Verdict::unknown("the two accesses are more than " + std::to_string(kWindow) +
+                                                        " trace ops apart, which are not compared")});
+        reported_.insert({a.op, b.op});
+        settled = true;
+        break;
+      }
+      if (ordered(i, j, p, q)) {
+        // In-order pipes: older accesses on p finish before this one, so when this one runs
+        // whenever the later access does, the older ones are ordered too. By shape only: a
+        // "no" just looks at the older ones one by one (same findings on corpus-real, and no
+        // Z3 query on the fused kernel's entry.cpp).
+        settled = pc_.impliedByShape(a.guard, b.guard, exprTrue());
+        break;
+      }
+      std::vector<ExprPtr> asserts = t_.assumptions;
+      asserts.push_back(a.guard);
+      asserts.push_back(b.guard);
+      asserts.push_back(touch);
+      SatAnswer ans = pc_.checkForWitness(asserts, pc_.witnessEvaluations());
+      if (ans.kind == SatAnswer::Kind::Unsat) continue;
+      PipeRace r{a.op, b.op, xa.ref, xb.ref, xa.write, xb.write, verdictOf(ans)};
+      if (r.verdict.kind == Verdict::Kind::Violated)
+        r.verdict.witness = pc_.buildWitness(ans, 0, i, j, std::nullopt, [&](size_t k) {
+          return k == i ? accessText(*a.op, xa, placesOf_[i][xaIndex]->tile) : accessText(*b.op, xb, pb.tile);
+        });
+      reported_.insert({a.op, b.op});
+      found.emplace_back(i, std::move(r));
+      settled = true;
+      break;
+    }
+  }
+}
+
+PipeRaces RaceSearch::run() {
+  PipeRaces result;
+  if (!t_.complete) {
+    result.notChecked = "the kernel could not be unrolled: " + t_.incompleteReason;
+    return result;
+  }
+  placeTiles();
+  placeAccesses();
+  syncs_ = syncSteps();
+  for (size_t j = 0; j < t_.ops.size(); ++j) {
     if (pc_.budgetSpent()) {
       result.notChecked = pc_.solver().budgetSpentReason() + "; the accesses of " + std::to_string(j) + " of " +
-                          std::to_string(t.ops.size()) + " trace ops were compared";
+                          std::to_string(t_.ops.size()) + " trace ops were compared";
       return result;
     }
-    for (size_t xbIndex = 0; xbIndex < t.ops[j].accesses.size(); ++xbIndex) {
-      const TraceAccess& xb = t.ops[j].accesses[xbIndex];
-      const Place& pb = *placesOf[j][xbIndex];
-      const Pipe q = pipeOf[j][xbIndex];
+    for (size_t xbIndex = 0; xbIndex < t_.ops[j].accesses.size(); ++xbIndex) {
+      const int space = placesOf_[j][xbIndex]->space;
+      const Pipe q = pipeOf_[j][xbIndex];
       if (q == Pipe::Unknown) continue;
       std::vector<std::pair<size_t, PipeRace>> found;  // by the earlier access's trace index
-      for (auto on = opsOn.lower_bound({pb.space, Pipe::S}); on != opsOn.end() && on->first.first == pb.space; ++on) {
-        Pipe p = on->first.second;
-        if (p == q) continue;
-        // Walk back from j: the latest conflicting access on p decides whether older ones need
-        // a look (settled).
-        const std::vector<size_t>& earlier = on->second;
-        bool settled = false;
-        for (auto it = std::lower_bound(earlier.begin(), earlier.end(), j); it != earlier.begin() && !settled;) {
-          size_t i = *--it;
-          if (pc_.budgetSpent()) break;  // reported at the next j
-          // Past the window the pair is not compared; the latest conflicting one says so.
-          bool beyondWindow = j - i > kWindow;
-          const TraceOp& a = t.ops[i];
-          // mmadL1 -> fixpipe with unit flags: the hardware handshake orders them.
-          if (a.op->unitFlag && t.ops[j].op->unitFlag) continue;
-          for (size_t xaIndex = 0; xaIndex < a.accesses.size(); ++xaIndex) {
-            const TraceAccess& xa = a.accesses[xaIndex];
-            if (pipeOf[i][xaIndex] != p) continue;  // compared on its own pipe's list
-            // A staging tile between two library phases: the library orders its own buffer.
-            if (xa.ref->pipe != Pipe::Unknown && xb.ref->pipe != Pipe::Unknown && pb.space != gm) continue;
-            if (!xa.write && !xb.write) continue;
-            int kind = overlapKind(*placesOf[i][xaIndex], pb, xa, xb);
-            if (kind == 0) continue;
-            ExprPtr touch = kind == 1 ? exprTrue() : boxOverlap(xa, xb);
-            if (evalConst(touch) == std::optional<int64_t>(0)) continue;
-            if (reported.count({a.op, t.ops[j].op})) {
-              settled = true;
-              break;
-            }
-            if (pc_.exclusiveGuards(a.guard, t.ops[j].guard)) break;  // never both run
-            if (beyondWindow) {
-              found.emplace_back(i, PipeRace{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write,
-                                             Verdict::unknown("the two accesses are more than " + std::to_string(kWindow) +
-                                                              " trace ops apart, which are not compared")});
-              reported.insert({a.op, t.ops[j].op});
-              settled = true;
-              break;
-            }
-            if (ordered(syncs, i, j, p, q)) {
-              // In-order pipes: older accesses on p finish before this one, so when this one runs
-              // whenever the later access does, the older ones are ordered too. By shape only:
-              // a "no" just looks at the older ones one by one (same findings on corpus-real,
-              // and no Z3 query on the fused kernel's entry.cpp).
-              settled = pc_.impliedByShape(a.guard, t.ops[j].guard, exprTrue());
-              break;
-            }
-            std::vector<ExprPtr> asserts = t.assumptions;
-            asserts.push_back(a.guard);
-            asserts.push_back(t.ops[j].guard);
-            asserts.push_back(touch);
-            SatAnswer ans = pc_.checkForWitness(asserts, pc_.witnessEvaluations());
-            if (ans.kind == SatAnswer::Kind::Unsat) continue;
-            PipeRace r{a.op, t.ops[j].op, xa.ref, xb.ref, xa.write, xb.write, verdictOf(ans)};
-            if (r.verdict.kind == Verdict::Kind::Violated)
-              r.verdict.witness = pc_.buildWitness(ans, 0, i, j, std::nullopt, [&](size_t k) {
-                return k == i ? accessText(*a.op, xa, placesOf[i][xaIndex]->tile)
-                              : accessText(*t.ops[j].op, xb, pb.tile);
-              });
-            reported.insert({a.op, t.ops[j].op});
-            found.emplace_back(i, std::move(r));
-            settled = true;
-            break;
-          }
-        }
-      }
+      for (auto on = opsOn_.lower_bound({space, Pipe::S}); on != opsOn_.end() && on->first.first == space; ++on)
+        if (on->first.second != q) compareOnPipe(j, xbIndex, on->first.second, on->second, found);
       // Latest earlier access first, whatever its pipe (the order the findings have always had).
       std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-      for (auto& f : found) out.push_back(std::move(f.second));
+      for (auto& f : found) result.races.push_back(std::move(f.second));
     }
   }
   if (pc_.budgetSpent()) result.notChecked = pc_.solver().budgetSpentReason() + " while the last accesses were compared";
