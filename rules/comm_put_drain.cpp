@@ -41,8 +41,9 @@ class CommPutDrain : public Rule {
         if (op.barrierPipe == Pipe::ALL) s.bits.clear();
         else
           for (auto& [p, b] : s.bits) b |= kPartialBarrier;
-      } else if (op.kind == OpKind::Fence && k.kind == KernelKind::Vector) {
+      } else if (op.kind == OpKind::Fence && k.kind == KernelKind::Vector && k.frontEnd != FrontEnd::Hivm) {
         // PTOAS >= 0.54 lowers a GM fence in a vector kernel to pipe_barrier(PIPE_ALL); dsb(DDR) (#1033).
+        // (A HIVM AIV kernel is no PTOAS output.)
         s.bits.clear();
       } else if (op.kind == OpKind::CacheInvalidate || op.kind == OpKind::Fence || op.kind == OpKind::Notify) {
         for (auto it = s.bits.begin(); it != s.bits.end();) {
