@@ -85,24 +85,39 @@ size_t parseStackUsed() {
   return parseStackBottom && here < parseStackBottom ? static_cast<size_t>(parseStackBottom - here) : 0;
 }
 
-// Watches each token the parser takes; once the stack is nearly used up, every lexer still open
-// is cut off in turn (an included header first, then its includer), and one error is reported.
+// Watches each token the parser takes; once the stack is nearly used up, every file lexer still
+// open is cut off in turn (an included header first, then its includer), and one error is
+// reported. Inside a macro's expansion, which cannot be cut, an end-of-file token is put
+// before the rest: the parser unwinds on it as at the end of the file.
 void guardParseStack(Preprocessor& pp) {
   clang::noteBottomOfStack();  // Sema's own guard grows its stack on new threads from here
   parseStackBottom = static_cast<const char*>(__builtin_frame_address(0));
-  auto cut = std::make_shared<bool>(false);
-  pp.setTokenWatcher([&pp, cut](const Token& tok) {
-    if (!*cut && parseStackUsed() < kParseStackBytes - kParseStackReserve) return;
-    if (!*cut) {
-      *cut = true;
+  struct State {
+    bool cut = false;
+    int endsEntered = 0;
+  };
+  auto state = std::make_shared<State>();
+  pp.setTokenWatcher([&pp, state](const Token& tok) {
+    const bool deep = parseStackUsed() >= kParseStackBytes - kParseStackReserve;
+    if (!state->cut && !deep) return;
+    if (!state->cut) {
+      state->cut = true;
       DiagnosticsEngine& d = pp.getDiagnostics();
       d.Report(tok.getLocation(),
                d.getCustomDiagID(DiagnosticsEngine::Error,
                                  "nested too deep to parse within an 8 MB stack (as clang++ would need more); "
                                  "the rest of this file is not read"));
     }
-    if (auto* lexer = dynamic_cast<Lexer*>(pp.getCurrentLexer()))
+    if (auto* lexer = dynamic_cast<Lexer*>(pp.getCurrentLexer())) {
       lexer->skipOver(static_cast<unsigned>(lexer->getBuffer().size() - lexer->getCurrentBufferOffset()));
+    } else if (deep && state->endsEntered < 64) {
+      ++state->endsEntered;
+      auto end = std::make_unique<Token[]>(1);
+      end[0].startToken();
+      end[0].setKind(tok::eof);
+      end[0].setLocation(tok.getLocation());
+      pp.EnterTokenStream(std::move(end), 1, /*DisableMacroExpansion=*/true, /*IsReinject=*/false);
+    }
   });
 }
 
