@@ -159,7 +159,8 @@ class RaceSearch {
   std::vector<SyncStep> syncSteps();
   // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between?
   bool ordered(size_t from, size_t to, Pipe first, Pipe second);
-  bool orderedAssuming(size_t from, size_t to, Pipe first, Pipe second, const ExprPtr& ga, std::vector<ExprPtr>& split);
+  bool orderedAssuming(size_t from, size_t to, Pipe first, Pipe second, const ExprPtr& ga, std::vector<ExprPtr>& split,
+                       bool maySplit);
   // The races of access `xbIndex` of trace op `j` with earlier accesses on pipe `p`, latest
   // first until one settles the older ones.
   void compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vector<size_t>& earlier,
@@ -197,17 +198,23 @@ std::vector<SyncStep> RaceSearch::syncSteps() {
 
 bool RaceSearch::ordered(size_t from, size_t to, Pipe first, Pipe second) {
   std::vector<ExprPtr> split;
-  return orderedAssuming(from, to, first, second, t_.ops[from].guard, split);
+  // First with the sync steps that run whenever the later access does: implied by its guard
+  // alone, one query per (step, later access) however many earlier accesses are compared with
+  // it. The steps that run whenever both do include these, and more running steps only order
+  // more, so a yes here is the full walk's yes.
+  if (orderedAssuming(from, to, first, second, exprTrue(), split, false)) return true;
+  return orderedAssuming(from, to, first, second, t_.ops[from].guard, split, true);
 }
 
 // Ordered on every path: the sync ops that run whenever both accesses run (and the `split`
 // branch conditions assumed in `ga`) are walked in issue order. When they do not order the two,
 // a branch whose condition neither holds nor fails there is split on, both arms: the two arms of
 // an if/else that each order the accesses their own way (MTE2 -> V -> MTE3 in one, MTE2 -> MTE3
-// in the other) order them on every path. At most kMaxSplits conditions are split on.
+// in the other) order them on every path. At most kMaxSplits conditions are split on (none
+// unless `maySplit`).
 bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second, const ExprPtr& ga,
-                                 std::vector<ExprPtr>& split) {
-  constexpr size_t kMaxSplits = 3;
+                                 std::vector<ExprPtr>& split, bool maySplit) {
+  const size_t kMaxSplits = maySplit ? 3 : 0;
   const Trace& t = t_;
   const ExprPtr& gb = t.ops[to].guard;
   std::set<Pipe> reached{first};
@@ -255,8 +262,8 @@ bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second
   if (reached.count(second)) return true;
   if (!undecided) return false;
   split.push_back(undecided);
-  bool both = orderedAssuming(from, to, first, second, exprAnd(ga, undecided), split) &&
-              orderedAssuming(from, to, first, second, exprAnd(ga, exprNot(undecided)), split);
+  bool both = orderedAssuming(from, to, first, second, exprAnd(ga, undecided), split, true) &&
+              orderedAssuming(from, to, first, second, exprAnd(ga, exprNot(undecided)), split, true);
   split.pop_back();
   return both;
 }
