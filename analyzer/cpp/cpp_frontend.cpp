@@ -76,8 +76,8 @@ constexpr unsigned kParseStackBytes = 8u << 20;
 // lexing is cut off: the rest of the file reads as its end and an error says where.
 constexpr size_t kParseStackReserve = size_t{2} << 20;
 
-// The deepest stack a parse may use before it is cut off, measured from where the action began
-// on its thread (null on any other thread, such as one Clang's Sema starts to grow its stack).
+// Where the parse's stack begins: the frame of the action that starts it, on its thread (null on
+// any other thread, such as one Clang's Sema starts to grow its stack, where nothing is measured).
 thread_local const char* parseStackBottom = nullptr;
 
 size_t parseStackUsed() {
