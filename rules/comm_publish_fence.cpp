@@ -62,7 +62,7 @@ class CommPublishFence : public Rule {
         for (auto& [w, b] : s.bits)
           if ((b & kNeedsInvalidate) && covers(op, *flow.nodes[w].op, assume))
             b = (b & ~kNeedsInvalidate) | kNeedsFence;
-      } else if (op.kind == OpKind::Fence && (op.fenceScope == "gm" || op.fenceScope == "all")) {
+      } else if (op.kind == OpKind::Fence && (op.fenceScope == FenceScope::GM || op.fenceScope == FenceScope::All)) {
         for (auto it = s.bits.begin(); it != s.bits.end();) {
           it->second &= ~kNeedsFence;
           it = it->second == 0 ? s.bits.erase(it) : std::next(it);
@@ -126,7 +126,7 @@ class CommPublishFence : public Rule {
   static Verdict confirm(const Op& write, const Op* notify, Assume assume, RuleContext& ctx) {
     auto invalidates = [&write, assume](const Op& op) { return covers(op, write, assume); };
     auto fences = [](const Op& op) {
-      return op.kind == OpKind::Fence && (op.fenceScope == "gm" || op.fenceScope == "all");
+      return op.kind == OpKind::Fence && (op.fenceScope == FenceScope::GM || op.fenceScope == FenceScope::All);
     };
     return ctx.proofs().pathAvoiding(write, notify, {invalidates, fences});
   }

@@ -21,7 +21,7 @@ std::string opToken(const Op& op) {
              (op.event.id ? eventText(EventKey{op.event.src, op.event.dst, *op.event.id})
                           : std::string("[") + pipeName(op.event.src) + ", " + pipeName(op.event.dst) + ", dynamic]");
     case OpKind::PipeBarrier: return std::string("pipe_barrier(") + pipeName(op.barrierPipe) + ")";
-    case OpKind::Fence: return op.fenceScope == "dsb" ? "dsb" : "GM fence (pipe_barrier(PIPE_ALL); dsb)";
+    case OpKind::Fence: return op.fenceScope == FenceScope::Dsb ? "dsb" : "GM fence (pipe_barrier(PIPE_ALL); dsb)";
     case OpKind::CacheInvalidate: return op.invalidateAll ? "invalidate all" : "invalidate line";
     case OpKind::SyncAll: return "all-core barrier (" + op.syncMode + ")";
     case OpKind::Notify: return "notify";

@@ -88,7 +88,7 @@ TEST_CASE("lifter: sync ops in every spelling") {
   CHECK(*ops[3]->event.id == 2);
   CHECK(ops[4]->barrierPipe == Pipe::V);
   CHECK(ops[5]->barrierPipe == Pipe::ALL);
-  CHECK(ops[6]->fenceScope == "gm");
+  CHECK(ops[6]->fenceScope == FenceScope::GM);
   CHECK(ops[7]->kind == OpKind::CrossCoreSet);
   CHECK(*ops[7]->event.id == 4);
   CHECK(ops[8]->syncMode == "hard");

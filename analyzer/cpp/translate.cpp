@@ -665,7 +665,7 @@ class Translator final : public CallLowering {
       case Stmt::Kind::OpStmt: {
         Op& op = s.op;
         if (op.kind == OpKind::PipeBarrier && op.barrierPipe == Pipe::ALL) return false;
-        if (op.kind == OpKind::Fence && op.fenceScope == "dsb" && !inFlight) op.fenceScope = "gm";
+        if (op.kind == OpKind::Fence && op.fenceScope == FenceScope::Dsb && !inFlight) op.fenceScope = FenceScope::GM;
         return inFlight || pipeWritesGm(op);
       }
       case Stmt::Kind::For:

@@ -243,7 +243,7 @@ class CallLowering : public WrapperFacts {
       }
       case CS::Dsb: {
         Op op = makeOp(OpKind::Fence, n, l);
-        op.fenceScope = "dsb";
+        op.fenceScope = FenceScope::Dsb;
         return emit(seq, std::move(op));
       }
       case CS::CacheLine: {

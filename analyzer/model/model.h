@@ -54,6 +54,10 @@ enum class MemSpace : uint8_t { None, GM, UB, L1, L0A, L0B, L0C, Bias, Scaling, 
 // "gm", "ub", "l1", "l0a", "l0b", "l0c", "bias", "scaling", "other"; "" for None.
 const char* memSpaceName(MemSpace s);
 
+// A fence's scope: .pto's #pto.fence_scope<local_memory|gm|all>; Dsb for a C++ dsb that may
+// not order the GM writes in flight at it (the translator decides which are GM fences).
+enum class FenceScope : uint8_t { Unknown, LocalMemory, GM, All, Dsb };
+
 // Where a memory access goes. `param` is the kernel parameter the address derives from
 // (through make_tensor_view / partition_view / addptr chains), -1 when unknown or local.
 struct MemRef {
@@ -131,8 +135,8 @@ struct Op {
   EventRef event;
   // PipeBarrier: the pipe it drains.
   Pipe barrierPipe = Pipe::Unknown;
-  // Fence: its scope ("gm", "all", "local_memory").
-  std::string fenceScope;
+  // Fence: its scope.
+  FenceScope fenceScope = FenceScope::Unknown;
   // CacheInvalidate: whole GM data cache, or the line(s) of `target`.
   bool invalidateAll = false;
   // CacheInvalidate (region form), Notify / Wait / Test (the signal): the address.

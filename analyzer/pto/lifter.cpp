@@ -132,6 +132,13 @@ std::optional<MultiTileType> parseMultiTileType(const std::string& text) {
   return MultiTileType{*t, count};
 }
 
+FenceScope fenceScopeOf(const std::string& scope) {
+  if (scope == "gm") return FenceScope::GM;
+  if (scope == "all") return FenceScope::All;
+  if (scope == "local_memory") return FenceScope::LocalMemory;
+  return FenceScope::Unknown;
+}
+
 // pointer type !pto.ptr<f32> / !pto.ptr<i32, ub> -> space (GM by default)
 MemSpace pointerSpace(const std::string& type) {
   auto comma = type.find(',');
@@ -556,7 +563,7 @@ class FunctionLifter : public mlir::LiftContext {
       case OpKind::Fence:
         for (const auto& t : op.tokens)
           if (t.kind == Tok::Attr && t.text.find("fence_scope") != std::string::npos)
-            m.fenceScope = angleBody(t.text);
+            m.fenceScope = fenceScopeOf(angleBody(t.text));
         break;
       case OpKind::CacheInvalidate:
         m.invalidateAll = op.hasWord("all");
