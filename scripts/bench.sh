@@ -89,9 +89,8 @@ if command -v ldd >/dev/null; then
   if ldd "$tool" | grep -qE 'libclang|libLLVM'; then echo "  links Clang/LLVM: yes"; else echo "  links Clang/LLVM: no"; fi
 fi
 
-# Throughput over every .pto under ../shared/corpus-real and the project corpus (issue 16's
-# measure), against `cat` of the same bytes; the C++ inputs there have their own bench
-# (bench/cpp_frontend_bench.sh). The solver's share is printed from the run's own statistics.
+# Throughput over every .pto under ../shared/corpus-real and the project corpus, against `cat`
+# of the same bytes; the C++ inputs there have their own bench (bench/cpp_frontend_bench.sh).
 mapfile -t files < <( { [ -d "$real" ] && find "$real" -type f -name '*.pto'; find corpus -type f -name '*.pto'; } | sort)
 bytes=$(cat "${files[@]}" | wc -c)
 cruns=$(( runs / 4 > 3 ? runs / 4 : 3 ))
