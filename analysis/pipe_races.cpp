@@ -1,18 +1,21 @@
-// sync-pipe-race's encoding (docs/solver.md, "Pipe races"). Happens-before on one core: each
+// sync-pipe-race's search (docs/solver.md, "Pipe races"). Happens-before on one core: each
 // pipe runs its ops in issue order; set_flag on pipe X followed (in issue order) by the
 // matching wait_flag on pipe Y orders everything before the set on X before everything after
 // the wait on Y; a wait on PIPE_S stalls issue, so it orders the waited-for pipe before every
 // later op; pipe_barrier(p) holds issue until pipe p drains; pipe_barrier(PIPE_ALL), GM fences
-// and all-core barriers order everything. Only sync
-// ops that run on every path where both accesses run count; whether the two accesses overlap
-// on some feasible path is a Z3 query over their GM boxes and guards.
+// and all-core barriers order everything. Only sync ops that run on every path where both
+// accesses run count; whether the two accesses overlap on some feasible path is a Z3 query over
+// their GM boxes and guards.
 #include "analysis/pipe_races.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace ptov {
 
@@ -28,7 +31,8 @@ Pipe accessPipe(const Op& op, const MemRef& m) {
     case OpKind::Compute:
       if (op.pipes.empty() || op.pipes.front() == Pipe::ALL) return Pipe::Unknown;
       return op.pipes.front();
-    default: return Pipe::Unknown;
+    default:
+      return Pipe::Unknown;
   }
 }
 
@@ -120,7 +124,9 @@ int overlapKind(const Place& a, const Place& b, const TraceAccess& x, const Trac
   auto [aBegin, aEnd] = span(a);
   auto [bBegin, bEnd] = span(b);
   if (aEnd <= bBegin || bEnd <= aBegin) return 0;
-  auto strided = [](const Place& p) { return offsetInRoot(*p.ref) && p.ref->tileViewLineBytes > 0 && p.ref->tileViewLines > 1; };
+  auto strided = [](const Place& p) {
+    return offsetInRoot(*p.ref) && p.ref->tileViewLineBytes > 0 && p.ref->tileViewLines > 1;
+  };
   if (!strided(a) && !strided(b)) return 1;
   auto bytes = [](const Place& p) {
     std::optional<int64_t> inRoot = offsetInRoot(*p.ref);
@@ -136,7 +142,8 @@ int overlapKind(const Place& a, const Place& b, const TraceAccess& x, const Trac
 ExprPtr boxOverlap(const TraceAccess& x, const TraceAccess& y) {
   ExprPtr all = exprTrue();
   for (size_t d = 0; d < x.offsets.size(); ++d) {
-    all = exprAnd(all, exprAnd(Expr::cmp("sgt", x.sizes[d], Expr::constant(0)), Expr::cmp("sgt", y.sizes[d], Expr::constant(0))));
+    all = exprAnd(
+        all, exprAnd(Expr::cmp("sgt", x.sizes[d], Expr::constant(0)), Expr::cmp("sgt", y.sizes[d], Expr::constant(0))));
     ExprPtr xEnd = Expr::binary(Expr::Kind::Add, x.offsets[d], x.sizes[d]);
     ExprPtr yEnd = Expr::binary(Expr::Kind::Add, y.offsets[d], y.sizes[d]);
     all = exprAnd(all, exprAnd(Expr::cmp("slt", x.offsets[d], yEnd), Expr::cmp("slt", y.offsets[d], xEnd)));
@@ -171,8 +178,8 @@ class RaceSearch {
   std::map<std::string, TileRange> tiles_;  // constant placements by tile
   std::unordered_map<std::string, int> ids_;
   std::unordered_map<const MemRef*, Place> placeOf_;
-  std::vector<std::vector<Pipe>> pipeOf_;              // per trace op, per access
-  std::vector<std::vector<const Place*>> placesOf_;    // per trace op, per access
+  std::vector<std::vector<Pipe>> pipeOf_;                      // per trace op, per access
+  std::vector<std::vector<const Place*>> placesOf_;            // per trace op, per access
   std::map<std::pair<int, Pipe>, std::vector<size_t>> opsOn_;  // accessing trace ops per (space, pipe)
   std::vector<SyncStep> syncs_;
   std::set<std::pair<const Op*, const Op*>> reported_;
@@ -227,7 +234,8 @@ bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second
     return set.id && wait.id && pc_.implied(exprEq(set.id, wait.id), ga, gb);
   };
   ExprPtr undecided;
-  auto begin = std::upper_bound(syncs_.begin(), syncs_.end(), from, [](size_t i, const SyncStep& s) { return i < s.index; });
+  auto begin =
+      std::upper_bound(syncs_.begin(), syncs_.end(), from, [](size_t i, const SyncStep& s) { return i < s.index; });
   for (auto s = begin; s != syncs_.end() && s->index < to; ++s) {
     const ExprPtr& g = t.ops[s->index].guard;
     // A step that cannot change what is reached here needs no implication query, unless it
@@ -239,12 +247,14 @@ bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second
                           : reached.count(s->src) > 0);
     if (!canMatter && (undecided || split.size() >= kMaxSplits)) continue;
     if (!pc_.implied(g, ga, gb)) {
-      bool splitAlready = std::any_of(split.begin(), split.end(), [&](const ExprPtr& x) { return pc_.shapeId(x) == pc_.shapeId(g); });
+      bool splitAlready =
+          std::any_of(split.begin(), split.end(), [&](const ExprPtr& x) { return pc_.shapeId(x) == pc_.shapeId(g); });
       if (!undecided && !splitAlready && split.size() < kMaxSplits) undecided = g;
       continue;
     }
     switch (s->kind) {
-      case SyncStep::Kind::All: return true;
+      case SyncStep::Kind::All:
+        return true;
       // pipe_barrier(p) holds issue until pipe p drains (the drain PTOAS puts before TNOTIFY).
       case SyncStep::Kind::Drain:
         if (reached.count(s->src)) return true;
@@ -294,8 +304,13 @@ void RaceSearch::placeAccesses() {
       auto it = placeOf_.find(x.ref);
       if (it == placeOf_.end()) {
         auto tile = tiles_.find(x.ref->value);
-        Place pl{static_cast<int>(x.ref->space), x.ref->param, id(x.ref->value), x.ref->view.empty() ? -1 : id(x.ref->view),
-                 x.ref->peer, tile == tiles_.end() ? nullptr : &tile->second, x.ref};
+        Place pl{static_cast<int>(x.ref->space),
+                 x.ref->param,
+                 id(x.ref->value),
+                 x.ref->view.empty() ? -1 : id(x.ref->view),
+                 x.ref->peer,
+                 tile == tiles_.end() ? nullptr : &tile->second,
+                 x.ref};
         it = placeOf_.emplace(x.ref, pl).first;
       }
       placesOf_[k].push_back(&it->second);
@@ -405,12 +420,15 @@ PipeRaces RaceSearch::run() {
       for (auto& f : found) result.races.push_back(std::move(f.second));
     }
   }
-  if (pc_.budgetSpent()) result.notChecked = pc_.solver().budgetSpentReason() + " while the last accesses were compared";
+  if (pc_.budgetSpent())
+    result.notChecked = pc_.solver().budgetSpentReason() + " while the last accesses were compared";
   return result;
 }
 
 }  // namespace
 
-PipeRaces findPipeRaces(ProofContext& proofs) { return RaceSearch(proofs).run(); }
+PipeRaces findPipeRaces(ProofContext& proofs) {
+  return RaceSearch(proofs).run();
+}
 
 }  // namespace ptov

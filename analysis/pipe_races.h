@@ -16,7 +16,7 @@ Pipe accessPipe(const Op& op, const MemRef& m);
 
 // Two memory accesses on different pipes that may touch the same memory with no ordering.
 struct PipeRace {
-  const Op* first = nullptr;   // earlier in issue order
+  const Op* first = nullptr;  // earlier in issue order
   const Op* second = nullptr;
   const MemRef* firstRef = nullptr;
   const MemRef* secondRef = nullptr;

@@ -16,9 +16,10 @@ using mlir::ValueInfo;
 
 bool OpLifter::isMemrefAlias(const std::string& n) {
   static const std::set<std::string> aliases = {
-      "memref.subview", "memref.view", "memref.reinterpret_cast", "memref.cast", "memref.collapse_shape",
-      "memref.expand_shape", "memref.reshape", "memref.transpose", "memref.memory_space_cast",
-      "hivm.hir.bitcast", "bufferization.to_tensor", "bufferization.to_memref", "tensor.extract_slice"};
+      "memref.subview",           "memref.view",         "memref.reinterpret_cast", "memref.cast",
+      "memref.collapse_shape",    "memref.expand_shape", "memref.reshape",          "memref.transpose",
+      "memref.memory_space_cast", "hivm.hir.bitcast",    "bufferization.to_tensor", "bufferization.to_memref",
+      "tensor.extract_slice"};
   return aliases.count(n) > 0;
 }
 
@@ -61,8 +62,8 @@ bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
       dialect != "tensor")
     return false;
   const auto& ops = op.operands;
-  if (n == "annotation.mark" || n == "hivm.hir.anchor" || n == "hivm.hir.set_ctrl" ||
-      n == "hivm.hir.set_mask_norm" || n == "hivm.hir.debug")
+  if (n == "annotation.mark" || n == "hivm.hir.anchor" || n == "hivm.hir.set_ctrl" || n == "hivm.hir.set_mask_norm" ||
+      n == "hivm.hir.debug")
     return true;
   if (n == "hivm.hir.get_sub_block_idx") return cx_.defineUnknown(op), true;  // which vector core of the pair
   if (isMemrefAlias(n)) {
@@ -94,8 +95,10 @@ bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
     for (const auto& o : ops)
       if (auto c = evalConst(cx_.exprOf(o))) offsets.push_back(*c);
     if (n == "hivm.hir.pointer_cast" && offsets.size() == ops.size() && !offsets.empty()) {
-      if (offsets.size() == 1) m.tileAddr = v.tileAddr = offsets[0];
-      else m.tileAddrChoices = offsets;
+      if (offsets.size() == 1)
+        m.tileAddr = v.tileAddr = offsets[0];
+      else
+        m.tileAddrChoices = offsets;
     }
     cx_.defineResults(op, v);
     if (m.tileAddr || !m.tileAddrChoices.empty()) seq.children.push_back(Stmt::opStmt(std::move(m)));
@@ -116,8 +119,8 @@ bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
     return true;
   }
   if (n.rfind("hivm.hir.", 0) != 0) return false;
-  if (n == "hivm.hir.create_sync_block_lock" || n == "hivm.hir.sync_block_lock" ||
-      n == "hivm.hir.sync_block_unlock" || n == "hivm.hir.free_lock_var") {
+  if (n == "hivm.hir.create_sync_block_lock" || n == "hivm.hir.sync_block_lock" || n == "hivm.hir.sync_block_unlock" ||
+      n == "hivm.hir.free_lock_var") {
     noteOnce(op, "lock", "'" + n + "': GM spin-locks between blocks are not modelled; their pairing is not checked");
     return true;
   }
@@ -128,8 +131,9 @@ bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
   OpFacts facts = lookupOp(n);
   if (!facts.known) {  // not in the HIVM table: it may access memory and synchronise
     cx_.gap(ModelGap{ModelGap::Kind::OpaqueOp, op.loc,
-                               "'" + n + "' (not in the HIVM op table: what it reads, writes and synchronises is not "
-                               "modelled)"});
+                     "'" + n +
+                         "' (not in the HIVM op table: what it reads, writes and synchronises is not "
+                         "modelled)"});
     return true;
   }
   Op m;
@@ -202,9 +206,12 @@ void OpLifter::choosePipeBySpaces(Op& m) {
   const MemSpace from = m.reads.front().space;
   const MemSpace to = m.writes.front().space;
   if (m.name == "hivm.hir.copy") {
-    if (from == MemSpace::L0C) m.pipes = {Pipe::FIX};
-    else if (from == MemSpace::GM && to == MemSpace::L1) m.pipes = {Pipe::MTE2};
-    else if (from == MemSpace::UB && to == MemSpace::L1) m.pipes = {Pipe::MTE3};
+    if (from == MemSpace::L0C)
+      m.pipes = {Pipe::FIX};
+    else if (from == MemSpace::GM && to == MemSpace::L1)
+      m.pipes = {Pipe::MTE2};
+    else if (from == MemSpace::UB && to == MemSpace::L1)
+      m.pipes = {Pipe::MTE3};
   } else if (m.name == "hivm.hir.vbrc" && to == MemSpace::L1) {
     m.pipes = {Pipe::MTE2};
   }
@@ -245,8 +252,9 @@ void OpLifter::liftCubeMacro(const mlir::Op& op, Op macro, Stmt& seq) {
   if (args.size() >= 7)
     for (size_t i = 5; i < 7; ++i)
       if (evalConst(cx_.exprOf(args[i])) != std::optional<int64_t>(-1))
-        noteOnce(op, "bwd", "'" + op.name + "': the backward M -> MTE1 events passed to the library (" + args[i] +
-                                ") are paired inside the library; they are not modelled");
+        noteOnce(op, "bwd",
+                 "'" + op.name + "': the backward M -> MTE1 events passed to the library (" + args[i] +
+                     ") are paired inside the library; they are not modelled");
 }
 
 }  // namespace ptov::hivm

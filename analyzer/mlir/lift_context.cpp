@@ -41,9 +41,12 @@ std::vector<std::string> bracketList(const mlir::Op& op) {
       if (t.text == "]") break;
       continue;
     }
-    if (t.kind == Tok::String) curElem = unquote(t.text);
-    else if (t.kind == Tok::Attr) curElem = angleBody(t.text);
-    else if (t.kind == Tok::BareId || t.kind == Tok::ValueId) curElem = t.text;
+    if (t.kind == Tok::String)
+      curElem = unquote(t.text);
+    else if (t.kind == Tok::Attr)
+      curElem = angleBody(t.text);
+    else if (t.kind == Tok::BareId || t.kind == Tok::ValueId)
+      curElem = t.text;
   }
   return out;
 }
@@ -67,8 +70,8 @@ std::vector<std::string> groupOperands(const mlir::Op& op, const char* keyword) 
 
 int elementBytes(const std::string& type) {
   static const std::map<std::string, int> m = {
-      {"f64", 8}, {"i64", 8}, {"ui64", 8}, {"f32", 4}, {"i32", 4}, {"ui32", 4},
-      {"f16", 2}, {"bf16", 2}, {"i16", 2}, {"ui16", 2}, {"i8", 1}, {"ui8", 1},
+      {"f64", 8}, {"i64", 8},      {"ui64", 8},   {"f32", 4},  {"i32", 4},   {"ui32", 4},
+      {"f16", 2}, {"bf16", 2},     {"i16", 2},    {"ui16", 2}, {"i8", 1},    {"ui8", 1},
       {"i1", 1},  {"f8E4M3FN", 1}, {"f8E5M2", 1}, {"hif8", 1}, {"index", 8},
   };
   auto it = m.find(type);

@@ -16,15 +16,15 @@ namespace ptov::mlir {
 
 // What the lifter knows about an SSA value.
 struct ValueInfo {
-  ExprPtr expr;            // integer value, when it is one
-  int param = -1;          // kernel parameter a pointer/view derives from
-  bool peer = false;       // offset to a peer rank's copy
-  bool peerOffset = false; // the value *is* a peer offset (CommRemoteOffset* result)
+  ExprPtr expr;                     // integer value, when it is one
+  int param = -1;                   // kernel parameter a pointer/view derives from
+  bool peer = false;                // offset to a peer rank's copy
+  bool peerOffset = false;          // the value *is* a peer offset (CommRemoteOffset* result)
   MemSpace space = MemSpace::None;  // address space of a pointer/view/tile
   // GM views: the base tensor view and, for partitions, the box inside it.
   std::string view;
   std::vector<ExprPtr> offsets, sizes;
-  std::string root;        // the buffer an alias (subview, cast, ...) views; "" = itself
+  std::string root;  // the buffer an alias (subview, cast, ...) views; "" = itself
   // Tiles:
   bool isTile = false;
   std::optional<int64_t> tileAddr;
@@ -35,7 +35,7 @@ struct ValueInfo {
   int64_t viewBytes = 0;
   std::vector<int64_t> viewOffsetChoices;
   int64_t viewLines = 1, viewStride = 0, viewLineBytes = 0;  // MemRef::tileViewLines ...
-  bool ownIdentity = false;  // a tile whose reused SSA name got its own root name (liftTile)
+  bool ownIdentity = false;              // a tile whose reused SSA name got its own root name (liftTile)
   int64_t slotBytes = 0, slotCount = 0;  // a multi-tile buffer (pto.alloc_multi_tile): its slots
   // GM pointers and views: where they start, in bytes from the base of their parameter's
   // buffer (null: not known), their element size, and a tensor view's strides in elements.
