@@ -1433,10 +1433,8 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
     args.insert(args.end(), {"-idirafter", kMissingHeaderDir});
   }
   // Parsed under the path as given, so every location reads the way the user named the file.
-  // On a thread of its own with a large stack: Clang's parser and Sema recurse once per level of
-  // an `else if` chain or a unary-operator run, which bracket limits do not bound, and 10,000
-  // chained `else if` overflowed the 8 MB of an ordinary thread (issue 18). The pages are
-  // committed only as they are used.
+  // On a thread of its own with Clang's 8 MB stack; guardParseStack cuts the parse off before
+  // nesting that bracket limits do not bound (an `else if` chain, a unary-operator run) uses it up.
   std::vector<size_t> launches;
   const std::string hostCpp = asHostCpp(text, launches);
   // A launch in an included user header is rewritten there too (the header is read as rewritten),
