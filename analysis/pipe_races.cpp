@@ -205,10 +205,9 @@ std::vector<SyncStep> RaceSearch::syncSteps() {
 
 bool RaceSearch::ordered(size_t from, size_t to, Pipe first, Pipe second) {
   std::vector<ExprPtr> split;
-  // First with the sync steps that run whenever the later access does: implied by its guard
-  // alone, one query per (step, later access) however many earlier accesses are compared with
-  // it. The steps that run whenever both do include these, and more running steps only order
-  // more, so a yes here is the full walk's yes.
+  // First with the sync steps that run whenever the later access does by the shape of its guard
+  // alone, which asks the solver nothing. The steps that run whenever both do include these,
+  // and more running steps only order more, so a yes here is the full walk's yes.
   if (orderedAssuming(from, to, first, second, exprTrue(), split, false)) return true;
   return orderedAssuming(from, to, first, second, t_.ops[from].guard, split, true);
 }
@@ -217,13 +216,16 @@ bool RaceSearch::ordered(size_t from, size_t to, Pipe first, Pipe second) {
 // branch conditions assumed in `ga`) are walked in issue order. When they do not order the two,
 // a branch whose condition neither holds nor fails there is split on, both arms: the two arms of
 // an if/else that each order the accesses their own way (MTE2 -> V -> MTE3 in one, MTE2 -> MTE3
-// in the other) order them on every path. At most kMaxSplits conditions are split on (none
-// unless `maySplit`).
+// in the other) order them on every path. At most kMaxSplits conditions are split on. Without
+// `maySplit`: no split, and a step runs when the later access's guard implies it by shape.
 bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second, const ExprPtr& ga,
                                  std::vector<ExprPtr>& split, bool maySplit) {
   const size_t kMaxSplits = maySplit ? 3 : 0;
   const Trace& t = t_;
   const ExprPtr& gb = t.ops[to].guard;
+  auto holds = [&](const ExprPtr& g) {
+    return maySplit ? pc_.implied(g, ga, gb) : pc_.impliedByShape(g, gb, exprTrue());
+  };
   std::set<Pipe> reached{first};
   std::vector<const SyncStep*> pending;  // events set after `from` on a reached pipe
   // A wait takes a pending set of its pipes whose id is the same: spelled the same, or equal
@@ -231,7 +233,7 @@ bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second
   auto takes = [&](const SyncStep& wait, const SyncStep& set) {
     if (set.src != wait.src || set.dst != wait.dst) return false;
     if (set.event == wait.event) return true;
-    return set.id && wait.id && pc_.implied(exprEq(set.id, wait.id), ga, gb);
+    return set.id && wait.id && holds(exprEq(set.id, wait.id));
   };
   ExprPtr undecided;
   auto begin =
@@ -246,7 +248,7 @@ bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second
                                         [&](const SyncStep* set) { return set->src == s->src && set->dst == s->dst; })
                           : reached.count(s->src) > 0);
     if (!canMatter && (undecided || split.size() >= kMaxSplits)) continue;
-    if (!pc_.implied(g, ga, gb)) {
+    if (!holds(g)) {
       bool splitAlready =
           std::any_of(split.begin(), split.end(), [&](const ExprPtr& x) { return pc_.shapeId(x) == pc_.shapeId(g); });
       if (!undecided && !splitAlready && split.size() < kMaxSplits) undecided = g;
