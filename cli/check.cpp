@@ -58,7 +58,8 @@ int CheckResult::exitCode() const {
 }
 
 namespace {
-// One solver (one Z3 context) per set of solver options for the whole run.
+// One solver (one Z3 context) per set of solver options on each -j thread; answers are shared
+// through the process-wide answer cache.
 Solver& solverFor(const SolverOptions& o) {
   thread_local std::map<std::string, std::unique_ptr<Solver>> solvers;  // Z3 contexts are per thread
   std::string key = std::to_string(o.queryTimeoutMs) + "/" + std::to_string(o.kernelBudgetMs) + "/" + o.cacheDir;

@@ -27,12 +27,12 @@ bool parseSeverity(const std::string& s, Severity& out) {
 }
 
 Finding& RuleContext::report(const SourceLoc& loc, const std::string& message) {
-  return report(info_.severity, loc, message);
+  return report(rule_.info().severity, loc, message);
 }
 
 Finding& RuleContext::report(Severity sev, const SourceLoc& loc, const std::string& message) {
   Finding f;
-  f.ruleId = info_.id;
+  f.ruleId = rule_.info().id;
   f.severity = sev;
   f.loc = loc;
   f.message = message;
@@ -131,15 +131,15 @@ bool ruleEnabled(const std::string& id, const std::vector<std::string>& globs) {
 
 RuleContext::RuleContext(const Rule& rule, const Kernel& kernel, std::vector<Finding>& sink, ProofContext& proofs,
                          const RuleSettings* settings)
-    : rule_(rule), info_(rule.info()), kernel_(kernel), sink_(sink), proofs_(proofs), settings_(settings) {}
+    : rule_(rule), kernel_(kernel), sink_(sink), proofs_(proofs), settings_(settings) {}
 
 int64_t RuleContext::option(const std::string& name) const {
   if (settings_)
-    if (auto rule = settings_->options.find(info_.id); rule != settings_->options.end())
+    if (auto rule = settings_->options.find(rule_.info().id); rule != settings_->options.end())
       if (auto it = rule->second.find(name); it != rule->second.end()) return it->second;
   for (const RuleOption& o : rule_.options())
     if (o.name == name) return o.defaultFor(kernel_.arch);
-  throw std::logic_error("rule " + info_.id + " reads option '" + name + "' it does not declare");
+  throw std::logic_error("rule " + rule_.info().id + " reads option '" + name + "' it does not declare");
 }
 
 namespace {

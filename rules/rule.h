@@ -114,7 +114,6 @@ class RuleContext {
 
  private:
   const Rule& rule_;
-  const RuleInfo& info_;
   const Kernel& kernel_;
   std::vector<Finding>& sink_;
   ProofContext& proofs_;
