@@ -31,8 +31,15 @@ class SyncDeadlock : public Rule {
     bool anyWait = false;
     forEachOp(*k.body, [&](const Op& op) { anyWait |= op.kind == OpKind::WaitFlag; });
     if (!anyWait) return;
-    if (!ctx.proofs().trace().complete) {
-      ctx.reportVerdict(Verdict::unknown(ctx.proofs().trace().incompleteReason), k.loc,
+    const Trace& t = ctx.proofs().trace();
+    if (!t.complete) {
+      // A prefix still shows the waits that starve in it; the rest stays unknown.
+      if (t.prefix && ctx.proofs().anyWaitCanStarve().kind == Verdict::Kind::Violated)
+        forEachOp(*k.body, [&](const Op& op) {
+          if (op.kind != OpKind::WaitFlag || !seen.insert(&op).second || ctx.proofs().solver().refusesQueries()) return;
+          if (Verdict v = ctx.proofs().waitCanStarve(op); v.kind == Verdict::Kind::Violated) reportStarving(op, v, ctx);
+        });
+      ctx.reportVerdict(Verdict::unknown(t.incompleteReason), k.loc,
                         "every wait_flag of '" + k.name + "' has a matching set_flag");
       return;
     }
@@ -45,11 +52,7 @@ class SyncDeadlock : public Rule {
         notAsked.push_back(&op);
         return;
       }
-      Verdict v = ctx.proofs().waitCanStarve(op);
-      std::string event = "[" + std::string(pipeName(op.event.src)) + ", " + pipeName(op.event.dst) + "]";
-      ctx.reportVerdict(v, op.loc,
-                        "'" + op.name + "' " + event + " can block " + pipeName(op.event.dst) +
-                            " forever: on the path below no matching set_flag is outstanding when it runs");
+      reportStarving(op, ctx.proofs().waitCanStarve(op), ctx);
     });
     if (!notAsked.empty()) {
       Finding* f = ctx.reportVerdict(Verdict::unknown(ctx.proofs().solver().budgetSpentReason()), notAsked.front()->loc,
@@ -57,6 +60,14 @@ class SyncDeadlock : public Rule {
       if (f && notAsked.size() > 1)
         f->notes.push_back({notAsked[1]->loc, std::to_string(notAsked.size() - 1) + " more wait_flag op(s) not checked either"});
     }
+  }
+
+ private:
+  static void reportStarving(const Op& wait, const Verdict& v, RuleContext& ctx) {
+    std::string event = "[" + std::string(pipeName(wait.event.src)) + ", " + pipeName(wait.event.dst) + "]";
+    ctx.reportVerdict(v, wait.loc,
+                      "'" + wait.name + "' " + event + " can block " + pipeName(wait.event.dst) +
+                          " forever: on the path below no matching set_flag is outstanding when it runs");
   }
 };
 

@@ -95,10 +95,7 @@ class SyncEventPairing : public Rule {
             Verdict v = mayOverwrite(op);
             if (v.kind == Verdict::Kind::Unknown) undecided.push_back({&op, v});
             else
-              ctx.reportVerdict(v, op.loc,
-                                overwriteText("[" + std::string(pipeName(op.event.src)) + ", " + pipeName(op.event.dst) +
-                                              ", " + (op.event.idExpr ? toString(op.event.idExpr) : std::string("?")) +
-                                              "]"));
+              ctx.reportVerdict(v, op.loc, overwriteText(eventOf(op)));
           }
           for (int id = 0; id <= kMaxEventId; ++id) s.counts.bits[EventKey{op.event.src, op.event.dst, id}] |= kOne;
           return;
@@ -111,7 +108,7 @@ class SyncEventPairing : public Rule {
           if (report && (c & kOne) && !complete()) {
             unprovable.push_back(&op);  // one finding for all of them, below
           } else if (report && (c & kOne)) {
-            Finding* f = ctx.reportVerdict(mayOverwrite(op), op.loc, overwriteText(eventText(key)));
+            Finding* f = ctx.reportVerdict(mayOverwrite(op), op.loc, overwriteText(eventOf(op)));
             if (f)
               for (int prev : s.lastSets[key]) f->notes.push_back({flow.nodes[prev].op->loc, "an earlier set"});
           }
@@ -132,9 +129,21 @@ class SyncEventPairing : public Rule {
         f->notes.push_back({undecided[1].first->loc, std::to_string(undecided.size() - 1) +
                                                          " more set_flag op(s) with computed ids are not decided either"});
     }
+    Verdict leftOver = unprovable.empty() ? Verdict::proved() : ctx.proofs().anySetCanOverwrite();
+    if (leftOver.kind == Verdict::Kind::Violated) {
+      // The prefix the trace holds shows the sets that overwrite in it; the rest stay unknown.
+      std::vector<const Op*> undecidedSets;
+      for (const Op* op : unprovable) {
+        Verdict v = ctx.proofs().solver().refusesQueries() ? Verdict::unknown("") : ctx.proofs().setCanOverwrite(*op);
+        if (v.kind == Verdict::Kind::Violated) ctx.reportVerdict(v, op->loc, overwriteText(eventOf(*op)));
+        else undecidedSets.push_back(op);
+      }
+      unprovable = std::move(undecidedSets);
+      leftOver = Verdict::unknown("the kernel could not be unrolled: " + ctx.proofs().trace().incompleteReason);
+    }
     if (!unprovable.empty()) {
       // A trace that could not be unrolled answers every set the same way: say it once.
-      Finding* f = ctx.reportVerdict(ctx.proofs().anySetCanOverwrite(), unprovable.front()->loc,
+      Finding* f = ctx.reportVerdict(leftOver, unprovable.front()->loc,
                                      "no set_flag of '" + k.name + "' runs while its event is still set");
       if (f && unprovable.size() > 1)
         f->notes.push_back({unprovable[1]->loc, std::to_string(unprovable.size() - 1) +
@@ -143,6 +152,12 @@ class SyncEventPairing : public Rule {
   }
 
  private:
+  static std::string eventOf(const Op& set) {
+    if (set.event.id) return eventText({set.event.src, set.event.dst, *set.event.id});
+    return "[" + std::string(pipeName(set.event.src)) + ", " + pipeName(set.event.dst) + ", " +
+           (set.event.idExpr ? toString(set.event.idExpr) : std::string("?")) + "]";
+  }
+
   static std::string overwriteText(const std::string& event) {
     return "set_flag " + event +
            " can run while the same event is still set (no wait in between): the flag is binary, so one of the two "

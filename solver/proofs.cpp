@@ -142,7 +142,10 @@ const Flow& ProofContext::flow() {
 
 const Trace& ProofContext::trace() {
   if (trace_) return *trace_;
-  trace_ = unrollKernel(kernel_);
+  // The event questions can still be asked of a prefix (Trace::prefix); nothing else can.
+  bool eventOps = false;
+  forEachOp(*kernel_.body, [&](const Op& op) { eventOps |= isEventOp(op); });
+  trace_ = unrollKernel(kernel_, eventOps);
   addLaunchFacts(*trace_);
   return *trace_;
 }
@@ -172,6 +175,14 @@ void ProofContext::addLaunchFacts(Trace& t) const {
 
 Verdict ProofContext::unknownTrace() {
   return Verdict::unknown("the kernel could not be unrolled: " + trace().incompleteReason);
+}
+
+// A wait's or set's question over a prefix: a violation there is one whatever follows; no
+// violation there proves nothing.
+Verdict ProofContext::overPrefix(Verdict v) {
+  if (trace().complete || v.kind != Verdict::Kind::Proved) return v;
+  return Verdict::unknown("the kernel could not be unrolled (" + trace().incompleteReason + "); its first " +
+                          std::to_string(trace().ops.size()) + " op instances show no violation");
 }
 
 const ProofContext::Levels& ProofContext::levels() {
@@ -427,11 +438,15 @@ std::vector<std::pair<Pipe, Pipe>> ProofContext::opaqueEventPairs() {
 
 // Can one of the per-instance conditions of `pick(levels())` hold? One query for the kernel.
 Verdict ProofContext::anyInstance(const std::map<size_t, ExprPtr>& (*pick)(const Levels&)) {
-  if (!trace().complete) return unknownTrace();
-  if (!levels().opaquePairs.empty()) return Verdict::unknown("some event ids cannot be computed");
+  if (!trace().complete && !trace().prefix) return unknownTrace();
+  // The instances on pairs with uncomputed ids have no level (their conditions are 0): the
+  // others can still be violated.
   ExprPtr any = Expr::constant(0);
   for (const auto& [i, c] : pick(levels())) any = exprOr(any, c);
-  return anyOf(solver_, trace(), any);
+  Verdict v = anyOf(solver_, trace(), any);
+  if (v.kind == Verdict::Kind::Proved && !levels().opaquePairs.empty())
+    return Verdict::unknown("some event ids cannot be computed");
+  return overPrefix(v);
 }
 
 Verdict ProofContext::anyWaitCanStarve() {
@@ -455,7 +470,7 @@ Verdict ProofContext::setCanOverwrite(const Op& set) { return eventQuery(set, le
 
 Verdict ProofContext::eventQuery(const Op& op, const std::map<size_t, ExprPtr>& conditions, bool stuck) {
   const Trace& t = trace();
-  if (!t.complete) return unknownTrace();
+  if (!t.complete && !t.prefix) return unknownTrace();
   if (!isEventOp(op)) return Verdict::proved();
   if (solver_.refusesQueries()) return Verdict::unknown(solver_.budgetSpentReason());
   if (levels().opaquePairs.count({op.event.src, op.event.dst}))
@@ -471,7 +486,7 @@ Verdict ProofContext::eventQuery(const Op& op, const std::map<size_t, ExprPtr>& 
   size_t which = 0;
   SatAnswer a;
   Verdict v = askAny(conds, which, a);
-  if (v.kind != Verdict::Kind::Violated) return v;
+  if (v.kind != Verdict::Kind::Violated) return overPrefix(v);
   size_t at = instances[which];
   v.witness = buildWitness(a, conds.size(), std::nullopt, at, stuck ? std::optional<size_t>(at) : std::nullopt);
   return v;

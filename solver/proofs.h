@@ -37,6 +37,8 @@ class ProofContext {
   // The values a witness shows from a model: the kernel's parameters and the launch symbols.
   std::vector<std::pair<std::string, int64_t>> shownValues(const SatAnswer& a) const;
 
+  // The wait and set questions below are also asked of a trace that is only a prefix
+  // (Trace::prefix): Violated is then a real violation, and Proved becomes Unknown.
   // sync-deadlock: can this wait_flag run with its event not set (by a set issued before it)?
   Verdict waitCanStarve(const Op& wait);
   // One query for the whole kernel, so a correct kernel costs one proof: can any wait starve
@@ -107,6 +109,7 @@ class ProofContext {
   const Levels& levels();
   Verdict anyInstance(const std::map<size_t, ExprPtr>& (*pick)(const Levels&));
   Verdict unknownTrace();
+  Verdict overPrefix(Verdict v);
   void addLaunchFacts(Trace& t) const;
   Verdict eventQuery(const Op& op, const std::map<size_t, ExprPtr>& conditions, bool stuck);
   // Can one of `conds` hold? Violated (no witness yet): `which` is a condition the model makes

@@ -11,12 +11,16 @@ class Unroller {
  public:
   explicit Unroller(Trace& t) : t_(t) {}
 
-  void run(const Stmt& body) {
-    // A kernel sure to exceed the limit is given up before its first 20,000 instances are built.
-    if (size_t least = leastInstances(body); least > kMaxTraceOps)
-      return incomplete("at least " + std::to_string(least) + " op instances after unrolling, more than the " +
-                        std::to_string(kMaxTraceOps) + " allowed");
+  // A kernel sure to exceed the limit is given up before its first 20,000 instances are built,
+  // unless its prefix is wanted (Trace::prefix).
+  void run(const Stmt& body, bool keepPrefix) {
+    if (size_t least = leastInstances(body); least > kMaxTraceOps) {
+      overLimit_ = "at least " + std::to_string(least) + " op instances after unrolling, more than the " +
+                   std::to_string(kMaxTraceOps) + " allowed";
+      if (!keepPrefix) return incomplete(overLimit_);
+    }
     walk(body, Expr::constant(1));
+    t_.prefix = !t_.complete && !t_.ops.empty();
   }
 
  private:
@@ -88,7 +92,8 @@ class Unroller {
 
   void emit(const Op& op, const ExprPtr& guard) {
     if (t_.ops.size() >= kMaxTraceOps) {
-      incomplete("more than " + std::to_string(kMaxTraceOps) + " op instances after unrolling");
+      incomplete(!overLimit_.empty() ? overLimit_
+                                     : "more than " + std::to_string(kMaxTraceOps) + " op instances after unrolling");
       return;
     }
     TraceOp t;
@@ -236,14 +241,15 @@ class Unroller {
   std::shared_ptr<const LoopIteration> iteration_ = std::make_shared<LoopIteration>();
   std::string context_;
   ExprPtr alive_ = Expr::constant(1);
+  std::string overLimit_;  // why the kernel cannot fit, known before the walk
 };
 
 }  // namespace
 
-Trace unrollKernel(const Kernel& k) {
+Trace unrollKernel(const Kernel& k, bool keepPrefix) {
   Trace t;
   if (!k.body) return t;
-  Unroller(t).run(*k.body);
+  Unroller(t).run(*k.body, keepPrefix);
   return t;
 }
 

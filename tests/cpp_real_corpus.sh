@@ -189,10 +189,10 @@ fi
 echo "== pto-isa: mistakes made by hand (tests/mutants/pto-isa.tsv)"
 # Each row changes one line of a temp copy of the tree; the table says beforehand whether the
 # kernel is then wrong (live). A live mistake is caught when the mutant gets a synchronisation
-# error (sync-*) that the unchanged file does not have. Measured: 38 of 44 (the goal is 90%); the
-# six missed are unknown, not silent: allgather_gemm's compute kernel is past the unrolling budget
-# (more than 20,000 op instances) and gemm_ar's flips its ping-pong flag under a branch in a
-# helper, so its event ids are values ptoverify cannot compute.
+# error (sync-*) that the unchanged file does not have. Measured: 40 of 44 (the goal is 90%). The
+# four missed are unknown, not silent: allgather_gemm and gemm_ar flip their ping-pong flags
+# through a reference in a helper, so their ids on those pipe pairs are values ptoverify cannot
+# compute (docs/real-corpus.md).
 if [ -d "$I" ]; then
   work=$(mktemp -d)
   cp -r "$I" "$work/tree"
@@ -231,8 +231,8 @@ for x in j["findings"]:
   rm -rf "$work"
   echo "pto-isa mutants: $caught of $live live mistakes caught${missed:+; missed:$missed}"
   [ -z "$dead_flagged" ] || echo "pto-isa mutants judged harmless that got a new error:$dead_flagged"
-  [ "$live" -ge 30 ] && [ $((caught * 100)) -ge $((live * 86)) ] && pass ||
-    fail "pto-isa mutants: $caught of $live live mistakes caught (at least 86% of at least 30 expected)"
+  [ "$live" -ge 30 ] && [ $((caught * 100)) -ge $((live * 90)) ] && pass ||
+    fail "pto-isa mutants: $caught of $live live mistakes caught (at least 90% of at least 30 expected)"
 fi
 
 echo "$passed passed, $failed failed"

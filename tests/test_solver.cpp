@@ -534,11 +534,12 @@ TEST_CASE("trace: exact unrolling, the kept tail of long loops, symbolic iterati
   CHECK(runs == 3);
 }
 
-TEST_CASE("trace: a kernel sure to exceed the instance limit is given up before it is built") {
+TEST_CASE("trace: a kernel sure to exceed the instance limit is given up before it is built, unless its prefix is wanted") {
   std::string head = "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
                      "    %c9 = arith.constant 9 : index\n";
   std::string set = "pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n";
   // `depth` loops of 9 trips around one set: at least 5^depth instances (9 > kExactTrip keeps 5).
+  bool keepPrefix = false;
   auto nest = [&](int depth, const std::string& innerUb) {
     std::string body = set;
     for (int d = depth - 1; d >= 0; --d)
@@ -548,12 +549,22 @@ TEST_CASE("trace: a kernel sure to exceed the instance limit is given up before 
     REQUIRE(ks.size() == 1);
     static std::vector<Kernel> keep;  // the trace points into the kernel
     keep.push_back(std::move(ks[0]));
-    return unrollKernel(keep.back());
+    return unrollKernel(keep.back(), keepPrefix);
   };
   Trace deep = nest(7, "%c9");  // 5^7 = 78,125 sets and the return > 20,000
   CHECK_FALSE(deep.complete);
+  CHECK_FALSE(deep.prefix);
   CHECK(deep.ops.empty());
   CHECK(deep.incompleteReason.find("at least 78126 op instances") != std::string::npos);
+  // Asked for its prefix: the first 20,000 instances in issue order, the same reason.
+  keepPrefix = true;
+  Trace head20k = nest(7, "%c9");
+  keepPrefix = false;
+  CHECK_FALSE(head20k.complete);
+  CHECK(head20k.prefix);
+  CHECK(head20k.ops.size() == kMaxTraceOps);
+  CHECK(head20k.incompleteReason == deep.incompleteReason);
+  CHECK(evalConst((*head20k.ops[1].iteration).back().second) == 1);  // innermost iteration 1 next
   // Six levels (15,625) fit; the estimate must not refuse what the walk can build.
   Trace fits = nest(6, "%c9");
   CHECK(fits.complete);
