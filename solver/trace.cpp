@@ -177,6 +177,7 @@ class Unroller {
       int64_t trip = *cub > *clb ? (*cub - *clb + *cstep - 1) / *cstep : 0;
       size_t body = instances(*s.children[0]);
       bool exact = trip <= kExactTrip && t_.ops.size() + body * static_cast<size_t>(trip) <= kMaxTraceOps;
+      if (!exact && s.needsEveryIteration) return incomplete(needsEveryIteration(s, where));
       std::vector<int64_t> its;
       if (exact) {
         for (int64_t k = 0; k < trip; ++k) its.push_back(k);
@@ -194,6 +195,7 @@ class Unroller {
         walkIteration(s, Expr::constant(*clb + k * *cstep), guard, s.var + "=" + std::to_string(k));
       return;
     }
+    if (s.needsEveryIteration) return incomplete(needsEveryIteration(s, where));
     using K = Expr::Kind;
     if (!cstep) t_.assumptions.push_back(Expr::cmp("sgt", step, Expr::constant(0)));
     t_.approximations.push_back("loop " + s.var + " at " + where + " (trip count not constant) kept iterations 0, 1 "
@@ -219,6 +221,11 @@ class Unroller {
       walkIteration(s, at(j), exprAnd(guard, present), s.var + "=m+" + std::to_string(d));
       previous = present;
     }
+  }
+
+  static std::string needsEveryIteration(const Stmt& loop, const std::string& where) {
+    return "loop " + loop.var + " at " + where + " flips a flag every n-th iteration, which is only followed with every "
+           "iteration unrolled";
   }
 
   void walkWhile(const Stmt& s, const ExprPtr& guard) {

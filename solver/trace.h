@@ -63,7 +63,6 @@ struct Trace {
   bool prefix = false;
 };
 
-constexpr int kExactTrip = 8;
 constexpr size_t kMaxTraceOps = 20000;
 
 // keepPrefix: build the instances up to the limit even when the kernel is sure to exceed it.

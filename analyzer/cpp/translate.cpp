@@ -240,9 +240,11 @@ class Translator final : public CallLowering {
     if (const auto* rs = dyn_cast<ReturnStmt>(s)) {
       if (rs->getRetValue()) translateCalls(rs->getRetValue(), seq);
       if (inlineDepth_ == 0) emit(seq, makeOp(OpKind::Return, "return", rs->getBeginLoc()));
-      else if (depth_ > inlineBaseDepth_.back())
+      else if (depth_ > inlineBaseDepth_.back()) {
+        ++fallThroughs_;
         note(rs->getBeginLoc(),
              "a return inside a loop or a branch of an inlined function is modelled as falling through");
+      }
       // Reached on every path of this function (only constant branches around it): what follows
       // in the function is dead.
       if (depth_ == inlineBaseDepth_.back()) leftFunction_ = true;
@@ -447,11 +449,15 @@ class Translator final : public CallLowering {
     ExprPtr iteration = values_[var];  // (var - lb) / step, spelled as simply as it can be
     if (evalConst(loop->lb) != std::optional<int64_t>(0)) iteration = Expr::binary(Expr::Kind::Sub, iteration, loop->lb);
     if (evalConst(step) != std::optional<int64_t>(1)) iteration = Expr::binary(Expr::Kind::Div, iteration, step);
-    auto carried = enterLoopBody(fs->getBody(), iteration, var);
+    std::vector<CarriedFlag> flags;
+    auto carried = enterLoopBody(fs->getBody(), iteration, var, runsToItsEnd(fs->getBody()) ? &flags : nullptr);
+    const int fallThroughs = fallThroughs_;
     translateStmt(fs->getBody(), *loop->children[0]);
     --unmergedDepth_;
     --depth_;
+    auto after = closeFlags(flags, *loop, iteration, fallThroughs == fallThroughs_);
     leaveLoopBody(carried, fs);
+    for (const auto& [d, v] : after) values_[d] = v;
     values_[var] = Expr::unknown(var->getNameAsString() + " after the loop");
     seq.children.push_back(std::move(loop));
   }
@@ -462,7 +468,7 @@ class Translator final : public CallLowering {
   // holds (p0 + k) % 2 in iteration k (`iteration`; null for a while loop); any other changed
   // integer is unknown in the body, and a changed pointer keeps its buffer but not its offset.
   std::vector<const ValueDecl*> enterLoopBody(const clang::Stmt* body, const ExprPtr& iteration,
-                                              const ValueDecl* counter) {
+                                              const ValueDecl* counter, std::vector<CarriedFlag>* flags = nullptr) {
     ChangedVars scan;
     scan.TraverseStmt(const_cast<clang::Stmt*>(body));
     std::vector<const ValueDecl*> out;
@@ -477,12 +483,145 @@ class Translator final : public CallLowering {
         ExprPtr k = *before ? Expr::binary(Expr::Kind::Add, Expr::constant(1), iteration) : iteration;
         values_[d] = Expr::binary(Expr::Kind::Rem, k, Expr::constant(2));
         flipped_[d] = depth_;
+      } else if (flags && isBinary(values_[d])) {
+        std::optional<int> outer;
+        if (auto f = flagDepth_.find(d); f != flagDepth_.end()) outer = f->second;
+        // Its own leaf (not opaque()'s, which a nested loop changing it by the same statement shares).
+        ExprPtr marker = Expr::unknown(
+            uniqueName(d->getNameAsString() + " in the loop at line " + std::to_string(loc(body->getBeginLoc()).line)));
+        flags->push_back({d, marker, values_[d], outer});
+        binary_[marker.get()] = marker;
+        values_[d] = marker;
+        flagDepth_[d] = unmergedDepth_;
       } else {
         values_[d] = opaque(by.front() ? static_cast<const void*>(by.front()) : static_cast<const void*>(d),
                             d->getNameAsString() + " in the loop at line " + std::to_string(loc(body->getBeginLoc()).line));
       }
     }
     return out;
+  }
+
+  // The flags of a loop whose body was translated with each at its marker: where its value at the
+  // end of the body is "flipped when C" (C over the loop counter), the marker becomes its value
+  // at the top of each iteration, (before + iterations so far where C held) % 2, in the loop's
+  // statements; the returned values are theirs after the loop. A flag without that form keeps
+  // its marker, a value not known, as any other variable the loop changes. `straight`: no
+  // return in the body was modelled as falling through (the flips of such a body are not known).
+  std::vector<std::pair<const ValueDecl*, ExprPtr>> closeFlags(const std::vector<CarriedFlag>& flags, Stmt& loop,
+                                                               const ExprPtr& iteration, bool straight) {
+    std::vector<std::pair<const ValueDecl*, ExprPtr>> after;
+    for (const CarriedFlag& f : flags) {
+      if (f.outerDepth) flagDepth_[f.var] = *f.outerDepth;
+      else flagDepth_.erase(f.var);
+    }
+    if (!straight) return after;
+    const ExprPtr counter = Expr::loopVar(loop.var);
+    for (const CarriedFlag& f : flags) {
+      auto when = flipCondition(values_[f.var], f.marker.get());
+      if (!when) continue;
+      bool everyIteration = false;
+      auto flips = iterationsWhere(*when, counter, iteration, loop, everyIteration);
+      if (!flips) continue;
+      ExprPtr top = binaryValue(Expr::binary(Expr::Kind::Rem, Expr::binary(Expr::Kind::Add, f.before, *flips),
+                                             Expr::constant(2)));
+      loop.needsEveryIteration |= everyIteration;
+      substituteLeaves(*loop.children[0], [&](const Expr& leaf) { return &leaf == f.marker.get() ? top : nullptr; });
+      // After the loop: the value at the top of the iteration that does not run.
+      using K = Expr::Kind;
+      ExprPtr trips = Expr::binary(K::Div, Expr::binary(K::Add, Expr::binary(K::Sub, loop.ub, loop.lb),
+                                                        Expr::binary(K::Sub, loop.step, Expr::constant(1))),
+                                   loop.step);
+      ExprPtr end = Expr::select(Expr::cmp("slt", loop.lb, loop.ub),
+                                 Expr::binary(K::Add, loop.lb, Expr::binary(K::Mul, trips, loop.step)), loop.lb);
+      after.emplace_back(f.var, binaryValue(substitute(top, [&](const Expr& leaf) {
+                           return leaf.kind == K::LoopVar && leaf.name == loop.var ? end : nullptr;
+                         })));
+    }
+    return after;
+  }
+
+  ExprPtr binaryValue(const ExprPtr& v) {
+    binary_[v.get()] = v;
+    return v;
+  }
+
+  // How many iterations before the current one `when` held, as an expression of the loop
+  // counter: the iteration itself when it always holds; for `(counter + a) % c == r` (a constant
+  // start, step 1), the multiples passed, which needs every iteration in the trace.
+  static std::optional<ExprPtr> iterationsWhere(const ExprPtr& when, const ExprPtr& counter, const ExprPtr& iteration,
+                                                const Stmt& loop, bool& everyIteration) {
+    using K = Expr::Kind;
+    if (auto c = evalConst(when)) return *c ? iteration : Expr::constant(0);
+    auto lb = evalConst(loop.lb), ub = evalConst(loop.ub), step = evalConst(loop.step);
+    if (!lb || !ub || step != std::optional<int64_t>(1) || *ub - *lb > kExactTrip) return std::nullopt;
+    if (when->kind != K::Cmp || when->pred != "eq") return std::nullopt;
+    const ExprPtr* rem = &when->args[0];
+    auto r = evalConst(when->args[1]);
+    if (!r) rem = &when->args[1], r = evalConst(when->args[0]);
+    if (!r || (*rem)->kind != K::Rem) return std::nullopt;
+    auto c = evalConst((*rem)->args[1]);
+    const ExprPtr& shifted = (*rem)->args[0];
+    std::optional<int64_t> a;
+    if (shifted->kind == K::LoopVar && shifted->name == counter->name) a = 0;
+    else if (shifted->kind == K::Add && shifted->args[0]->kind == K::LoopVar && shifted->args[0]->name == counter->name)
+      a = evalConst(shifted->args[1]);
+    if (!c || *c <= 0 || !a || *r < 0 || *r >= *c || *lb + *a < 0) return std::nullopt;
+    // Values x in [0, n) with x % c == r: (n + c - 1 - r) / c; here x runs over [lb + a, counter + a).
+    auto below = [&](const ExprPtr& n) {
+      return Expr::binary(K::Div, Expr::binary(K::Add, n, Expr::constant(*c - 1 - *r)), Expr::constant(*c));
+    };
+    everyIteration = true;
+    return Expr::binary(K::Sub, below(Expr::binary(K::Add, counter, Expr::constant(*a))),
+                        below(Expr::constant(*lb + *a)));
+  }
+
+  // `next` (a flag's value at the end of an iteration whose top had `marker`) as the condition
+  // under which it is the flipped marker, where elsewhere it is the marker itself.
+  static std::optional<ExprPtr> flipCondition(const ExprPtr& next, const Expr* marker) {
+    auto at = [&](int64_t v) {
+      return evalConst(substitute(next, [&](const Expr& leaf) { return &leaf == marker ? Expr::constant(v) : nullptr; }));
+    };
+    auto from0 = at(0), from1 = at(1);
+    if (from0 == std::optional<int64_t>(1) && from1 == std::optional<int64_t>(0)) return Expr::constant(1);
+    if (from0 == std::optional<int64_t>(0) && from1 == std::optional<int64_t>(1)) return Expr::constant(0);
+    if (next->kind != Expr::Kind::Select || mentions(next->args[0], marker)) return std::nullopt;
+    auto then = flipCondition(next->args[1], marker), otherwise = flipCondition(next->args[2], marker);
+    if (!then || !otherwise) return std::nullopt;
+    const ExprPtr& c = next->args[0];
+    return exprOr(exprAnd(c, *then), exprAnd(exprNot(c), *otherwise));
+  }
+
+  static bool mentions(const ExprPtr& e, const Expr* leaf) {
+    bool found = false;
+    substitute(e, [&](const Expr& l) -> ExprPtr {
+      found |= &l == leaf;
+      return nullptr;
+    });
+    return found;
+  }
+
+  // Does an iteration of `body` end only at its end: no continue, goto or break (but a switch
+  // case's)? Only then is a flag's value at the end the next iteration's.
+  static bool runsToItsEnd(const clang::Stmt* body) {
+    struct Exits : RecursiveASTVisitor<Exits> {
+      int switches = 0;
+      bool found = false;
+      bool TraverseSwitchStmt(SwitchStmt* s) {
+        ++switches;
+        bool r = RecursiveASTVisitor::TraverseSwitchStmt(s);
+        --switches;
+        return r;
+      }
+      bool TraverseLambdaExpr(LambdaExpr*) { return true; }
+      bool VisitContinueStmt(ContinueStmt*) { return !(found = true); }
+      bool VisitGotoStmt(GotoStmt*) { return !(found = true); }
+      bool VisitBreakStmt(BreakStmt*) {
+        found |= switches == 0;
+        return !found;
+      }
+    } exits;
+    exits.TraverseStmt(const_cast<clang::Stmt*>(body));
+    return !exits.found;
   }
 
   void leaveLoopBody(const std::vector<const ValueDecl*>& carried, const clang::Stmt* loop) {

@@ -114,9 +114,14 @@ class CallLowering : public WrapperFacts {
   void assign(const BinaryOperator* bo, Stmt& seq) {
     const clang::Expr* lhs = bo->getLHS()->IgnoreParenCasts();
     if (const ValueDecl* d = declOf(lhs)) {
+      auto flag = flagDepth_.find(d);
+      bool inOrder = unmergedDepth_ == 0 || (flag != flagDepth_.end() && flag->second == unmergedDepth_);
       if (auto f = flipped_.find(d); f != flipped_.end() && f->second == depth_) {
         values_[d] = Expr::binary(Expr::Kind::Sub, Expr::constant(1), values_[d]);  // the loop's flag flips
-      } else if (bo->getOpcode() == BO_Assign && unmergedDepth_ == 0) {
+      } else if (inOrder && bo->getOpcode() == BO_XorAssign && constant(bo->getRHS()) == std::optional<int64_t>(1) &&
+                 isBinary(values_[d])) {
+        values_[d] = Expr::binary(Expr::Kind::Sub, Expr::constant(1), values_[d]);
+      } else if (bo->getOpcode() == BO_Assign && inOrder) {
         values_[d] = value(bo->getRHS());
         Origin o = originOf(bo->getRHS());
         if (o.known()) origins_[d] = o;

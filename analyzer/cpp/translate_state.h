@@ -305,6 +305,20 @@ class ModelState {
   // Loop flags flipped once per iteration (enterLoopBody), with the depth of the body whose
   // top-level statement flips them.
   std::map<const ValueDecl*, int> flipped_;
+  // 0/1 flags a counted loop's body changes (translate.cpp, CarriedFlag), while the body is
+  // translated: the unmergedDepth_ of that loop, where their assignments are followed in order.
+  struct CarriedFlag {
+    const ValueDecl* var;
+    ExprPtr marker, before;         // its value at the top of an iteration / before the loop
+    std::optional<int> outerDepth;  // its flagDepth_ in an enclosing loop
+  };
+  std::map<const ValueDecl*, int> flagDepth_;
+  std::map<const Expr*, ExprPtr> binary_;  // values known to be 0 or 1: flag markers and counts
+  int fallThroughs_ = 0;  // returns modelled as falling through, so far
+  bool isBinary(const ExprPtr& v) const {
+    auto c = evalConst(v);
+    return c ? (*c == 0 || *c == 1) : v && binary_.count(v.get()) > 0;
+  }
   int instance_ = 0, instances_ = 0;
   ExprPtr opaque(const void* key, const std::string& shown) {
     auto [it, fresh] = opaque_.try_emplace({key, instance_});

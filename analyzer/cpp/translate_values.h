@@ -425,6 +425,9 @@ class ValueEvaluator : public ModelState {
         if (const auto* dr = dyn_cast<DeclRefExpr>(call->getArg(i)->IgnoreParenCasts()))
           byReference.push_back({p, dr->getDecl()});
     }
+    // A loop's flag passed by reference is followed in order in the callee too.
+    for (const auto& [p, d] : byReference)
+      if (auto f = flagDepth_.find(d); f != flagDepth_.end()) flagDepth_[p] = f->second;
     stack_.insert(fd);
     const int callerInstance = instance_;
     instance_ = ++instances_;
@@ -436,6 +439,7 @@ class ValueEvaluator : public ModelState {
         written.emplace_back(d, v == values_.end() ? nullptr : v->second,
                              o == origins_.end() ? std::nullopt : std::optional<Origin>(o->second));
       }
+      for (const auto& [p, d] : byReference) flagDepth_.erase(p);
       instance_ = callerInstance;
       stack_.erase(fd);
       values_ = std::move(values);

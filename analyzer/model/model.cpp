@@ -173,6 +173,23 @@ bool Op::readsGm() const {
   return false;
 }
 
+void substituteLeaves(Stmt& s, const std::function<ExprPtr(const Expr&)>& leaf) {
+  auto in = [&](ExprPtr& e) {
+    if (e) e = substitute(e, leaf);
+  };
+  for (ExprPtr* e : {&s.lb, &s.ub, &s.step, &s.cond, &s.op.event.idExpr, &s.op.participants, &s.op.participantIndex,
+                     &s.op.workspaceOffset})
+    in(*e);
+  for (auto* refs : {&s.op.reads, &s.op.writes})
+    for (MemRef& m : *refs) {
+      for (auto& e : m.offsets) in(e);
+      for (auto& e : m.sizes) in(e);
+      in(m.byteStart);
+    }
+  for (auto& c : s.children)
+    if (c) substituteLeaves(*c, leaf);
+}
+
 StmtPtr Stmt::seq() {
   auto s = std::make_unique<Stmt>();
   s->kind = Kind::Seq;

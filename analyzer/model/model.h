@@ -196,6 +196,9 @@ struct Stmt {
   std::string var;
   ExprPtr lb, ub, step;
   bool atLeastOnce = false;
+  // For: values in the body count what earlier iterations did beyond their parity (a flag
+  // flipped every n-th iteration), so the loop is only understood with every iteration unrolled.
+  bool needsEveryIteration = false;
   // If: cond; then = children[0], else = children[1] (may be an empty Seq).
   // While: cond computed by children[0] ("before" region), body = children[1].
   ExprPtr cond;
@@ -287,6 +290,13 @@ bool areViewTwins(const Kernel& a, const Kernel& b);
 struct Model {
   std::vector<Kernel> kernels;
 };
+
+// Loops with a constant trip count up to this are unrolled exactly (solver/trace.h).
+constexpr int kExactTrip = 8;
+
+// Replaces leaves of every expression in a statement tree (loop bounds, conditions, event ids,
+// access boxes, barrier counts), as `substitute` does for one expression.
+void substituteLeaves(Stmt& s, const std::function<ExprPtr(const Expr&)>& leaf);
 
 // Visits every op of a statement tree in source order.
 template <class F>
