@@ -450,7 +450,7 @@ class Translator final : public CallLowering {
     if (evalConst(loop->lb) != std::optional<int64_t>(0)) iteration = Expr::binary(Expr::Kind::Sub, iteration, loop->lb);
     if (evalConst(step) != std::optional<int64_t>(1)) iteration = Expr::binary(Expr::Kind::Div, iteration, step);
     std::vector<CarriedFlag> flags;
-    auto carried = enterLoopBody(fs->getBody(), iteration, var, runsToItsEnd(fs->getBody()) ? &flags : nullptr);
+    auto carried = enterLoopBody(fs->getBody(), var, runsToItsEnd(fs->getBody()) ? &flags : nullptr);
     const int fallThroughs = fallThroughs_;
     translateStmt(fs->getBody(), *loop->children[0]);
     --unmergedDepth_;
@@ -463,12 +463,12 @@ class Translator final : public CallLowering {
   }
 
   // A loop body reads, at the top of each iteration, what the iterations before it left: a
-  // variable it changes does not hold its value from before the loop. A 0/1 flag flipped once per
-  // iteration at the body's top level (`p = 1 - p`, `p ^= 1`, `p = !p`, `p = p == 0 ? 1 : 0`)
-  // holds (p0 + k) % 2 in iteration k (`iteration`; null for a while loop); any other changed
+  // variable it changes does not hold its value from before the loop. With `flags` (a counted
+  // loop whose body runs to its end), a variable holding 0 or 1 is a CarriedFlag: its marker in
+  // the body, followed in order, and closeFlags decides its value per iteration. Any other changed
   // integer is unknown in the body, and a changed pointer keeps its buffer but not its offset.
-  std::vector<const ValueDecl*> enterLoopBody(const clang::Stmt* body, const ExprPtr& iteration,
-                                              const ValueDecl* counter, std::vector<CarriedFlag>* flags = nullptr) {
+  std::vector<const ValueDecl*> enterLoopBody(const clang::Stmt* body, const ValueDecl* counter,
+                                              std::vector<CarriedFlag>* flags) {
     ChangedVars scan;
     scan.TraverseStmt(const_cast<clang::Stmt*>(body));
     std::vector<const ValueDecl*> out;
@@ -477,13 +477,7 @@ class Translator final : public CallLowering {
       out.push_back(d);
       if (auto o = origins_.find(d); o != origins_.end()) o->second.offset = o->second.bytes = nullptr;
       if (!values_.count(d)) continue;
-      std::optional<int64_t> before = evalConst(values_[d]);
-      if (iteration && before && (*before == 0 || *before == 1) && by.size() == 1 && isTopLevelIn(by[0], body) &&
-          flipsFlag(by[0], d)) {
-        ExprPtr k = *before ? Expr::binary(Expr::Kind::Add, Expr::constant(1), iteration) : iteration;
-        values_[d] = Expr::binary(Expr::Kind::Rem, k, Expr::constant(2));
-        flipped_[d] = depth_;
-      } else if (flags && isBinary(values_[d])) {
+      if (flags && isBinary(values_[d])) {
         std::optional<int> outer;
         if (auto f = flagDepth_.find(d); f != flagDepth_.end()) outer = f->second;
         // Its own leaf (not opaque()'s, which a nested loop changing it by the same statement shares).
@@ -626,36 +620,9 @@ class Translator final : public CallLowering {
 
   void leaveLoopBody(const std::vector<const ValueDecl*>& carried, const clang::Stmt* loop) {
     for (const ValueDecl* d : carried) {
-      flipped_.erase(d);
       if (values_.count(d)) values_[d] = opaque(loop, d->getNameAsString() + " after the loop");
       if (auto o = origins_.find(d); o != origins_.end()) o->second.offset = o->second.bytes = nullptr;
     }
-  }
-
-  static bool isTopLevelIn(const clang::Stmt* s, const clang::Stmt* body) {
-    if (!s) return false;
-    if (s == body) return true;
-    if (const auto* cs = dyn_cast<CompoundStmt>(body))
-      return std::any_of(cs->body_begin(), cs->body_end(), [&](const clang::Stmt* c) {
-        return c == s || (isa<clang::Expr>(c) && cast<clang::Expr>(c)->IgnoreParenImpCasts() == s);
-      });
-    return false;
-  }
-
-  // Does `s` (an assignment to `d`) turn 0 into 1 and 1 into 0?
-  bool flipsFlag(const clang::Stmt* s, const ValueDecl* d) {
-    if (const auto* ca = dyn_cast<CompoundAssignOperator>(s))
-      return ca->getOpcode() == BO_XorAssign && constant(ca->getRHS()) == std::optional<int64_t>(1);
-    const auto* bo = dyn_cast<BinaryOperator>(s);
-    if (!bo || bo->getOpcode() != BO_Assign) return false;
-    ExprPtr saved = values_[d];
-    bool flips = true;
-    for (int64_t v : {0, 1}) {
-      values_[d] = Expr::constant(v);
-      flips &= evalConst(value(bo->getRHS())) == std::optional<int64_t>(1 - v);
-    }
-    values_[d] = saved;
-    return flips;
   }
 
   static bool mentionsLane(const ExprPtr& e, const std::string& which = "") {

@@ -116,9 +116,7 @@ class CallLowering : public WrapperFacts {
     if (const ValueDecl* d = declOf(lhs)) {
       auto flag = flagDepth_.find(d);
       bool inOrder = unmergedDepth_ == 0 || (flag != flagDepth_.end() && flag->second == unmergedDepth_);
-      if (auto f = flipped_.find(d); f != flipped_.end() && f->second == depth_) {
-        values_[d] = Expr::binary(Expr::Kind::Sub, Expr::constant(1), values_[d]);  // the loop's flag flips
-      } else if (inOrder && bo->getOpcode() == BO_XorAssign && constant(bo->getRHS()) == std::optional<int64_t>(1) &&
+      if (inOrder && bo->getOpcode() == BO_XorAssign && constant(bo->getRHS()) == std::optional<int64_t>(1) &&
                  isBinary(values_[d])) {
         values_[d] = Expr::binary(Expr::Kind::Sub, Expr::constant(1), values_[d]);
       } else if (bo->getOpcode() == BO_Assign && inOrder) {

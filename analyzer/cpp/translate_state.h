@@ -302,9 +302,6 @@ class ModelState {
   // per evaluation, keyed by the AST node or declaration and the inlined instance it is in, never
   // by its spelling. The spelling is for messages.
   std::map<std::pair<const void*, int>, ExprPtr> opaque_;
-  // Loop flags flipped once per iteration (enterLoopBody), with the depth of the body whose
-  // top-level statement flips them.
-  std::map<const ValueDecl*, int> flipped_;
   // 0/1 flags a counted loop's body changes (translate.cpp, CarriedFlag), while the body is
   // translated: the unmergedDepth_ of that loop, where their assignments are followed in order.
   struct CarriedFlag {
