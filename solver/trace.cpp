@@ -35,7 +35,7 @@ class Unroller {
         auto lb = evalConst(s.lb), ub = evalConst(s.ub), step = evalConst(s.step);
         if (!lb || !ub || !step || *step <= 0 || *ub <= *lb) return 0;
         int64_t trip = (*ub - *lb + *step - 1) / *step;
-        size_t copies = static_cast<size_t>(std::min<int64_t>(trip, 5));
+        size_t copies = static_cast<size_t>(std::min<int64_t>(trip, keptCopies(s.period)));
         size_t body = leastInstances(*s.children[0]);
         return body != 0 && copies > SIZE_MAX / body ? SIZE_MAX : body * copies;
       }
@@ -62,9 +62,9 @@ class Unroller {
         auto lb = evalConst(s.lb), ub = evalConst(s.ub), step = evalConst(s.step);
         if (lb && ub && step && *step > 0) {
           int64_t trip = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-          return body * static_cast<size_t>(trip <= kExactTrip ? trip : 5);
+          return body * static_cast<size_t>(trip <= kExactTrip ? trip : keptCopies(s.period));
         }
-        return body * 5;
+        return body * static_cast<size_t>(keptCopies(s.period));
       }
       case Stmt::Kind::While: return 2 * (instances(*s.children[0]) + instances(*s.children[1]));
       default: {
@@ -75,6 +75,9 @@ class Unroller {
       }
     }
   }
+
+  // Iterations a long loop of period P keeps: 0 .. P-1 and up to 2P - 1 at its end (5 for P = 2).
+  static int64_t keptCopies(int period) { return 3 * static_cast<int64_t>(period) - 1; }
 
   ExprPtr bind(const ExprPtr& e) const {
     if (!e) return e;
@@ -165,10 +168,11 @@ class Unroller {
     context_ = std::move(savedContext);
   }
 
-  // Iterations 0 and 1, then the tail j in {m, m+1, m+2} with m = 2 * floor((T - 2) / 2), each
-  // present when 2 <= j < T. Small trip counts are therefore exact (T <= 5), the last
-  // iteration is always there, and the iteration after 1 has the parity of 1's successor, so
-  // double-buffer patterns (ids or guards from i mod 2) see a consistent sequence.
+  // With period P (Stmt::period, 2 unless the front end says more): iterations 0 .. P-1, then
+  // the tail j in {m, ..., m + 2P - 2} with m = P * floor((T - P) / P), each present when
+  // P <= j < T. For P = 2: 0 and 1, then m, m+1, m+2. Small trip counts are therefore exact, the
+  // last iteration is always there, and the iteration after P-1 is a multiple of P, so patterns
+  // with that period (double-buffer ids or guards from i mod 2) see a consistent sequence.
   void walkFor(const Stmt& s, const ExprPtr& guard) {
     ExprPtr lb = bind(s.lb), ub = bind(s.ub), step = bind(s.step);
     auto clb = evalConst(lb), cub = evalConst(ub), cstep = evalConst(step);
@@ -177,15 +181,15 @@ class Unroller {
       int64_t trip = *cub > *clb ? (*cub - *clb + *cstep - 1) / *cstep : 0;
       size_t body = instances(*s.children[0]);
       bool exact = trip <= kExactTrip && t_.ops.size() + body * static_cast<size_t>(trip) <= kMaxTraceOps;
-      if (!exact && s.needsEveryIteration) return incomplete(needsEveryIteration(s, where));
       std::vector<int64_t> its;
       if (exact) {
         for (int64_t k = 0; k < trip; ++k) its.push_back(k);
       } else {
-        int64_t m = 2 * ((trip - 2) / 2);
-        its = {0, 1};
-        for (int64_t j = m; j <= m + 2; ++j)
-          if (j >= 2 && j < trip) its.push_back(j);
+        const int64_t period = s.period;
+        int64_t m = period * ((trip - period) / period);
+        for (int64_t k = 0; k < period && k < trip; ++k) its.push_back(k);
+        for (int64_t j = m; j <= m + 2 * period - 2; ++j)
+          if (j >= period && j < trip) its.push_back(j);
         std::string kept;
         for (int64_t k : its) kept += (kept.empty() ? "" : ", ") + std::to_string(k);
         t_.approximations.push_back("loop " + s.var + " at " + where + " (" + std::to_string(trip) +
@@ -195,37 +199,39 @@ class Unroller {
         walkIteration(s, Expr::constant(*clb + k * *cstep), guard, s.var + "=" + std::to_string(k));
       return;
     }
-    if (s.needsEveryIteration) return incomplete(needsEveryIteration(s, where));
     using K = Expr::Kind;
     if (!cstep) t_.assumptions.push_back(Expr::cmp("sgt", step, Expr::constant(0)));
-    t_.approximations.push_back("loop " + s.var + " at " + where + " (trip count not constant) kept iterations 0, 1 "
-                                "and the last two or three");
+    const int64_t period = s.period;
+    t_.approximations.push_back("loop " + s.var + " at " + where + " (trip count not constant) kept iterations " +
+                                (period == 2 ? std::string("0, 1 and the last two or three")
+                                             : "0 to " + std::to_string(period - 1) + " and the last " +
+                                                   std::to_string(period) + " to " + std::to_string(2 * period - 1)));
     auto c = [](int64_t v) { return Expr::constant(v); };
     ExprPtr trip = Expr::binary(K::Div, Expr::binary(K::Add, Expr::binary(K::Sub, ub, lb), Expr::binary(K::Sub, step, c(1))), step);
-    ExprPtr m = Expr::binary(K::Mul, c(2), Expr::binary(K::Div, Expr::binary(K::Sub, trip, c(2)), c(2)));
+    ExprPtr m = Expr::binary(K::Mul, c(period), Expr::binary(K::Div, Expr::binary(K::Sub, trip, c(period)), c(period)));
     auto at = [&](const ExprPtr& j) { return Expr::binary(K::Add, lb, Expr::binary(K::Mul, j, step)); };
-    ExprPtr firstRuns = Expr::cmp("slt", lb, ub);
-    walkIteration(s, lb, s.atLeastOnce ? guard : exprAnd(guard, firstRuns), s.var + "=0");
-    ExprPtr second = Expr::binary(K::Add, lb, step);
-    ExprPtr secondRuns = Expr::cmp("slt", second, ub);
-    t_.earlierIterations[secondRuns.get()] = {firstRuns};
-    walkIteration(s, second, exprAnd(guard, secondRuns), s.var + "=1");
+    // The first P iterations; each runs only if the ones before it did.
+    std::vector<ExprPtr> firstRuns{Expr::cmp("slt", lb, ub)};
+    walkIteration(s, lb, s.atLeastOnce ? guard : exprAnd(guard, firstRuns[0]), s.var + "=0");
+    for (int64_t k = 1; k < period; ++k) {
+      ExprPtr value = k == 1 ? Expr::binary(K::Add, lb, step) : at(c(k));
+      ExprPtr runs = Expr::cmp("slt", value, ub);
+      t_.earlierIterations[runs.get()] = firstRuns;
+      walkIteration(s, value, exprAnd(guard, runs), s.var + "=" + std::to_string(k));
+      firstRuns.push_back(runs);
+    }
     ExprPtr previous;
-    for (int64_t d = 0; d <= 2; ++d) {
+    for (int64_t d = 0; d <= 2 * period - 2; ++d) {
       ExprPtr j = Expr::binary(K::Add, m, c(d));
-      ExprPtr present = exprAnd(Expr::cmp("sge", j, c(2)), Expr::cmp("slt", j, trip));
-      // j >= 2 runs after 0 and 1; m + 1 >= 2 needs the even m >= 2, so m runs before it. (Not
-      // m + 1 before m + 2: with 3 iterations m = 0 and iteration 2 follows the second copy.)
-      t_.earlierIterations[present.get()] = {firstRuns, secondRuns};
-      if (d == 1) t_.earlierIterations[present.get()].push_back(previous);
+      ExprPtr present = exprAnd(Expr::cmp("sge", j, c(period)), Expr::cmp("slt", j, trip));
+      // j >= P runs after 0 .. P-1; m + d >= P with 0 < d < P needs m >= P (a multiple of P), so
+      // m + d - 1 runs before it, as it does for d > P. (Not for d = P: with m = 0 the iteration
+      // before P is the first block's last.)
+      t_.earlierIterations[present.get()] = firstRuns;
+      if (d != 0 && d != period) t_.earlierIterations[present.get()].push_back(previous);
       walkIteration(s, at(j), exprAnd(guard, present), s.var + "=m+" + std::to_string(d));
       previous = present;
     }
-  }
-
-  static std::string needsEveryIteration(const Stmt& loop, const std::string& where) {
-    return "loop " + loop.var + " at " + where + " flips a flag every n-th iteration, which is only followed with every "
-           "iteration unrolled";
   }
 
   void walkWhile(const Stmt& s, const ExprPtr& guard) {

@@ -573,7 +573,7 @@ PY
     run 1 audit --rule sync-deadlock --rule barrier-arrival corpus/sync-deadlock corpus/barrier-arrival/bad
     expect_output '@wait_before_any_set +Violated +N/A'
     expect_output '@prime_and_drain|@symbolic_trip +Proved'
-    expect_output '^total Violated +20 +8'  # sync-deadlock: the bad kernels; barrier-arrival: 3 .pto and 5 fused C++ kernels
+    expect_output '^total Violated +21 +8'  # sync-deadlock: the bad kernels; barrier-arrival: 3 .pto and 5 fused C++ kernels
     expect_output '@kernel_entry +Proved +Violated'
     # A launch rule with no orchestration input linked is "Not checked", with the reason, never Proved.
     run 0 audit --rule barrier-sync-start --rule barrier-workspace corpus/barrier-workspace/good/indexed_soft_barrier.cpp

@@ -1,5 +1,7 @@
 #include "analyzer/cpp/translate.h"
 
+#include <numeric>
+
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 
@@ -513,12 +515,12 @@ class Translator final : public CallLowering {
     for (const CarriedFlag& f : flags) {
       auto when = flipCondition(values_[f.var], f.marker.get());
       if (!when) continue;
-      bool everyIteration = false;
-      auto flips = iterationsWhere(*when, counter, iteration, loop, everyIteration);
-      if (!flips) continue;
+      int period = 2;
+      auto flips = iterationsWhere(*when, counter, iteration, loop, period);
+      if (!flips || std::lcm(loop.period, period) > kMaxPeriod) continue;
+      loop.period = std::lcm(loop.period, period);
       ExprPtr top = binaryValue(Expr::binary(Expr::Kind::Rem, Expr::binary(Expr::Kind::Add, f.before, *flips),
                                              Expr::constant(2)));
-      loop.needsEveryIteration |= everyIteration;
       substituteLeaves(*loop.children[0], [&](const Expr& leaf) { return &leaf == f.marker.get() ? top : nullptr; });
       // After the loop: the value at the top of the iteration that does not run.
       using K = Expr::Kind;
@@ -541,13 +543,14 @@ class Translator final : public CallLowering {
 
   // How many iterations before the current one `when` held, as an expression of the loop
   // counter: the iteration itself when it always holds; for `(counter + a) % c == r` (a constant
-  // start, step 1), the multiples passed, which needs every iteration in the trace.
+  // start, step 1), the multiples passed, and the flag's values then repeat every 2c iterations
+  // (`period`, at most kMaxPeriod).
   static std::optional<ExprPtr> iterationsWhere(const ExprPtr& when, const ExprPtr& counter, const ExprPtr& iteration,
-                                                const Stmt& loop, bool& everyIteration) {
+                                                const Stmt& loop, int& period) {
     using K = Expr::Kind;
     if (auto c = evalConst(when)) return *c ? iteration : Expr::constant(0);
-    auto lb = evalConst(loop.lb), ub = evalConst(loop.ub), step = evalConst(loop.step);
-    if (!lb || !ub || step != std::optional<int64_t>(1) || *ub - *lb > kExactTrip) return std::nullopt;
+    auto lb = evalConst(loop.lb), step = evalConst(loop.step);
+    if (!lb || step != std::optional<int64_t>(1)) return std::nullopt;
     if (when->kind != K::Cmp || when->pred != "eq") return std::nullopt;
     const ExprPtr* rem = &when->args[0];
     auto r = evalConst(when->args[1]);
@@ -559,12 +562,12 @@ class Translator final : public CallLowering {
     if (shifted->kind == K::LoopVar && shifted->name == counter->name) a = 0;
     else if (shifted->kind == K::Add && shifted->args[0]->kind == K::LoopVar && shifted->args[0]->name == counter->name)
       a = evalConst(shifted->args[1]);
-    if (!c || *c <= 0 || !a || *r < 0 || *r >= *c || *lb + *a < 0) return std::nullopt;
+    if (!c || *c <= 0 || 2 * *c > kMaxPeriod || !a || *r < 0 || *r >= *c || *lb + *a < 0) return std::nullopt;
     // Values x in [0, n) with x % c == r: (n + c - 1 - r) / c; here x runs over [lb + a, counter + a).
     auto below = [&](const ExprPtr& n) {
       return Expr::binary(K::Div, Expr::binary(K::Add, n, Expr::constant(*c - 1 - *r)), Expr::constant(*c));
     };
-    everyIteration = true;
+    period = static_cast<int>(2 * *c);
     return Expr::binary(K::Sub, below(Expr::binary(K::Add, counter, Expr::constant(*a))),
                         below(Expr::constant(*lb + *a)));
   }

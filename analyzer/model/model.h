@@ -196,9 +196,10 @@ struct Stmt {
   std::string var;
   ExprPtr lb, ub, step;
   bool atLeastOnce = false;
-  // For: values in the body count what earlier iterations did beyond their parity (a flag
-  // flipped every n-th iteration), so the loop is only understood with every iteration unrolled.
-  bool needsEveryIteration = false;
+  // For: the period of what the body does, in iterations: a long or symbolic loop is unrolled in
+  // whole periods (solver/trace.cpp). 2 for double buffers; a flag flipped every c-th iteration
+  // makes it 2c (the C++ front end).
+  int period = 2;
   // If: cond; then = children[0], else = children[1] (may be an empty Seq).
   // While: cond computed by children[0] ("before" region), body = children[1].
   ExprPtr cond;
@@ -293,6 +294,8 @@ struct Model {
 
 // Loops with a constant trip count up to this are unrolled exactly (solver/trace.h).
 constexpr int kExactTrip = 8;
+// The longest Stmt::period a front end asks for: a long loop keeps 3 * period - 1 iterations.
+constexpr int kMaxPeriod = 8;
 
 // Replaces leaves of every expression in a statement tree (loop bounds, conditions, event ids,
 // access boxes, barrier counts), as `substitute` does for one expression.
