@@ -18,9 +18,15 @@ class Unroller {
       overLimit_ = "at least " + std::to_string(least) + " op instances after unrolling, more than the " +
                    std::to_string(kMaxTraceOps) + " allowed";
       if (!keepPrefix) return incomplete(overLimit_);
+      limit_ = kMaxPrefixOps;
     }
     walk(body, Expr::constant(1));
-    t_.prefix = !t_.complete && !t_.ops.empty();
+    if (t_.complete || t_.ops.empty()) return;
+    // Only the first instances are kept: the questions a prefix answers cost the more, the
+    // longer it is, and a violation shows within the first iterations.
+    t_.prefix = true;
+    if (t_.ops.size() > kMaxPrefixOps) t_.ops.resize(kMaxPrefixOps);
+    while (!t_.branches.empty() && t_.branches.back().firstOp >= t_.ops.size()) t_.branches.pop_back();
   }
 
  private:
@@ -94,7 +100,7 @@ class Unroller {
   }
 
   void emit(const Op& op, const ExprPtr& guard) {
-    if (t_.ops.size() >= kMaxTraceOps) {
+    if (t_.ops.size() >= limit_) {
       incomplete(!overLimit_.empty() ? overLimit_
                                      : "more than " + std::to_string(kMaxTraceOps) + " op instances after unrolling");
       return;
@@ -255,6 +261,7 @@ class Unroller {
   std::string context_;
   ExprPtr alive_ = Expr::constant(1);
   std::string overLimit_;  // why the kernel cannot fit, known before the walk
+  size_t limit_ = kMaxTraceOps;
 };
 
 }  // namespace

@@ -57,13 +57,14 @@ struct Trace {
   std::map<const Expr*, std::vector<ExprPtr>> earlierIterations;
   bool complete = true;              // false when a construct could not be unrolled
   std::string incompleteReason;
-  // Incomplete, and `ops` are the first instances in issue order up to where unrolling stopped.
-  // What they show is real (a wait that starves there starves whatever follows); what they do
-  // not show proves nothing.
+  // Incomplete, and `ops` are the first instances in issue order (at most kMaxPrefixOps of
+  // them, up to where unrolling stopped). What they show is real (a wait that starves there
+  // starves whatever follows); what they do not show proves nothing.
   bool prefix = false;
 };
 
 constexpr size_t kMaxTraceOps = 20000;
+constexpr size_t kMaxPrefixOps = 2000;
 
 // keepPrefix: build the instances up to the limit even when the kernel is sure to exceed it.
 Trace unrollKernel(const Kernel& k, bool keepPrefix = false);

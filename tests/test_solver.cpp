@@ -556,15 +556,15 @@ TEST_CASE("trace: a kernel sure to exceed the instance limit is given up before 
   CHECK_FALSE(deep.prefix);
   CHECK(deep.ops.empty());
   CHECK(deep.incompleteReason.find("at least 78126 op instances") != std::string::npos);
-  // Asked for its prefix: the first 20,000 instances in issue order, the same reason.
+  // Asked for its prefix: its first kMaxPrefixOps instances in issue order, the same reason.
   keepPrefix = true;
-  Trace head20k = nest(7, "%c9");
+  Trace first = nest(7, "%c9");
   keepPrefix = false;
-  CHECK_FALSE(head20k.complete);
-  CHECK(head20k.prefix);
-  CHECK(head20k.ops.size() == kMaxTraceOps);
-  CHECK(head20k.incompleteReason == deep.incompleteReason);
-  CHECK(evalConst((*head20k.ops[1].iteration).back().second) == 1);  // innermost iteration 1 next
+  CHECK_FALSE(first.complete);
+  CHECK(first.prefix);
+  CHECK(first.ops.size() == kMaxPrefixOps);
+  CHECK(first.incompleteReason == deep.incompleteReason);
+  CHECK(evalConst((*first.ops[1].iteration).back().second) == 1);  // innermost iteration 1 next
   // Six levels (15,625) fit; the estimate must not refuse what the walk can build.
   Trace fits = nest(6, "%c9");
   CHECK(fits.complete);
