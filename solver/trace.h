@@ -64,7 +64,7 @@ struct Trace {
 };
 
 constexpr size_t kMaxTraceOps = 20000;
-constexpr size_t kMaxPrefixOps = 2000;
+constexpr size_t kMaxPrefixOps = 500;
 
 // keepPrefix: build the instances up to the limit even when the kernel is sure to exceed it.
 Trace unrollKernel(const Kernel& k, bool keepPrefix = false);
