@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
+#include <tuple>
 
 namespace ptov {
 namespace {
@@ -51,7 +53,58 @@ struct Access {
   ByteRange bytes;
   bool exact;  // the bytes are known, not only the root's bound
   bool write;
+  ByteRange placed;  // the placement's bytes this access is in
 };
+
+// The elements of one tile access in the order an elementwise op walks them: `lines` rows of
+// `perLine` elements of `elem` bytes, `stride` bytes apart, from `base` (MemRef::elementBytes).
+struct ElementWalk {
+  int64_t base, lines, perLine, stride, elem;
+  int64_t count() const { return lines * perLine; }
+  int64_t at(int64_t k) const { return base + (k / perLine) * stride + (k % perLine) * elem; }
+  // How many elements start before `address` (their starts only grow).
+  int64_t startingBefore(int64_t address) const {
+    int64_t lo = 0, hi = count();
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (at(mid) < address) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+};
+
+constexpr int64_t kMaxWalkedElements = int64_t(1) << 20;
+
+std::optional<ElementWalk> elementWalk(const Access& a) {
+  const MemRef& m = *a.ref;
+  if (m.elementBytes <= 0 || m.rowElements <= 0 || !a.exact) return std::nullopt;
+  const int64_t elem = m.elementBytes, row = m.rowElements * elem;
+  if (m.tileView.empty()) {
+    int64_t bytes = a.placed.end - a.placed.begin;
+    if (bytes % row != 0) return std::nullopt;
+    return ElementWalk{a.placed.begin, bytes / row, m.rowElements, row, elem};
+  }
+  if (!m.tileViewOffset || m.tileViewBytes <= 0) return std::nullopt;
+  const int64_t base = a.placed.begin + *m.tileViewOffset;
+  if (m.tileViewLineBytes > 0 && m.tileViewLines > 1) {
+    if (m.tileViewLineBytes != row) return std::nullopt;
+    return ElementWalk{base, m.tileViewLines, m.rowElements, m.tileViewStride, elem};
+  }
+  if (m.tileViewBytes % row != 0) return std::nullopt;
+  return ElementWalk{base, m.tileViewBytes / row, m.rowElements, row, elem};
+}
+
+// The first output element that overwrites an input element the op reads after it: (output,
+// input) indices; nullopt when none does. Only for the same shape (an elementwise op).
+std::optional<std::pair<int64_t, int64_t>> writesAhead(const ElementWalk& in, const ElementWalk& out) {
+  for (int64_t k = 0; k < out.count(); ++k) {
+    const int64_t from = out.at(k), to = from + out.elem;
+    int64_t last = in.startingBefore(to) - 1;  // the last input element starting before `to`
+    if (last > k && in.at(last) + in.elem > from) return std::make_pair(k, last);
+  }
+  return std::nullopt;
+}
 
 class TileValueAnalysis {
  public:
@@ -171,12 +224,13 @@ class TileValueAnalysis {
         for (int p : which)
           for (const ByteRange& r : placements_[p].ranges) {
             if (ref.tileView.empty() || !known) {
-              accesses_.push_back({static_cast<int>(n), &ref, p, root->second, r, known, write});
+              accesses_.push_back({static_cast<int>(n), &ref, p, root->second, r, known, write, r});
               continue;
             }
             // A strided view is one access per line it covers.
             for (const auto& [b, e] : ref.tileViewBytesAt(*ref.tileViewOffset))
-              accesses_.push_back({static_cast<int>(n), &ref, p, root->second, {r.begin + b, r.begin + e}, true, write});
+              accesses_.push_back(
+                  {static_cast<int>(n), &ref, p, root->second, {r.begin + b, r.begin + e}, true, write, r});
           }
       };
       size_t first = accesses_.size();
@@ -211,11 +265,34 @@ class TileValueAnalysis {
     return c;
   }
 
+  // An elementwise op over operands of one shape walks their elements in step: it overwrites
+  // input it has not read yet where an output element lands on a later input element (a widening
+  // tcvt onto its own source), not where it lands on one already read (a compact copy of a
+  // strided slice written from the slice's root start). Decided once per pair of operands;
+  // nullopt when their element walks are not known or differ in shape.
+  std::optional<bool> elementwiseClash(const Access& r, const Access& w) {
+    auto in = elementWalk(r), out = elementWalk(w);
+    if (!in || !out || in->lines != out->lines || in->perLine != out->perLine || in->count() > kMaxWalkedElements)
+      return std::nullopt;
+    if (!decidedPairs_.insert({r.ref, w.ref, r.placed.begin, w.placed.begin}).second) return true;  // said once
+    auto ahead = writesAhead(*in, *out);
+    if (!ahead) return false;
+    TileClash c = clashOf(w, r, nullptr);
+    c.writtenBytes = {out->at(ahead->first), out->at(ahead->first) + out->elem};
+    c.readBytes = {in->at(ahead->second), in->at(ahead->second) + in->elem};
+    c.element = ahead->first;
+    c.readElement = ahead->second;
+    c.exact = true;
+    keep(c);
+    return true;
+  }
+
   // An op that reads bytes it also writes at another offset overwrites input it has not read
   // yet (a vector op walks its operands in step). The same start is an in-place op; a window
   // copied onto the bytes it came from (TEXTRACT into base + window) is a view.
   // A view at the loop counters is decided per iteration here: one op execution reads and
   // writes in the same iteration, so each of the view's offsets is a case of its own.
+  // Operands whose elements are known are decided per element (elementwiseClash) instead.
   void inOpOverlaps() {
     auto cases = [](const Access& a) {
       std::vector<ByteRange> out;
@@ -233,6 +310,8 @@ class TileValueAnalysis {
         for (size_t j = span.first; j < span.second; ++j) {
           const Access& w = accesses_[j];
           if (!w.write || w.ref->space != r.ref->space || (!r.exact && !w.exact)) continue;
+          if (!r.placed.overlaps(w.placed)) continue;
+          if (elementwiseClash(r, w)) continue;
           for (const ByteRange& rb : cases(r))
             for (const ByteRange& wb : cases(w)) {
               if (!wb.overlaps(rb) || wb.begin == rb.begin) continue;
@@ -435,6 +514,7 @@ class TileValueAnalysis {
   std::map<const Op*, int> order_;
   std::map<const Op*, TileClash> byLater_;  // the finding's placement -> its clash
   std::map<std::string, Bits> deps_;  // tile -> the shared roots its value can be computed from
+  std::set<std::tuple<const MemRef*, const MemRef*, int64_t, int64_t>> decidedPairs_;  // elementwiseClash
 };
 
 }  // namespace

@@ -32,6 +32,9 @@ struct TileClash {
   // False when one of the two ranges is only a bound (a view at a dynamic offset lies somewhere
   // in its root): the bytes may be shared, which the rule says as `unknown`.
   bool exact = true;
+  // An elementwise op that writes output element `element` over input element `readElement`,
+  // which it reads later (walked in order); -1 when not decided per element.
+  int64_t element = -1, readElement = -1;
 };
 
 struct TileClashes {

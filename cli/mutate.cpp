@@ -382,16 +382,27 @@ class Generator {
         size_t lb = src_.lineExtent(*g).first;
         // Sharing bytes destroys a value only when one tile is written while the other holds a
         // value of its own (written since its placement) that is used later, or when one op
-        // reads the other and writes this one (at different offsets now).
+        // reads the other and writes this one ahead of its reads: an elementwise op over two
+        // whole plain tiles of one shape writes ahead only when the written one starts after
+        // the read one (docs/rules/ub-range.md); any other op at different offsets now.
+        auto startOf = [&](const Tile& x) { return &x == &t ? shifted : x.begin; };
+        auto ref = [&](int i, const Tile& x, bool write) -> const MemRef* {
+          for (const MemRef& m : write ? num.ops()[i]->writes : num.ops()[i]->reads)
+            if (m.value == x.op->tileValue) return &m;
+          return nullptr;
+        };
+        auto writesAhead = [&](int i, const Tile& w, const Tile& live) {
+          const MemRef *out = ref(i, w, true), *in = ref(i, live, false);
+          bool elementwise = out->tileView.empty() && in->tileView.empty() && out->elementBytes > 0 &&
+                             out->elementBytes == in->elementBytes && out->rowElements == in->rowElements &&
+                             w.end - w.begin == live.end - live.begin;
+          return !elementwise || startOf(w) > startOf(live);
+        };
         auto destroys = [&](const Tile& w, const Tile& live) {
-          auto touches = [&](int i, const Tile& x, bool write) {
-            for (const MemRef& m : write ? num.ops()[i]->writes : num.ops()[i]->reads)
-              if (m.value == x.op->tileValue) return true;
-            return false;
-          };
+          auto touches = [&](int i, const Tile& x, bool write) { return ref(i, x, write) != nullptr; };
           for (int i = std::max(w.def, live.def); i <= std::min(w.last, live.last); ++i) {
             if (!touches(i, w, true)) continue;
-            if (touches(i, live, false)) return true;
+            if (touches(i, live, false) && writesAhead(i, w, live)) return true;
             bool held = false;
             for (int j = live.def; j < i && !held; ++j) held = touches(j, live, true);
             if (held && live.last > i) return true;

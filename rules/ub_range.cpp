@@ -132,6 +132,16 @@ class UbRange : public Rule {
     for (const TileClash& c : found.clashes) {
       const std::string over = tileName(*c.written), under = tileName(*c.read);
       const std::string space = memSpaceName(c.placedOver->tileSpace);
+      if (!c.laterRead && c.element >= 0) {
+        Finding& f = ctx.report(c.placedLater->loc,
+                                "'" + c.write->name + "' writes element " + std::to_string(c.element) + " of " + over +
+                                    " " + rangeText(c.writtenBytes) + " over element " + std::to_string(c.readElement) +
+                                    " of " + under + " " + rangeText(c.readBytes) + " in " + space +
+                                    ": walking the elements in order, it overwrites input it has not read yet");
+        f.notes.push_back({c.write->loc, "the op that reads and overwrites the shared bytes"});
+        addPlacementNote(f, c, *c.read, *c.written);
+        continue;
+      }
       if (!c.laterRead) {
         Finding& f = ctx.report(c.placedLater->loc, "'" + c.write->name + "' reads " + under + " " + rangeText(c.readBytes) +
                                                        " and writes " + over + " " + rangeText(c.writtenBytes) + " in " +

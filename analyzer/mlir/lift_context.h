@@ -36,6 +36,8 @@ struct ValueInfo {
   std::vector<int64_t> viewOffsetChoices;
   int64_t viewLines = 1, viewStride = 0, viewLineBytes = 0;  // MemRef::tileViewLines ...
   bool ownIdentity = false;              // a tile whose reused SSA name got its own root name (liftTile)
+  int tileElemBytes = 0;                 // a plain row-major tile or view: MemRef::elementBytes ...
+  int64_t tileRowElements = 0;           // ... and MemRef::rowElements
   int64_t slotBytes = 0, slotCount = 0;  // a multi-tile buffer (pto.alloc_multi_tile): its slots
   // GM pointers and views: where they start, in bytes from the base of their parameter's
   // buffer (null: not known), their element size, and a tensor view's strides in elements.

@@ -85,6 +85,11 @@ struct MemRef {
   // offset, tileViewLines lines of tileViewLineBytes, tileViewStride apart (the span above is
   // from the first line's start to the last line's end). tileViewLineBytes 0: contiguous.
   int64_t tileViewLines = 1, tileViewStride = 0, tileViewLineBytes = 0;
+  // A local tile access in a plain row-major layout: bytes per element and elements per row of
+  // what the op sees (the view's own shape); 0 when not known. An elementwise op walks its
+  // operands' elements in that order (analysis/tile_values.cpp).
+  int elementBytes = 0;
+  int64_t rowElements = 0;
   // The bytes of the root [begin, end) it covers at root offset `offset`, line by line.
   std::vector<std::pair<int64_t, int64_t>> tileViewBytesAt(int64_t offset) const;
   // Two views of one root, both at known offsets: do they share a byte (line by line)?

@@ -293,6 +293,10 @@ class FunctionLifter : public mlir::LiftContext {
           m.tileViewLineBytes = i->viewLineBytes;
         }
       }
+      if (i->isTile) {
+        m.elementBytes = i->tileElemBytes;
+        m.rowElements = i->tileRowElements;
+      }
       m.view = i->view;
       m.offsets = i->offsets;
       m.sizes = i->sizes;
@@ -904,10 +908,22 @@ class FunctionLifter : public mlir::LiftContext {
   // a tile: a view of the root tile's bytes, so every access through it is an access of the
   // root (sync-pipe-race, ub-range). A subview at constant offsets of a plain row- or
   // column-major tile covers a known byte range of it; otherwise it may lie anywhere in the root.
+  // An elementwise op walks a tile's elements row by row when its layout is plain row-major.
+  static void setElementOrder(ValueInfo& v, const TileType& t) {
+    bool plain = !t.colMajor && !t.boxed && t.elemBytes > 0 && t.cols > 0;
+    v.tileElemBytes = plain ? t.elemBytes : 0;
+    v.tileRowElements = plain ? t.cols : 0;
+  }
+
   void liftTileView(const mlir::Op& op) {
     const std::string& base = op.operands[0];
     ValueInfo v = *info(base);
     v.expr = nullptr;
+    // The view's own type says how its elements are walked (a reshape changes the rows).
+    std::vector<std::string> viewTypes = typeTokens(op);
+    std::optional<TileType> own = viewTypes.empty() ? std::nullopt : parseTileType(viewTypes.back());
+    if (own) setElementOrder(v, *own);
+    else v.tileElemBytes = 0, v.tileRowElements = 0;
     bool rooted = !v.root.empty();
     if (!rooted) {
       v.root = base;
@@ -1019,6 +1035,7 @@ class FunctionLifter : public mlir::LiftContext {
     if (tt) {
       v.space = tt->space;
       v.tileBytes = tt->bytes;
+      setElementOrder(v, *tt);
     }
     for (const auto& t : types)
       if (auto multi = parseMultiTileType(t)) {  // one buffer of its slots, back to back
