@@ -39,6 +39,7 @@ struct TileType {
   int elemBytes = 0;
   bool colMajor = false;  // blayout=col_major: element (r, c) at c * rows + r
   bool boxed = false;     // slayout other than none_box: fractal boxes, not a plain row/column order
+  bool partlyValid = false;  // v_row / v_col not the whole tile (or not constant): ops walk less
 };
 
 // Parses !pto.tile_buf<loc=vec, dtype=f32, rows=1, cols=64, ...> and the compact
@@ -63,6 +64,7 @@ std::optional<TileType> parseTileTypeText(const std::string& text) {
   TileType tt;
   std::string dtype;
   int64_t rows = 0, cols = 0;
+  std::optional<int64_t> validRows, validCols;
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string& p = parts[i];
     auto eq = p.find('=');
@@ -86,7 +88,10 @@ std::optional<TileType> parseTileTypeText(const std::string& text) {
     else if (k == "slayout") tt.boxed = v != "none_box";
     else if (k == "rows") rows = parseInt(v).value_or(0);
     else if (k == "cols") cols = parseInt(v).value_or(0);
+    else if (k == "v_row") validRows = parseInt(v).value_or(-1);
+    else if (k == "v_col") validCols = parseInt(v).value_or(-1);
   }
+  tt.partlyValid = (validRows && *validRows != rows) || (validCols && *validCols != cols);
   // A size past 64 bits (or a dynamic one) is unknown (0): it must not wrap to a small tile.
   int64_t cells = 0, bytes = 0;
   bool fits = rows >= 0 && cols >= 0 && !__builtin_mul_overflow(rows, cols, &cells) &&
@@ -904,17 +909,18 @@ class FunctionLifter : public mlir::LiftContext {
     defineResults(op, v);
   }
 
-  // %v = pto.subview %t[%r, %c] sizes [R, C] ... : T -> V, and pto.treshape / bitcast / reshape of
-  // a tile: a view of the root tile's bytes, so every access through it is an access of the
-  // root (sync-pipe-race, ub-range). A subview at constant offsets of a plain row- or
-  // column-major tile covers a known byte range of it; otherwise it may lie anywhere in the root.
-  // An elementwise op walks a tile's elements row by row when its layout is plain row-major.
+  // An elementwise op walks a tile's elements row by row when its layout is plain row-major and
+  // the whole tile is valid.
   static void setElementOrder(ValueInfo& v, const TileType& t) {
-    bool plain = !t.colMajor && !t.boxed && t.elemBytes > 0 && t.cols > 0;
+    bool plain = !t.colMajor && !t.boxed && !t.partlyValid && t.elemBytes > 0 && t.cols > 0;
     v.tileElemBytes = plain ? t.elemBytes : 0;
     v.tileRowElements = plain ? t.cols : 0;
   }
 
+  // %v = pto.subview %t[%r, %c] sizes [R, C] ... : T -> V, and pto.treshape / bitcast / reshape of
+  // a tile: a view of the root tile's bytes, so every access through it is an access of the
+  // root (sync-pipe-race, ub-range). A subview at constant offsets of a plain row- or
+  // column-major tile covers a known byte range of it; otherwise it may lie anywhere in the root.
   void liftTileView(const mlir::Op& op) {
     const std::string& base = op.operands[0];
     ValueInfo v = *info(base);
