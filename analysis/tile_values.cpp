@@ -78,8 +78,10 @@ constexpr int64_t kMaxWalkedElements = int64_t(1) << 20;
 
 std::optional<ElementWalk> elementWalk(const Access& a) {
   const MemRef& m = *a.ref;
-  if (m.elementBytes <= 0 || m.rowElements <= 0 || !a.exact) return std::nullopt;
-  const int64_t elem = m.elementBytes, row = m.rowElements * elem;
+  int64_t row = 0;
+  if (m.elementBytes <= 0 || m.rowElements <= 0 || !a.exact || __builtin_mul_overflow(m.rowElements, m.elementBytes, &row))
+    return std::nullopt;
+  const int64_t elem = m.elementBytes;
   if (m.tileView.empty()) {
     int64_t bytes = a.placed.end - a.placed.begin;
     if (bytes % row != 0) return std::nullopt;
