@@ -90,11 +90,38 @@ class Translator {
     if (!e) return symbol("?null");
     auto it = memo_.find(e.get());
     if (it != memo_.end()) return it->second;
+    if (e->depth <= kDeepTerm) return translateNode(e);
+    buildFromLeaves(e);
+    return memo_.at(e.get());
+  }
+
+  // Past this depth a term is built from its leaves up, so `build` never recurses more than one
+  // node deep: a kernel's chain of 5,000 event levels overflowed the 8 MB stack of a sanitized
+  // build when translated recursively.
+  static constexpr int kDeepTerm = 200;
+
+  z3::expr translateNode(const ExprPtr& e) {
     if ((++translated_ & 1023) == 0 && budgetSpent_()) throw TranslationOverBudget{};
     z3::expr r = build(*e);
     memo_.emplace(e.get(), r);
     keep_.push_back(e);
     return r;
+  }
+
+  // Post-order over the nodes not yet translated, with an explicit stack.
+  void buildFromLeaves(const ExprPtr& root) {
+    std::vector<std::pair<ExprPtr, size_t>> stack{{root, 0}};
+    while (!stack.empty()) {
+      ExprPtr node = stack.back().first;
+      size_t next = stack.back().second++;
+      if (next < node->args.size()) {
+        const ExprPtr& child = node->args[next];
+        if (child && !memo_.count(child.get())) stack.push_back({child, 0});
+        continue;
+      }
+      stack.pop_back();
+      if (!memo_.count(node.get())) translateNode(node);
+    }
   }
 
   z3::expr build(const Expr& e) {
