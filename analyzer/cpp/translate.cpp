@@ -511,7 +511,14 @@ class Translator final : public CallLowering {
       else flagDepth_.erase(f.var);
     }
     if (!straight) return after;
+    using K = Expr::Kind;
     const ExprPtr counter = Expr::loopVar(loop.var);
+    // After the loop a flag has its value at the top of the iteration that does not run.
+    ExprPtr trips = Expr::binary(K::Div, Expr::binary(K::Add, Expr::binary(K::Sub, loop.ub, loop.lb),
+                                                      Expr::binary(K::Sub, loop.step, Expr::constant(1))),
+                                 loop.step);
+    ExprPtr end = Expr::select(Expr::cmp("slt", loop.lb, loop.ub),
+                               Expr::binary(K::Add, loop.lb, Expr::binary(K::Mul, trips, loop.step)), loop.lb);
     for (const CarriedFlag& f : flags) {
       auto when = flipCondition(values_[f.var], f.marker.get());
       if (!when) continue;
@@ -519,16 +526,8 @@ class Translator final : public CallLowering {
       auto flips = iterationsWhere(*when, counter, iteration, loop, period);
       if (!flips || std::lcm(loop.period, period) > kMaxPeriod) continue;
       loop.period = std::lcm(loop.period, period);
-      ExprPtr top = binaryValue(Expr::binary(Expr::Kind::Rem, Expr::binary(Expr::Kind::Add, f.before, *flips),
-                                             Expr::constant(2)));
+      ExprPtr top = binaryValue(Expr::binary(K::Rem, Expr::binary(K::Add, f.before, *flips), Expr::constant(2)));
       substituteLeaves(*loop.children[0], [&](const Expr& leaf) { return &leaf == f.marker.get() ? top : nullptr; });
-      // After the loop: the value at the top of the iteration that does not run.
-      using K = Expr::Kind;
-      ExprPtr trips = Expr::binary(K::Div, Expr::binary(K::Add, Expr::binary(K::Sub, loop.ub, loop.lb),
-                                                        Expr::binary(K::Sub, loop.step, Expr::constant(1))),
-                                   loop.step);
-      ExprPtr end = Expr::select(Expr::cmp("slt", loop.lb, loop.ub),
-                                 Expr::binary(K::Add, loop.lb, Expr::binary(K::Mul, trips, loop.step)), loop.lb);
       after.emplace_back(f.var, binaryValue(substitute(top, [&](const Expr& leaf) {
                            return leaf.kind == K::LoopVar && leaf.name == loop.var ? end : nullptr;
                          })));

@@ -117,7 +117,7 @@ class CallLowering : public WrapperFacts {
       auto flag = flagDepth_.find(d);
       bool inOrder = unmergedDepth_ == 0 || (flag != flagDepth_.end() && flag->second == unmergedDepth_);
       if (inOrder && bo->getOpcode() == BO_XorAssign && constant(bo->getRHS()) == std::optional<int64_t>(1) &&
-                 isBinary(values_[d])) {
+          isBinary(values_[d])) {
         values_[d] = Expr::binary(Expr::Kind::Sub, Expr::constant(1), values_[d]);
       } else if (bo->getOpcode() == BO_Assign && inOrder) {
         values_[d] = value(bo->getRHS());
