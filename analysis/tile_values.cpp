@@ -181,13 +181,13 @@ class TileValueAnalysis {
     return true;
   }
 
-  // Which placement each access of a shared root reaches: the root's only one, or (a C++ tile
+  // Which placement each access of a tile reaches: the tile's only one, or (a C++ tile
   // TASSIGNed several times) those that reach the access along the flow graph.
   std::vector<std::vector<int>> reachingPlacements() {
     std::vector<std::vector<int>> none;
     std::map<std::string, int> multi;  // roots placed by more than one op
-    for (const auto& r : roots_)
-      if (placementsOf_[r].size() > 1) multi.emplace(r, static_cast<int>(multi.size()));
+    for (const auto& [r, ps] : placementsOf_)
+      if (ps.size() > 1) multi.emplace(r, static_cast<int>(multi.size()));
     if (multi.empty()) return none;
     // State: per multi-placed root, a bit per placement op (placement index).
     Bits entry(placements_.size());
@@ -208,7 +208,8 @@ class TileValueAnalysis {
   }
 
   void collectAccesses() {
-    std::vector<std::vector<int>> reach = reachingPlacements();
+    reach_ = reachingPlacements();
+    const std::vector<std::vector<int>>& reach = reach_;
     for (size_t n = 0; n < flow_.nodes.size(); ++n) {
       const Op* op = flow_.nodes[n].op;
       if (!op) continue;
@@ -331,64 +332,112 @@ class TileValueAnalysis {
     }
   }
 
-  // Which shared roots each tile's value can be computed from, over the whole kernel (flow-
-  // insensitive, so "derived" errs towards one buffer): an op writing B from R makes B depend on
-  // R and on what R depends on; a tile never written is a view of whatever tiles share its bytes
-  // (PyPTO's row-major handles of a column-major tile, read without a move).
-  bool computeDerivation() {
-    std::map<std::string, std::set<std::string>> from;  // tile -> tiles its value is computed from
-    std::set<std::string> written;
-    for (const FlowNode& n : flow_.nodes) {
-      if (!n.op) continue;
-      for (const MemRef& w : n.op->writes) {
-        if (w.space == MemSpace::GM) continue;
-        written.insert(w.value);
-        for (const MemRef& r : n.op->reads)
-          if (r.space != MemSpace::GM) from[w.value].insert(r.value);
-      }
+  // The bytes one operand covers, for the value lineage: a range in its space, or in a space of
+  // its own for a tile without a constant place; exact when they are the bytes it touches.
+  struct Span {
+    int space;
+    ByteRange bytes;
+    bool exact;
+    int root;  // the shared root it goes through; -1 for another tile
+  };
+
+  void addSpans(const MemRef& ref, int node, std::vector<Span>& out, std::map<std::string, int>& unplaced) {
+    auto root = rootIndex_.find(ref.value);
+    const int r = root == rootIndex_.end() ? -1 : root->second;
+    auto placed = placementsOf_.find(ref.value);
+    if (placed == placementsOf_.end()) {
+      const int space = 1000 + unplaced.emplace(ref.value, static_cast<int>(unplaced.size())).first->second;
+      out.push_back({space, {0, 1}, ref.tileView.empty(), r});
+      return;
     }
-    // Only shared roots overlap another tile; the pair walk is bounded like findSharedRoots'.
-    size_t steps = 0;
-    for (const std::string& name : roots_) {
-      if (written.count(name)) continue;
-      for (int p : placementsOf_[name])
-        for (const std::string& other : roots_)
-          if (other != name)
-            for (int q : placementsOf_[other])
-              for (const ByteRange& a : placements_[p].ranges)
-                for (const ByteRange& b : placements_[q].ranges) {
-                  if (++steps > kMaxPairSteps) return false;
-                  if (placements_[p].op->tileSpace == placements_[q].op->tileSpace && a.overlaps(b))
-                    from[name].insert(other);
-                }
-    }
-    // Fixpoint: each tile's set of shared roots (bits) grows with what its sources have.
-    for (const auto& [name, sources] : from) deps_.try_emplace(name, roots_.size());
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const auto& [name, sources] : from) {
-        Bits& mine = deps_.at(name);
-        for (const std::string& src : sources) {
-          if (auto r = rootIndex_.find(src); r != rootIndex_.end() && !mine.test(r->second)) {
-            mine.set(r->second);
-            changed = true;
-          }
-          if (auto theirs = deps_.find(src); theirs != deps_.end() && src != name) changed |= mine.join(theirs->second);
+    std::vector<int> which;
+    if (placed->second.size() == 1) which = placed->second;
+    else
+      for (int p : reach_[node])
+        if (std::find(placed->second.begin(), placed->second.end(), p) != placed->second.end()) which.push_back(p);
+    const bool known = ref.tileView.empty() || (ref.tileViewOffset && ref.tileViewBytes > 0);
+    size_t ranges = 0;
+    for (int p : which) ranges += placements_[p].ranges.size();
+    for (int p : which)
+      for (const ByteRange& range : placements_[p].ranges) {
+        const int space = static_cast<int>(placements_[p].op->tileSpace);
+        if (!known || ref.tileView.empty()) {
+          out.push_back({space, range, known && ranges == 1, r});
+          continue;
         }
+        for (const auto& [b, e] : ref.tileViewBytesAt(*ref.tileViewOffset))
+          out.push_back({space, {range.begin + b, range.begin + e}, ranges == 1, r});
       }
+  }
+
+  // Which shared roots' values each writing op computes from, by bytes (reaching definitions):
+  // a write gives its bytes the values its op read plus its own tile's; a read through any handle
+  // carries what its bytes hold. So a write computed from what the bytes it overwrites held is a
+  // new version of that value whatever handle it goes through (an accumulator continued through
+  // a fresh handle at its address, a never-written row-major handle of a column-major result).
+  bool computeLineage() {
+    std::map<int, std::pair<std::vector<Span>, std::vector<Span>>> spans;  // node -> reads, writes
+    std::map<std::string, int> unplaced;
+    std::map<int, std::set<int64_t>> cuts;  // per space
+    for (size_t n = 0; n < flow_.nodes.size(); ++n) {
+      const Op* op = flow_.nodes[n].op;
+      if (!op || op->writes.empty()) continue;
+      auto& [reads, writes] = spans[static_cast<int>(n)];
+      for (const MemRef& m : op->reads)
+        if (m.space != MemSpace::GM) addSpans(m, static_cast<int>(n), reads, unplaced);
+      for (const MemRef& m : op->writes)
+        if (m.space != MemSpace::GM) addSpans(m, static_cast<int>(n), writes, unplaced);
+      for (const auto* list : {&reads, &writes})
+        for (const Span& sp : *list) cuts[sp.space].insert({sp.bytes.begin, sp.bytes.end});
     }
+    // Segments: between consecutive cuts of a space; every span is a run of them.
+    std::map<int, std::vector<int64_t>> cutList;
+    std::map<int, size_t> base;
+    size_t segments = 0;
+    for (const auto& [space, c] : cuts) {
+      base[space] = segments;
+      cutList[space].assign(c.begin(), c.end());
+      segments += c.size() - 1;
+    }
+    auto segmentsOf = [&](const Span& sp) {
+      const std::vector<int64_t>& c = cutList[sp.space];
+      size_t from = std::lower_bound(c.begin(), c.end(), sp.bytes.begin) - c.begin();
+      size_t to = std::lower_bound(c.begin(), c.end(), sp.bytes.end) - c.begin();
+      return std::make_pair(base[sp.space] + from, base[sp.space] + to);
+    };
+    const size_t perSet = (roots_.size() + 63) / 64;
+    if (flow_.nodes.size() * segments * perSet > kMaxPendingWords) return false;
+    // State: per segment, a word-aligned set of the shared roots whose values its bytes hold.
+    auto carried = [&](const Bits& state, const std::vector<Span>& reads) {
+      Bits out(roots_.size());
+      for (const Span& sp : reads)
+        for (auto [seg, end] = segmentsOf(sp); seg < end; ++seg)
+          for (size_t w = 0; w < perSet; ++w) out.w[w] |= state.w[seg * perSet + w];
+      return out;
+    };
+    auto in = solveForward(flow_, Bits(segments * perSet * 64), [&](const FlowNode& fn, Bits& state) {
+      auto it = spans.find(static_cast<int>(&fn - flow_.nodes.data()));
+      if (it == spans.end()) return;
+      const Bits from = carried(state, it->second.first);
+      for (const Span& sp : it->second.second)
+        for (auto [seg, end] = segmentsOf(sp); seg < end; ++seg) {
+          for (size_t w = 0; w < perSet; ++w) {
+            uint64_t& word = state.w[seg * perSet + w];
+            word = sp.exact ? from.w[w] : word | from.w[w];
+          }
+          if (sp.root >= 0) state.set(seg * perSet * 64 + sp.root);
+        }
+    });
+    for (const auto& [node, io] : spans)
+      if (!in[node].w.empty()) carriedAt_.emplace(node, carried(in[node], io.first));
     return true;
   }
 
-  // Is what `op` writes computed from the value of shared root `root` (directly, through a
-  // view of it, or through values derived from it)?
-  bool derivedFrom(const Op& op, int root) const {
-    for (const MemRef& in : op.reads) {
-      if (in.space == MemSpace::GM) continue;
-      if (in.value == roots_[root]) return true;
-      if (auto d = deps_.find(in.value); d != deps_.end() && d->second.test(root)) return true;
-    }
-    return false;
+  // Is what the op at `node` writes computed from the value of shared root `root` (read through
+  // any handle whose bytes hold it, or a value derived from it)?
+  bool derivedFrom(int node, int root) const {
+    auto it = carriedAt_.find(node);
+    return it != carriedAt_.end() && it->second.test(root);
   }
 
   // A write of one tile while another tile's value, in the bytes it overwrites, is still to be
@@ -430,8 +479,9 @@ class TileValueAnalysis {
       reads.push_back({i, {from, a.bytes.end}});
     }
     if (reads.empty()) return;
-    if (!computeDerivation()) {
-      out_.notChecked = "over " + std::to_string(kMaxPairSteps) + " pairs of never-written tiles and the tiles they view";
+    if (!computeLineage()) {
+      out_.notChecked = "its values: the bytes written over " + std::to_string(flow_.nodes.size()) +
+                        " flow nodes are past the analysis limit";
       return;
     }
     const size_t nodes = flow_.nodes.size();
@@ -491,13 +541,24 @@ class TileValueAnalysis {
         for (size_t k : setBits(after[node])) {
           const Access& r = accesses_[reads[k].access];
           if (r.root == w.root || r.ref->space != w.ref->space || !reads[k].bytes.overlaps(w.bytes)) continue;
+          // The read sees an earlier value of its tile only if that tile holds one here: before
+          // its first write a handle reads whatever its bytes hold (this write's value, say).
+          if (held[node].w.empty() || !held[node].test(r.root)) continue;
           // A new version of the tile: the same bytes, computed from it (an in-place op, a
           // loop-carried update through another handle). Later reads see it on purpose.
-          bool newVersion = w.bytes.begin == r.bytes.begin && w.bytes.end == r.bytes.end && derivedFrom(op, r.root);
+          // Not when the later read also reads the written tile: it wants both values.
+          const Op& reader = *flow_.nodes[r.node].op;
+          bool readsBoth = std::any_of(reader.reads.begin(), reader.reads.end(),
+                                       [&](const MemRef& m) { return m.value == roots_[w.root]; });
+          bool newVersion = w.bytes.begin == r.bytes.begin && w.bytes.end == r.bytes.end && !readsBoth &&
+                            derivedFrom(node, r.root);
           // A window copied onto the bytes it came from changes nothing (TEXTRACT in place).
           bool window = op.sourceWindowByte && !op.reads.empty() && op.reads.front().value == roots_[r.root] &&
                         w.bytes.begin == r.bytes.begin + *op.sourceWindowByte;
-          if (!newVersion && !window) keep(clashOf(w, r, flow_.nodes[r.node].op));
+          if (newVersion || window) continue;
+          TileClash c = clashOf(w, r, &reader);
+          c.readTogether = readsBoth && derivedFrom(node, r.root);
+          keep(c);
         }
       }
     }
@@ -515,7 +576,8 @@ class TileValueAnalysis {
   std::map<int, std::pair<size_t, size_t>> accessesAt_;  // flow node -> its accesses
   std::map<const Op*, int> order_;
   std::map<const Op*, TileClash> byLater_;  // the finding's placement -> its clash
-  std::map<std::string, Bits> deps_;  // tile -> the shared roots its value can be computed from
+  std::vector<std::vector<int>> reach_;  // flow node -> placements of multi-placed tiles reaching it
+  std::map<int, Bits> carriedAt_;        // writing op's node -> shared roots whose values it reads
   std::set<std::tuple<const MemRef*, const MemRef*, int64_t, int64_t>> decidedPairs_;  // elementwiseClash
 };
 

@@ -35,6 +35,9 @@ struct TileClash {
   // An elementwise op that writes output element `element` over input element `readElement`,
   // which it reads later (walked in order); -1 when not decided per element.
   int64_t element = -1, readElement = -1;
+  // The later read also reads the written tile: a write computed from the overwritten value is
+  // still a clash, since that op wants the two values.
+  bool readTogether = false;
 };
 
 struct TileClashes {

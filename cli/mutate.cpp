@@ -381,7 +381,7 @@ class Generator {
         size_t at = src_.offset(tk[i + 2].line, tk[i + 2].col);
         size_t lb = src_.lineExtent(*g).first;
         // Sharing bytes destroys a value only when one tile is written while the other holds a
-        // value of its own (written since its placement) that is used later, or when one op
+        // value of its own (written since its placement) that is read next, or when one op
         // reads the other and writes this one ahead of its reads: an elementwise op over two
         // whole plain tiles of one shape writes ahead only when the written one starts after
         // the read one (docs/rules/ub-range.md); any other op at different offsets now.
@@ -398,18 +398,40 @@ class Generator {
                              w.end - w.begin == live.end - live.begin;
           return !elementwise || startOf(w) > startOf(live);
         };
+        auto touches = [&](int i, const Tile& x, bool write) { return ref(i, x, write) != nullptr; };
+        // Is the next use of `x` after op i a read (not a write that gives it a new value)?
+        auto readNext = [&](const Tile& x, int i) {
+          for (int j = i + 1; j <= x.last; ++j) {
+            if (touches(j, x, false)) return true;
+            if (touches(j, x, true)) return false;
+          }
+          return false;
+        };
         auto destroys = [&](const Tile& w, const Tile& live) {
-          auto touches = [&](int i, const Tile& x, bool write) { return ref(i, x, write) != nullptr; };
           for (int i = std::max(w.def, live.def); i <= std::min(w.last, live.last); ++i) {
             if (!touches(i, w, true)) continue;
             if (touches(i, live, false) && writesAhead(i, w, live)) return true;
             bool held = false;
             for (int j = live.def; j < i && !held; ++j) held = touches(j, live, true);
-            if (held && live.last > i) return true;
+            if (held && readNext(live, i)) return true;
           }
           return false;
         };
-        bool harmful = false;
+        // A tile never written is a view of the value its bytes hold: moved, it reads other bytes
+        // wherever a tile it sat on was written before the read.
+        auto viewMoved = [&]() {
+          for (int i = t.def; i <= t.last; ++i)
+            if (touches(i, t, true)) return false;
+          for (int i = t.def; i <= t.last; ++i) {
+            if (!touches(i, t, false)) continue;
+            for (const Tile& o : tiles)
+              if (&o != &t && o.op->tileSpace == t.op->tileSpace && o.begin < t.end && t.begin < o.end)
+                for (int j = o.def; j < i; ++j)
+                  if (touches(j, o, true)) return true;
+          }
+          return false;
+        };
+        bool harmful = viewMoved();
         for (const Tile& o : tiles)
           if (&o != &t && o.op->tileSpace == t.op->tileSpace && o.begin < shifted + (t.end - t.begin) && shifted < o.end)
             harmful |= destroys(t, o) || destroys(o, t);
@@ -568,15 +590,10 @@ int runMutate(const MutateRequest& req, std::ostream& out) {
     MutantResult r;
     r.mutant = m;
     const Loaded& base = loaded.at(m.file);
-    if (!m.equivalentWhy.empty()) {
-      r.fate = MutantFate::Equivalent;
-      results.push_back(r);
-      continue;
-    }
     bool err = false;
     auto got = findingsOf(m.file, applyEdits(base.text, m.edits), req.arch, err);
     if (err) {
-      r.fate = MutantFate::Invalid;
+      r.fate = m.equivalentWhy.empty() ? MutantFate::Invalid : MutantFate::Equivalent;
       results.push_back(r);
       continue;
     }
@@ -587,6 +604,13 @@ int runMutate(const MutateRequest& req, std::ostream& out) {
     std::set<std::string> killers;
     for (const auto& [rule, msg] : extra) killers.insert(rule);
     r.killers.assign(killers.begin(), killers.end());
+    // An equivalent mutant is still run: a finding on it means the judge or the rule is wrong,
+    // and the listing says so.
+    if (!m.equivalentWhy.empty()) {
+      r.fate = MutantFate::Equivalent;
+      results.push_back(r);
+      continue;
+    }
     const auto& intended = opInfo.at(m.op)->intendedRules;
     bool byIntended = std::any_of(killers.begin(), killers.end(), [&](const std::string& k) {
       return std::find(intended.begin(), intended.end(), k) != intended.end();
@@ -648,7 +672,9 @@ int runMutate(const MutateRequest& req, std::ostream& out) {
   for (const auto& r : results) {
     if (r.fate != MutantFate::Equivalent && r.fate != MutantFate::Invalid) continue;
     out << fateName(r.fate) << " [" << r.mutant.op << "] " << r.mutant.file << ":" << r.mutant.line << ": "
-        << r.mutant.what << (r.mutant.equivalentWhy.empty() ? "" : " -- " + r.mutant.equivalentWhy) << '\n';
+        << r.mutant.what << (r.mutant.equivalentWhy.empty() ? "" : " -- " + r.mutant.equivalentWhy);
+    for (size_t i = 0; i < r.killers.size(); ++i) out << (i ? ", " : "; yet reported by ") << r.killers[i];
+    out << '\n';
   }
   if (gateFailed) out << "mutate: kill rate below the minimum for at least one operator\n";
   return gateFailed ? 1 : 0;

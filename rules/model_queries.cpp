@@ -203,6 +203,8 @@ int OpNumbering::lastUse(const std::string& value, int def) const {
   for (size_t i = 0; i < ops_.size(); ++i) {
     bool uses = false;
     for (const auto& u : ops_[i]->uses) uses |= u == value;
+    for (const auto* refs : {&ops_[i]->reads, &ops_[i]->writes})
+      for (const MemRef& m : *refs) uses |= m.value == value;
     if (!uses) continue;
     last = std::max(last, static_cast<int>(i));
     for (size_t r : enclosing_[i])

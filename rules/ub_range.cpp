@@ -161,9 +161,11 @@ class UbRange : public Rule {
       }
       Finding& f = ctx.report(c.placedLater->loc, message);
       f.unknown = !c.exact;
+      const std::string why = c.readTogether ? "" : " (not a new version of it: those bytes, computed from it)";
       f.notes.push_back({c.write->loc, "'" + c.write->name + "' writes " + handleName(*c.written) + " here, over bytes of " +
-                                           handleName(*c.read) + " (not a new version of it: those bytes, computed from it)"});
-      f.notes.push_back({c.laterRead->loc, "'" + c.laterRead->name + "' reads " + handleName(*c.read) + "'s earlier value here"});
+                                           handleName(*c.read) + why});
+      f.notes.push_back({c.laterRead->loc, "'" + c.laterRead->name + "' reads " + handleName(*c.read) + "'s earlier value here" +
+                                               (c.readTogether ? ", beside " + handleName(*c.written) + "'s: it wants both" : "")});
       addPlacementNote(f, c, *c.read, *c.written);
     }
     if (!found.notChecked.empty()) {
