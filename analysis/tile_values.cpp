@@ -40,6 +40,35 @@ std::vector<size_t> setBits(const Bits& b) {
   return out;
 }
 
+// Backward "may" liveness: per flow node, the bits live on exit from it, where a node's entry
+// is its exit minus `kill` plus `gen` (bits of `width`).
+std::vector<Bits> liveAfter(const Flow& flow, size_t width, const std::map<int, Bits>& gen,
+                            const std::map<int, Bits>& kill) {
+  const size_t nodes = flow.nodes.size();
+  std::vector<Bits> in(nodes, Bits(width)), after(nodes, Bits(width));
+  std::deque<int> work;
+  std::vector<bool> queued(nodes, true);
+  for (size_t n = nodes; n-- > 0;) work.push_back(static_cast<int>(n));
+  while (!work.empty()) {
+    int n = work.front();
+    work.pop_front();
+    queued[n] = false;
+    Bits out(width);
+    for (int s : flow.nodes[n].succ) out.join(in[s]);
+    after[n] = out;
+    if (auto k = kill.find(n); k != kill.end())
+      for (size_t i = 0; i < out.w.size(); ++i) out.w[i] &= ~k->second.w[i];
+    if (auto g = gen.find(n); g != gen.end()) out.join(g->second);
+    if (in[n].join(out))
+      for (int p : flow.nodes[n].pred)
+        if (!queued[p]) {
+          queued[p] = true;
+          work.push_back(p);
+        }
+  }
+  return after;
+}
+
 struct Placement {
   const Op* op;
   std::vector<ByteRange> ranges;  // one per address the tile can have
@@ -112,9 +141,16 @@ class TileValueAnalysis {
  public:
   TileValueAnalysis(const Flow& flow, const std::function<bool(const Op&)>& placed) : flow_(flow), placed_(placed) {}
 
-  TileClashes run() {
+  TileClashes run(bool lostValuesToo) {
     collectPlacements();
     if (!findSharedRoots()) return std::move(out_);
+    reach_ = reachingPlacements();
+    if (!collectSpans()) {
+      out_.notChecked = "its values: the bytes written over " + std::to_string(flow_.nodes.size()) +
+                        " flow nodes are past the analysis limit";
+      return std::move(out_);
+    }
+    if (lostValuesToo) lostValues();
     if (roots_.empty()) return std::move(out_);
     collectAccesses();
     inOpOverlaps();
@@ -208,7 +244,6 @@ class TileValueAnalysis {
   }
 
   void collectAccesses() {
-    reach_ = reachingPlacements();
     const std::vector<std::vector<int>>& reach = reach_;
     for (size_t n = 0; n < flow_.nodes.size(); ++n) {
       const Op* op = flow_.nodes[n].op;
@@ -339,15 +374,17 @@ class TileValueAnalysis {
     ByteRange bytes;
     bool exact;
     int root;  // the shared root it goes through; -1 for another tile
+    const MemRef* ref;
   };
+  static constexpr int kUnplacedSpaces = 1000;  // spaces from here on: one per unplaced tile
 
   void addSpans(const MemRef& ref, int node, std::vector<Span>& out, std::map<std::string, int>& unplaced) {
     auto root = rootIndex_.find(ref.value);
     const int r = root == rootIndex_.end() ? -1 : root->second;
     auto placed = placementsOf_.find(ref.value);
     if (placed == placementsOf_.end()) {
-      const int space = 1000 + unplaced.emplace(ref.value, static_cast<int>(unplaced.size())).first->second;
-      out.push_back({space, {0, 1}, ref.tileView.empty(), r});
+      const int space = kUnplacedSpaces + unplaced.emplace(ref.value, static_cast<int>(unplaced.size())).first->second;
+      out.push_back({space, {0, 1}, ref.tileView.empty(), r, &ref});
       return;
     }
     std::vector<int> which;
@@ -362,11 +399,82 @@ class TileValueAnalysis {
       for (const ByteRange& range : placements_[p].ranges) {
         const int space = static_cast<int>(placements_[p].op->tileSpace);
         if (!known || ref.tileView.empty()) {
-          out.push_back({space, range, known && ranges == 1, r});
+          out.push_back({space, range, known && ranges == 1, r, &ref});
           continue;
         }
         for (const auto& [b, e] : ref.tileViewBytesAt(*ref.tileViewOffset))
-          out.push_back({space, {range.begin + b, range.begin + e}, ranges == 1, r});
+          out.push_back({space, {range.begin + b, range.begin + e}, ranges == 1, r, &ref});
+      }
+  }
+
+  // Every tile operand's bytes, per flow node, cut into segments: between consecutive span
+  // boundaries of a space, so every span is a run of whole segments.
+  bool collectSpans() {
+    std::map<std::string, int> unplaced;
+    std::map<int, std::set<int64_t>> cuts;  // per space
+    for (size_t n = 0; n < flow_.nodes.size(); ++n) {
+      const Op* op = flow_.nodes[n].op;
+      if (!op || (op->reads.empty() && op->writes.empty())) continue;
+      NodeSpans& mine = spans_[static_cast<int>(n)];
+      for (const MemRef& m : op->reads)
+        if (m.space != MemSpace::GM) addSpans(m, static_cast<int>(n), mine.reads, unplaced);
+      for (const MemRef& m : op->writes)
+        if (m.space != MemSpace::GM) addSpans(m, static_cast<int>(n), mine.writes, unplaced);
+      for (const auto* list : {&mine.reads, &mine.writes})
+        for (const Span& sp : *list) cuts[sp.space].insert({sp.bytes.begin, sp.bytes.end});
+    }
+    for (const auto& [space, c] : cuts) {
+      segmentBase_[space] = segments_;
+      cutList_[space].assign(c.begin(), c.end());
+      segments_ += c.size() - 1;
+    }
+    return flow_.nodes.size() * ((segments_ + 63) / 64) <= kMaxPendingWords;
+  }
+
+  std::pair<size_t, size_t> segmentsOf(const Span& sp) const {
+    const std::vector<int64_t>& c = cutList_.at(sp.space);
+    const size_t base = segmentBase_.at(sp.space);
+    size_t from = std::lower_bound(c.begin(), c.end(), sp.bytes.begin) - c.begin();
+    size_t to = std::lower_bound(c.begin(), c.end(), sp.bytes.end) - c.begin();
+    return {base + from, base + to};
+  }
+
+  // A value written into a placed tile whose bytes no op reads, through any handle, before they
+  // are overwritten or the kernel ends: a lost value (usually a tile or a view placed on the
+  // wrong bytes, so the value its reader meant is elsewhere). Bytes live after each node come
+  // from a backward pass over the segments; a write whose segments are not live lost them.
+  // Only a write known to set every byte it covers retires the older value there (padding of a
+  // partly valid tile keeps it). A read through a tile without a known place may read any byte
+  // of its space, so no value there is called lost.
+  void lostValues() {
+    std::map<int, Bits> gen, kill;
+    std::set<MemSpace> readAnywhere;
+    for (const auto& [node, io] : spans_) {
+      for (const Span& sp : io.reads) {
+        if (sp.space >= kUnplacedSpaces) readAnywhere.insert(sp.ref->space);
+        for (auto [seg, end] = segmentsOf(sp); seg < end; ++seg) gen.try_emplace(node, segments_).first->second.set(seg);
+      }
+      for (const Span& sp : io.writes)
+        if (sp.exact && sp.ref->fullyValid)
+          for (auto [seg, end] = segmentsOf(sp); seg < end; ++seg) kill.try_emplace(node, segments_).first->second.set(seg);
+    }
+    std::vector<Bits> after = liveAfter(flow_, segments_, gen, kill);
+    std::vector<Bits> writtenAfter = liveAfter(flow_, segments_, kill, {});
+    for (const auto& [node, io] : spans_)
+      for (const Span& sp : io.writes) {
+        if (!sp.exact || sp.space >= kUnplacedSpaces || sp.ref->scratch || readAnywhere.count(sp.ref->space)) continue;
+        LostValue lost{flow_.nodes[node].op, sp.ref, sp.bytes, {0, 0}, 0};
+        const std::vector<int64_t>& c = cutList_.at(sp.space);
+        const size_t base = segmentBase_.at(sp.space);
+        for (auto [seg, end] = segmentsOf(sp); seg < end; ++seg) {
+          lost.overwritten |= writtenAfter[node].test(seg);
+          if (after[node].test(seg)) continue;
+          const ByteRange bytes{c[seg - base], c[seg - base + 1]};
+          if (lost.deadBytes == 0) lost.firstDead = bytes;
+          else if (lost.firstDead.end == bytes.begin && lost.firstDead.begin < bytes.begin) lost.firstDead.end = bytes.end;
+          lost.deadBytes += bytes.end - bytes.begin;
+        }
+        if (lost.whole()) out_.lost.push_back(lost);
       }
   }
 
@@ -376,35 +484,7 @@ class TileValueAnalysis {
   // new version of that value whatever handle it goes through (an accumulator continued through
   // a fresh handle at its address, a never-written row-major handle of a column-major result).
   bool computeLineage() {
-    std::map<int, std::pair<std::vector<Span>, std::vector<Span>>> spans;  // node -> reads, writes
-    std::map<std::string, int> unplaced;
-    std::map<int, std::set<int64_t>> cuts;  // per space
-    for (size_t n = 0; n < flow_.nodes.size(); ++n) {
-      const Op* op = flow_.nodes[n].op;
-      if (!op || op->writes.empty()) continue;
-      auto& [reads, writes] = spans[static_cast<int>(n)];
-      for (const MemRef& m : op->reads)
-        if (m.space != MemSpace::GM) addSpans(m, static_cast<int>(n), reads, unplaced);
-      for (const MemRef& m : op->writes)
-        if (m.space != MemSpace::GM) addSpans(m, static_cast<int>(n), writes, unplaced);
-      for (const auto* list : {&reads, &writes})
-        for (const Span& sp : *list) cuts[sp.space].insert({sp.bytes.begin, sp.bytes.end});
-    }
-    // Segments: between consecutive cuts of a space; every span is a run of them.
-    std::map<int, std::vector<int64_t>> cutList;
-    std::map<int, size_t> base;
-    size_t segments = 0;
-    for (const auto& [space, c] : cuts) {
-      base[space] = segments;
-      cutList[space].assign(c.begin(), c.end());
-      segments += c.size() - 1;
-    }
-    auto segmentsOf = [&](const Span& sp) {
-      const std::vector<int64_t>& c = cutList[sp.space];
-      size_t from = std::lower_bound(c.begin(), c.end(), sp.bytes.begin) - c.begin();
-      size_t to = std::lower_bound(c.begin(), c.end(), sp.bytes.end) - c.begin();
-      return std::make_pair(base[sp.space] + from, base[sp.space] + to);
-    };
+    const size_t segments = segments_;
     const size_t perSet = (roots_.size() + 63) / 64;
     if (flow_.nodes.size() * segments * perSet > kMaxPendingWords) return false;
     // State: per segment, a word-aligned set of the shared roots whose values its bytes hold.
@@ -416,10 +496,10 @@ class TileValueAnalysis {
       return out;
     };
     auto in = solveForward(flow_, Bits(segments * perSet * 64), [&](const FlowNode& fn, Bits& state) {
-      auto it = spans.find(static_cast<int>(&fn - flow_.nodes.data()));
-      if (it == spans.end()) return;
-      const Bits from = carried(state, it->second.first);
-      for (const Span& sp : it->second.second)
+      auto it = spans_.find(static_cast<int>(&fn - flow_.nodes.data()));
+      if (it == spans_.end() || it->second.writes.empty()) return;
+      const Bits from = carried(state, it->second.reads);
+      for (const Span& sp : it->second.writes)
         for (auto [seg, end] = segmentsOf(sp); seg < end; ++seg) {
           for (size_t w = 0; w < perSet; ++w) {
             uint64_t& word = state.w[seg * perSet + w];
@@ -428,8 +508,8 @@ class TileValueAnalysis {
           if (sp.root >= 0) state.set(seg * perSet * 64 + sp.root);
         }
     });
-    for (const auto& [node, io] : spans)
-      if (!in[node].w.empty()) carriedAt_.emplace(node, carried(in[node], io.first));
+    for (const auto& [node, io] : spans_)
+      if (!io.writes.empty() && !in[node].w.empty()) carriedAt_.emplace(node, carried(in[node], io.reads));
     return true;
   }
 
@@ -512,27 +592,7 @@ class TileValueAnalysis {
           if (accesses_[i].write && accesses_[i].exact) retire(accesses_[i].root, &accesses_[i].bytes);
     }
     // Backward: the reads still to come after each node (pending on exit from it).
-    std::vector<Bits> in(nodes, Bits(reads.size())), after(nodes, Bits(reads.size()));
-    std::deque<int> work;
-    std::vector<bool> queued(nodes, true);
-    for (size_t n = nodes; n-- > 0;) work.push_back(static_cast<int>(n));
-    while (!work.empty()) {
-      int n = work.front();
-      work.pop_front();
-      queued[n] = false;
-      Bits out(reads.size());
-      for (int s : flow_.nodes[n].succ) out.join(in[s]);
-      after[n] = out;
-      if (auto k = kill.find(n); k != kill.end())
-        for (size_t i = 0; i < out.w.size(); ++i) out.w[i] &= ~k->second.w[i];
-      if (auto g = gen.find(n); g != gen.end()) out.join(g->second);
-      if (in[n].join(out))
-        for (int p : flow_.nodes[n].pred)
-          if (!queued[p]) {
-            queued[p] = true;
-            work.push_back(p);
-          }
-    }
+    std::vector<Bits> after = liveAfter(flow_, reads.size(), gen, kill);
     for (const auto& [node, span] : accessesAt_) {
       const Op& op = *flow_.nodes[node].op;
       for (size_t j = span.first; j < span.second; ++j) {
@@ -576,6 +636,13 @@ class TileValueAnalysis {
   std::map<int, std::pair<size_t, size_t>> accessesAt_;  // flow node -> its accesses
   std::map<const Op*, int> order_;
   std::map<const Op*, TileClash> byLater_;  // the finding's placement -> its clash
+  struct NodeSpans {
+    std::vector<Span> reads, writes;
+  };
+  std::map<int, NodeSpans> spans_;  // flow node -> its tile operands' bytes
+  std::map<int, std::vector<int64_t>> cutList_;  // space -> its segment boundaries
+  std::map<int, size_t> segmentBase_;            // space -> index of its first segment
+  size_t segments_ = 0;
   std::vector<std::vector<int>> reach_;  // flow node -> placements of multi-placed tiles reaching it
   std::map<int, Bits> carriedAt_;        // writing op's node -> shared roots whose values it reads
   std::set<std::tuple<const MemRef*, const MemRef*, int64_t, int64_t>> decidedPairs_;  // elementwiseClash
@@ -583,8 +650,8 @@ class TileValueAnalysis {
 
 }  // namespace
 
-TileClashes tileClashes(const Flow& flow, const std::function<bool(const Op&)>& placed) {
-  return TileValueAnalysis(flow, placed).run();
+TileClashes tileClashes(const Flow& flow, const std::function<bool(const Op&)>& placed, bool lostValuesToo) {
+  return TileValueAnalysis(flow, placed).run(lostValuesToo);
 }
 
 }  // namespace ptov

@@ -40,12 +40,26 @@ struct TileClash {
   bool readTogether = false;
 };
 
+// A write into a placed tile whose bytes, all or some, no op reads before they are overwritten
+// or the kernel ends.
+struct LostValue {
+  const Op* write = nullptr;
+  const MemRef* written = nullptr;
+  ByteRange bytes;      // what the write covers
+  ByteRange firstDead;  // the first run of its bytes nobody reads
+  int64_t deadBytes = 0;
+  bool overwritten = false;  // some path rewrites its bytes (else the kernel ends first)
+  bool whole() const { return deadBytes == bytes.end - bytes.begin; }
+};
+
 struct TileClashes {
   std::vector<TileClash> clashes;
+  std::vector<LostValue> lost;  // only when asked for
   std::string notChecked;  // why the value analysis did not run ("" = it did)
 };
 
-// Clashes among the tiles whose placement op `placed` accepts (a constant address and a size).
-TileClashes tileClashes(const Flow& flow, const std::function<bool(const Op&)>& placed);
+// Clashes among the tiles whose placement op `placed` accepts (a constant address and a size),
+// and, with `lostValuesToo`, the values written into them that are never read.
+TileClashes tileClashes(const Flow& flow, const std::function<bool(const Op&)>& placed, bool lostValuesToo = false);
 
 }  // namespace ptov

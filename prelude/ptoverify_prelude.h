@@ -217,7 +217,7 @@ template <class T, class S, class St, Layout L> struct is_global<GlobalTensor<T,
 template <class T> constexpr bool is_tile_data_v = is_tile<T>::value;
 template <class T> constexpr bool is_global_data_v = is_global<T>::value;
 enum class AccPhase { Unknown, Partial, Final };
-enum class TileSplitAxis { TILE_NO_SPLIT, TILE_UP_DOWN, TILE_LEFT_RIGHT };
+enum class TileSplitAxis { TILE_NO_SPLIT, TILE_UP_DOWN, TILE_LEFT_RIGHT, TILE_UP_DOWN_ODD, TILE_LEFT_RIGHT_ODD };
 
 PTOVERIFY_TILE_OP(TASSIGN)
 // Every instruction of the PTO-ISA table (analyzer/model/isa_table.cpp): the front end generates

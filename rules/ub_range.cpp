@@ -124,11 +124,22 @@ class UbRange : public Rule {
                        (underLater ? written.value : read.value) + " is placed here"});
   }
 
+  // A value written into a tile that no op reads (analysis/tile_values.h): a warning, since the
+  // usual cause is a tile or view placed on the wrong bytes, so its reader reads something else.
+  static void reportLostValue(const LostValue& lost, RuleContext& ctx) {
+    ctx.report(Severity::Warning, lost.write->loc,
+               "'" + lost.write->name + "' writes " + tileName(*lost.written) + " " + rangeText(lost.bytes) +
+                   " and no op reads that value before " +
+                   (lost.overwritten ? "its bytes are written again" : "the kernel ends") +
+                   ": a lost value (is a tile or a view of it placed on the wrong bytes?)");
+  }
+
   // Tiles that share bytes clash by value (analysis/tile_values.h): a write of one while the
   // other's value is still to be read, or an op reading bytes it overwrites at another offset.
   static void reportClashes(const Kernel& k, RuleContext& ctx) {
     const Flow& flow = ctx.proofs().flow();
-    TileClashes found = tileClashes(flow, [&](const Op& op) { return checkedPlacement(op, k.arch); });
+    TileClashes found = tileClashes(flow, [&](const Op& op) { return checkedPlacement(op, k.arch); }, k.gaps.empty());
+    for (const LostValue& lost : found.lost) reportLostValue(lost, ctx);
     for (const TileClash& c : found.clashes) {
       const std::string over = tileName(*c.written), under = tileName(*c.read);
       const std::string space = memSpaceName(c.placedOver->tileSpace);

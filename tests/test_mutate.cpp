@@ -11,7 +11,7 @@ using namespace ptov::test;
 
 namespace {
 const std::string kKernel = R"(module attributes {pto.target_arch = "a2a3"} {
-  func.func @k(%win: !pto.ptr<i32>, %signal: !pto.ptr<i32>, %x: !pto.ptr<f32>, %__pypto_l2_cache_offset: i64) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
+  func.func @k(%win: !pto.ptr<i32>, %signal: !pto.ptr<i32>, %x: !pto.ptr<f32>, %__pypto_l2_cache_offset: i64, %y: !pto.ptr<f32>) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %v = arith.constant 1 : i32
@@ -31,6 +31,9 @@ const std::string kKernel = R"(module attributes {pto.target_arch = "a2a3"} {
     pto.comm.tnotify(%sv, %v : !pto.tensor_view<1xi32>, i32) {notifyOp = #pto<notify_op set>}
     pto.comm.twait(%sv, %v : !pto.tensor_view<1xi32>, i32) {cmp = #pto<wait_cmp ge>}
     pto.cmo.cacheinvalid all #pto.address_space<gm>
+    pto.barrier <PIPE_ALL>
+    %yv = pto.make_tensor_view %y, shape = [%c1], strides = [%c1] : !pto.tensor_view<1xf32>
+    pto.tstore ins(%u : !pto.tile_buf<vec, 1x64xf32>) outs(%yv : !pto.tensor_view<1xf32>)
     return
   }
 }

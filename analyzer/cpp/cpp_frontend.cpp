@@ -511,6 +511,7 @@ class Consumer : public ASTConsumer {
     bool kernelInMainFile = false;  // a kernel, wrapper or orchestration function of the file itself
     std::set<const FunctionDecl*> done;
     std::vector<std::string> hostFunctions;
+    Coverage coverage(sm, out_.gaps);
     for (const FunctionDecl* fd : facts.functions) {
       const FunctionDecl* self = patternOf(fd);
       if (fd->isTemplateInstantiation() || !done.insert(self).second) continue;
@@ -543,6 +544,7 @@ class Consumer : public ASTConsumer {
       kernelInMainFile |= inMainFile;
       for (const FunctionDecl* instance : instances) {
         TranslateResult r = translateKernel(ctx, *instance, out_.arch, out_.testedMacros, out_.view);
+        addCompileErrorGaps(r, coverage);
         out_.reached.insert(r.reached.begin(), r.reached.end());
         auto kernelFacts = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
         for (const FunctionDecl* run : r.reached) kernelFacts->functionsRun.insert(run->getQualifiedNameAsString());
@@ -756,6 +758,19 @@ class Consumer : public ASTConsumer {
       if (examples_.size() < 3) examples_.push_back("'" + fd->getQualifiedNameAsString() + "': " + g);
     }
     FunctionCoverage totals() const { return {full_, partly_, none_}; }
+    // Where the first error inside `fd`'s body is (null when none is).
+    std::optional<SourceLoc> firstErrorIn(const FunctionDecl* fd) const {
+      if (const FunctionDecl* pattern = fd->getTemplateInstantiationPattern()) fd = pattern;
+      const clang::Stmt* body = fd->getBody();
+      if (!body) return std::nullopt;
+      auto [bf, b] = sm_.getDecomposedLoc(sm_.getExpansionLoc(body->getBeginLoc()));
+      auto [ef, e] = sm_.getDecomposedLoc(sm_.getExpansionLoc(body->getEndLoc()));
+      auto it = byFile_.find(bf);
+      if (it == byFile_.end() || bf != ef) return std::nullopt;
+      auto at = it->second.lower_bound(b);
+      if (at == it->second.end() || at->first > e) return std::nullopt;
+      return sourceLocOf(sm_.getPresumedLoc(sm_.getComposedLoc(bf, at->first)));
+    }
     InputDiagnostic summary(const SourceManager& sm) const {
       const FileEntry* fe = sm.getFileEntryForID(sm.getMainFileID());
       std::string m = "control code modelled: " + std::to_string(full_) + " function(s) fully, " +
@@ -791,6 +806,23 @@ class Consumer : public ASTConsumer {
     int full_ = 0, partly_ = 0, none_ = 0;
     std::vector<std::string> examples_;
   };
+
+  // A function the kernel runs whose body Clang could not compile whole: a statement it dropped
+  // (a call with an argument of an unknown type, say) may have been any call, so the kernel has
+  // a gap there, unless the translation already counted one on that line (an unresolved call).
+  static void addCompileErrorGaps(TranslateResult& r, Coverage& coverage) {
+    for (const FunctionDecl* run : r.reached) {
+      std::optional<SourceLoc> at = coverage.firstErrorIn(run);
+      if (!at) continue;
+      bool counted = std::any_of(r.kernel.gaps.begin(), r.kernel.gaps.end(), [&](const ModelGap& g) {
+        return g.loc.line == at->line && g.loc.file == at->file;
+      });
+      if (!counted)
+        r.kernel.gaps.push_back(ModelGap{ModelGap::Kind::OpaqueCall, *at,
+                                         "code of '" + run->getNameAsString() + "' Clang could not compile (" +
+                                             coverage.gapOf(run) + ")"});
+    }
+  }
 
   static CppFacts withFileFacts(CppFacts f, const FileFacts& file) {
     for (const auto& [name, c] : file.constants) f.constants.emplace(name, c);

@@ -425,7 +425,10 @@ class CallLowering : public WrapperFacts {
       bool tmp = static_cast<int>(i) == in.tmp && isTileExpr(args[i]);
       bool written = static_cast<int>(i) == in.written || tmp;
       hasTmp |= tmp;
-      if (isTileExpr(args[i])) (written ? op.writes : op.reads).push_back(tileRef(args[i]));
+      if (isTileExpr(args[i])) {
+        (written ? op.writes : op.reads).push_back(tileRef(args[i]));
+        (written ? op.writes : op.reads).back().scratch = tmp;
+      }
       else if (transfer && i < 2) (written ? op.writes : op.reads).push_back(gmRef(args[i], n + " address"));
     }
     if (in.window && args.size() >= 4) op.sourceWindowByte = windowByte(args);

@@ -38,6 +38,7 @@ struct ValueInfo {
   bool ownIdentity = false;              // a tile whose reused SSA name got its own root name (liftTile)
   int tileElemBytes = 0;                 // a plain row-major tile or view: MemRef::elementBytes ...
   int64_t tileRowElements = 0;           // ... and MemRef::rowElements
+  bool tileFullyValid = false;           // MemRef::fullyValid
   int64_t slotBytes = 0, slotCount = 0;  // a multi-tile buffer (pto.alloc_multi_tile): its slots
   // GM pointers and views: where they start, in bytes from the base of their parameter's
   // buffer (null: not known), their element size, and a tensor view's strides in elements.

@@ -90,6 +90,10 @@ struct MemRef {
   // operands' elements in that order (analysis/tile_values.cpp).
   int elementBytes = 0;
   int64_t rowElements = 0;
+  // A tile write that sets every byte it covers (the whole shape valid, so no padding keeps an
+  // older value), and a write of an instruction's tmp tile (scratch, no value to read later).
+  bool fullyValid = false;
+  bool scratch = false;
   // The bytes of the root [begin, end) it covers at root offset `offset`, line by line.
   std::vector<std::pair<int64_t, int64_t>> tileViewBytesAt(int64_t offset) const;
   // Two views of one root, both at known offsets: do they share a byte (line by line)?

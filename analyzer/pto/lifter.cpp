@@ -301,6 +301,7 @@ class FunctionLifter : public mlir::LiftContext {
       if (i->isTile) {
         m.elementBytes = i->tileElemBytes;
         m.rowElements = i->tileRowElements;
+        m.fullyValid = i->tileFullyValid;
       }
       m.view = i->view;
       m.offsets = i->offsets;
@@ -653,7 +654,10 @@ class FunctionLifter : public mlir::LiftContext {
           }
         for (const auto& o : outs)
           if (const ValueInfo* v = info(o); v && v->isTile) m.writes.push_back(tileRef(o));
-        if (!tmp.empty()) m.writes.push_back(tileRef(tmp));
+        if (!tmp.empty()) {
+          m.writes.push_back(tileRef(tmp));
+          m.writes.back().scratch = true;
+        }
         // Moves run on the pipe of their direction (isa_table: L1 -> L0A/L0B on MTE1, L0C -> L1
         // on FIX); TCI's tmp overload on V.
         if (in)
@@ -915,6 +919,7 @@ class FunctionLifter : public mlir::LiftContext {
     bool plain = !t.colMajor && !t.boxed && !t.partlyValid && t.elemBytes > 0 && t.cols > 0;
     v.tileElemBytes = plain ? t.elemBytes : 0;
     v.tileRowElements = plain ? t.cols : 0;
+    v.tileFullyValid = !t.partlyValid;
   }
 
   // %v = pto.subview %t[%r, %c] sizes [R, C] ... : T -> V, and pto.treshape / bitcast / reshape of
@@ -929,7 +934,7 @@ class FunctionLifter : public mlir::LiftContext {
     std::vector<std::string> viewTypes = typeTokens(op);
     std::optional<TileType> own = viewTypes.empty() ? std::nullopt : parseTileType(viewTypes.back());
     if (own) setElementOrder(v, *own);
-    else v.tileElemBytes = 0, v.tileRowElements = 0;
+    else v.tileElemBytes = 0, v.tileRowElements = 0, v.tileFullyValid = false;
     bool rooted = !v.root.empty();
     if (!rooted) {
       v.root = base;

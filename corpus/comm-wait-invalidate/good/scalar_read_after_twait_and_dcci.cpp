@@ -1,4 +1,3 @@
-// expect-no-findings
 // comm-wait-invalidate in C++: the kernel of bad/scalar_read_after_twait.cpp with the whole data
 // cache invalidated after the wait, so the scalar reads of `counts` see what the peers wrote.
 #include "pto/pto-inst.hpp"
@@ -24,6 +23,7 @@ extern "C" __global__ AICORE void gather_counts(__gm__ int32_t* counts, __gm__ i
   Tile<TileType::Vec, int32_t, 1, 8, BLayout::RowMajor, 1, 8, SLayout::NoneBox, 512, PadValue::Null, CompactMode::Null> t;
   TASSIGN(t, (uint64_t)0);
   GlobalTensor<int32_t, Shape<1, 1, 1, 1, 8>, Stride<1, 1, 1, 8, 1>> countsG(counts);
+  // expect-warning@+1 {{ub-range}}
   TLOAD(t, countsG);
   out[0] = counts[0] + counts[1];
 }

@@ -13,6 +13,7 @@ AICORE void pick_event(__gm__ int32_t* src, int second) {
   event_t id = EVENT_ID0;
   if (second) id = EVENT_ID1;
   Row in(src);
+  // expect-warning@+1 {{ub-range}}
   TLOAD(t, in);
   set_flag(PIPE_MTE2, PIPE_V, id);
   // expect-error@+1 {{sync-deadlock}}

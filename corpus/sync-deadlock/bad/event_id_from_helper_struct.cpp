@@ -28,6 +28,7 @@ AICORE void stage(__gm__ int32_t* src) {
   TASSIGN(t, 0);
   StageConfig cfg = configFor(Mode::Second);
   Row in(src);
+  // expect-warning@+1 {{ub-range}}
   if (cfg.load) TLOAD(t, in);
   set_flag(PIPE_MTE2, PIPE_V, cfg.ready);
   // expect-error@+1 {{sync-deadlock}}

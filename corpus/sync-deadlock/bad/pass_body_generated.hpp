@@ -13,6 +13,7 @@ __aicore__ inline void norm_pass(__gm__ float* x) {
   TLOAD(t, g);
   // expect-error@+1 {{sync-deadlock}}
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
-  // expect-error@+1 {{sync-pipe-race}}
+  // expect-error@+2 {{sync-pipe-race}}
+  // expect-warning@+1 {{ub-range}}
   TMULS(t, t, 2.0f);
 }

@@ -16,4 +16,7 @@ AICORE void pick_event(__gm__ int32_t* src, int second) {
   set_flag(PIPE_MTE2, PIPE_V, id);
   wait_flag(PIPE_MTE2, PIPE_V, id);
   TADDS(t, t, 1);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  TSTORE(in, t);
 }

@@ -31,4 +31,7 @@ AICORE void stage(__gm__ int32_t* src, int second) {
   set_flag(PIPE_MTE2, PIPE_V, cfg.ready);
   wait_flag(PIPE_MTE2, PIPE_V, cfg.ready);
   if (cfg.load) TADDS(t, t, 1);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  if (cfg.load) TSTORE(in, t);
 }

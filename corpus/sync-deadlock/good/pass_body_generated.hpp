@@ -14,4 +14,7 @@ __aicore__ inline void norm_pass(__gm__ float* x) {
   set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
   TMULS(t, t, 2.0f);
+  set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);
+  TSTORE(g, t);
 }
