@@ -618,10 +618,118 @@ class TileValueAnalysis {
           if (newVersion || window) continue;
           TileClash c = clashOf(w, r, &reader);
           c.readTogether = readsBoth && derivedFrom(node, r.root);
+          if (!c.exact) {
+            IterationVerdict v = perIteration(w, r, node);
+            if (v.decided && !v.clash) continue;
+            if (v.decided) c.exact = true, c.writtenBytes = v.written, c.readBytes = v.read;
+          }
           keep(c);
         }
       }
     }
+  }
+
+  // Two views at the counters of one loop nest (row s of two tiles) are bounds for the whole
+  // loop but exact in each iteration. The write clashes with the read in its own iteration when
+  // their bytes overlap there and a path within the iteration reaches the read with no write of
+  // the read's tile covering its bytes first; in a later iteration only if the read can be
+  // reached from the loop head without such a write. Not decided when a later iteration is
+  // possible and overlaps, or when the two are not views of one nest.
+  struct IterationVerdict {
+    bool decided = false, clash = false;
+    ByteRange written, read;  // where they overlap in one iteration
+  };
+
+  // The bytes a view covers in iteration i (lines), from its placement's start.
+  static std::vector<ByteRange> bytesInIteration(const Access& a, size_t i) {
+    std::vector<ByteRange> out;
+    for (const auto& [b, e] : a.ref->tileViewBytesAt(a.ref->tileViewOffsetPerIteration[i]))
+      out.push_back({a.placed.begin + b, a.placed.begin + e});
+    return out;
+  }
+
+  static bool perIterationViews(const Access& a, const Access& b) {
+    const MemRef &x = *a.ref, &y = *b.ref;
+    return !x.tileViewOffsetPerIteration.empty() && x.tileViewLoops == y.tileViewLoops &&
+           x.tileViewOffsetPerIteration.size() == y.tileViewOffsetPerIteration.size();
+  }
+
+  // Does op `node` write `r`'s tile over all of r's bytes (in every iteration, for a view)?
+  bool coversRead(int node, const Access& r) const {
+    auto span = accessesAt_.find(node);
+    if (span == accessesAt_.end()) return false;
+    for (size_t i = span->second.first; i < span->second.second; ++i) {
+      const Access& a = accesses_[i];
+      if (!a.write || a.root != r.root || a.placement != r.placement) continue;
+      if (a.exact && !a.ref->fullyValid) continue;
+      if (a.exact && a.bytes.begin <= r.bytes.begin && r.bytes.end <= a.bytes.end) return true;
+      if (!perIterationViews(a, r) || !a.ref->fullyValid) continue;
+      bool all = true;
+      for (size_t k = 0; k < a.ref->tileViewOffsetPerIteration.size() && all; ++k)
+        all = a.ref->tileViewOffsetPerIteration[k] == r.ref->tileViewOffsetPerIteration[k] &&
+              a.ref->tileViewBytes >= r.ref->tileViewBytes && a.ref->tileViewLines == r.ref->tileViewLines &&
+              a.ref->tileViewStride == r.ref->tileViewStride && a.ref->tileViewLineBytes == r.ref->tileViewLineBytes;
+      if (all) return true;
+    }
+    return false;
+  }
+
+  // Is `to` reached from `from`'s successors (backward: `from` from `to`'s predecessors) without
+  // passing a head of the loops `loops` or an op that covers `r`? Reaching a loop head counts as
+  // reached when `headIsGoal`.
+  bool reaches(int from, int to, const std::vector<std::string>& loops, const Access& r, bool backward,
+               bool headIsGoal) const {
+    auto isHead = [&](int n) {
+      const FlowNode& f = flow_.nodes[n];
+      return f.kind == FlowNode::Kind::LoopHead && f.stmt &&
+             std::find(loops.begin(), loops.end(), f.stmt->var) != loops.end();
+    };
+    std::vector<bool> seen(flow_.nodes.size(), false);
+    std::deque<int> work{from};
+    while (!work.empty()) {
+      int n = work.front();
+      work.pop_front();
+      for (int next : backward ? flow_.nodes[n].pred : flow_.nodes[n].succ) {
+        if (seen[next]) continue;
+        seen[next] = true;
+        if (isHead(next)) {
+          if (headIsGoal) return true;
+          continue;
+        }
+        if (next == to) return true;
+        if (!coversRead(next, r)) work.push_back(next);
+      }
+    }
+    return false;
+  }
+
+  IterationVerdict perIteration(const Access& w, const Access& r, int node) const {
+    IterationVerdict v;
+    if (!perIterationViews(w, r)) return v;
+    const std::vector<std::string>& loops = w.ref->tileViewLoops;
+    const size_t n = w.ref->tileViewOffsetPerIteration.size();
+    std::vector<std::vector<ByteRange>> wb(n), rb(n);
+    for (size_t i = 0; i < n; ++i) wb[i] = bytesInIteration(w, i), rb[i] = bytesInIteration(r, i);
+    auto overlap = [](const std::vector<ByteRange>& a, const std::vector<ByteRange>& b, ByteRange* wa, ByteRange* ra) {
+      for (const ByteRange& x : a)
+        for (const ByteRange& y : b)
+          if (x.overlaps(y)) {
+            if (wa) *wa = x, *ra = y;
+            return true;
+          }
+      return false;
+    };
+    for (size_t i = 0; i < n && !v.clash; ++i) v.clash = overlap(wb[i], rb[i], &v.written, &v.read);
+    if (v.clash && reaches(node, r.node, loops, r, false, false)) {
+      v.decided = true;
+      return v;
+    }
+    v.clash = false;
+    bool later = false;
+    for (size_t i = 0; i < n && !later; ++i)
+      for (size_t j = i + 1; j < n && !later; ++j) later = overlap(wb[i], rb[j], nullptr, nullptr);
+    v.decided = !later || !reaches(r.node, -1, loops, r, true, true);
+    return v;
   }
 
   const Flow& flow_;

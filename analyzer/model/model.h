@@ -81,6 +81,11 @@ struct MemRef {
   // Without one offset: the offsets the view takes over the iterations of its loops (pto.subview
   // at the loop counters), each covering tileViewBytes; empty when not known either.
   std::vector<int64_t> tileViewOffsetChoices;
+  // The same view's offset in each iteration of the loops enclosing it, in the order they run
+  // (their counters, outermost first, in tileViewLoops): two views in one loop nest are compared
+  // iteration by iteration (analysis/tile_values.cpp). Empty when not known.
+  std::vector<int64_t> tileViewOffsetPerIteration;
+  std::vector<std::string> tileViewLoops;
   // A view of some columns of a row-major tile (rows of a column-major one) is strided: from its
   // offset, tileViewLines lines of tileViewLineBytes, tileViewStride apart (the span above is
   // from the first line's start to the last line's end). tileViewLineBytes 0: contiguous.

@@ -293,6 +293,8 @@ class FunctionLifter : public mlir::LiftContext {
           m.tileViewOffset = i->viewOffset;
           m.tileViewBytes = i->viewBytes;
           m.tileViewOffsetChoices = i->viewOffsetChoices;
+          m.tileViewOffsetPerIteration = i->viewOffsetPerIteration;
+          m.tileViewLoops = i->viewLoops;
           m.tileViewLines = i->viewLines;
           m.tileViewStride = i->viewStride;
           m.tileViewLineBytes = i->viewLineBytes;
@@ -884,6 +886,8 @@ class FunctionLifter : public mlir::LiftContext {
     v.slotBytes = v.slotCount = 0;
     v.viewOffset.reset();
     v.viewOffsetChoices.clear();
+    v.viewOffsetPerIteration.clear();
+    v.viewLoops.clear();
     v.viewLines = 1, v.viewStride = 0, v.viewLineBytes = 0;
     const int64_t base = buffer->viewOffset.value_or(0);
     auto slotAt = [&](std::optional<int64_t> k) -> std::optional<int64_t> {
@@ -968,6 +972,8 @@ class FunctionLifter : public mlir::LiftContext {
       // Lines of the window inside the root: strided unless the view spans whole lines.
       v.viewLines = 1, v.viewStride = 0, v.viewLineBytes = 0;
       v.viewOffsetChoices.clear();
+      v.viewOffsetPerIteration.clear();
+      v.viewLoops.clear();
       if (!rooted && geometry && lines > 1 && width < stride && lines <= 4096) {
         v.viewLines = lines;
         v.viewStride = stride * whole->elemBytes;
@@ -997,9 +1003,12 @@ class FunctionLifter : public mlir::LiftContext {
             }) &&
             !windows.empty()) {
           v.viewBytes = windows.front().second;
-          for (const auto& w : windows)
+          for (const auto& w : windows) {
+            v.viewOffsetPerIteration.push_back(w.first);
             if (std::find(v.viewOffsetChoices.begin(), v.viewOffsetChoices.end(), w.first) == v.viewOffsetChoices.end())
               v.viewOffsetChoices.push_back(w.first);
+          }
+          for (const Loop& l : loops_) v.viewLoops.push_back(l.var);
         }
       }
     }
