@@ -113,12 +113,17 @@ struct Tensor {
 };
 using PyPTORuntimeTensor = Tensor;
 
-// A tile-level operation: any arguments, any explicit template arguments.
+// A tile-level operation: any arguments, and the explicit template arguments pto-isa's
+// instructions take (types, then values).
 #define PTOVERIFY_TILE_OP(NAME)                                     \
   template <class... A> void NAME(const A&...) {}                  \
   template <auto V, class... A> void NAME(const A&...) {}          \
   template <class T1, auto V, class... A> void NAME(const A&...) {} \
-  template <class T1, class T2, auto V, class... A> void NAME(const A&...) {}
+  template <class T1, class T2, auto V, class... A> void NAME(const A&...) {} \
+  template <class T1, class T2, auto V, auto W, class... A> void NAME(const A&...) {} \
+  template <class T1, class T2, class T3, auto V, class... A> void NAME(const A&...) {} \
+  template <class T1, class T2, class T3, auto V, auto W, class... A> void NAME(const A&...) {} \
+  template <class T1, class T2, class T3, class T4, auto V, class... A> void NAME(const A&...) {}
 
 namespace pto {
 enum class TileType { Vec, Mat, Left, Right, Acc, Bias, Scaling, ScaleLeft, ScaleRight };

@@ -761,15 +761,9 @@ class Consumer : public ASTConsumer {
     // Where the first error inside `fd`'s body is (null when none is).
     std::optional<SourceLoc> firstErrorIn(const FunctionDecl* fd) const {
       if (const FunctionDecl* pattern = fd->getTemplateInstantiationPattern()) fd = pattern;
-      const clang::Stmt* body = fd->getBody();
-      if (!body) return std::nullopt;
-      auto [bf, b] = sm_.getDecomposedLoc(sm_.getExpansionLoc(body->getBeginLoc()));
-      auto [ef, e] = sm_.getDecomposedLoc(sm_.getExpansionLoc(body->getEndLoc()));
-      auto it = byFile_.find(bf);
-      if (it == byFile_.end() || bf != ef) return std::nullopt;
-      auto at = it->second.lower_bound(b);
-      if (at == it->second.end() || at->first > e) return std::nullopt;
-      return sourceLocOf(sm_.getPresumedLoc(sm_.getComposedLoc(bf, at->first)));
+      auto e = firstError(fd);
+      if (!e) return std::nullopt;
+      return sourceLocOf(sm_.getPresumedLoc(e->first));
     }
     InputDiagnostic summary(const SourceManager& sm) const {
       const FileEntry* fe = sm.getFileEntryForID(sm.getMainFileID());
@@ -789,16 +783,23 @@ class Consumer : public ASTConsumer {
       if (fd->isInvalidDecl()) return "its declaration is invalid";
       if (const auto* md = dyn_cast<CXXMethodDecl>(fd); md && md->getParent()->isInvalidDecl())
         return "its class '" + md->getParent()->getNameAsString() + "' is invalid";
+      if (!fd->getBody()) return "its body is missing";
+      auto e = firstError(fd);
+      if (!e) return "";
+      PresumedLoc p = sm_.getPresumedLoc(e->first);
+      return (p.isValid() ? std::to_string(p.getLine()) + ": " : std::string()) + e->second;
+    }
+    // The first error Clang reported inside `fd`'s body: where, and its message.
+    std::optional<std::pair<SourceLocation, std::string>> firstError(const FunctionDecl* fd) const {
       const clang::Stmt* body = fd->getBody();
-      if (!body) return "its body is missing";
+      if (!body) return std::nullopt;
       auto [bf, b] = sm_.getDecomposedLoc(sm_.getExpansionLoc(body->getBeginLoc()));
       auto [ef, e] = sm_.getDecomposedLoc(sm_.getExpansionLoc(body->getEndLoc()));
       auto it = byFile_.find(bf);
-      if (it == byFile_.end() || bf != ef) return "";
+      if (it == byFile_.end() || bf != ef) return std::nullopt;
       auto at = it->second.lower_bound(b);
-      if (at == it->second.end() || at->first > e) return "";
-      PresumedLoc p = sm_.getPresumedLoc(sm_.getComposedLoc(bf, at->first));
-      return (p.isValid() ? std::to_string(p.getLine()) + ": " : std::string()) + at->second;
+      if (at == it->second.end() || at->first > e) return std::nullopt;
+      return std::make_pair(sm_.getComposedLoc(bf, at->first), at->second);
     }
     const SourceManager& sm_;
     std::map<FileID, std::multimap<unsigned, std::string>> byFile_;
@@ -808,18 +809,20 @@ class Consumer : public ASTConsumer {
   };
 
   // A function the kernel runs whose body Clang could not compile whole: a statement it dropped
-  // (a call with an argument of an unknown type, say) may have been any call, so the kernel has
-  // a gap there, unless the translation already counted one on that line (an unresolved call).
+  // (a call with a template argument it could not resolve, say) may have been any op, so the
+  // kernel has skipped code there (its findings are `unknown`), unless the translation read an
+  // unresolved call on that line (it stays in the model: a tile op by the table, or a gap).
   static void addCompileErrorGaps(TranslateResult& r, Coverage& coverage) {
     for (const FunctionDecl* run : r.reached) {
       std::optional<SourceLoc> at = coverage.firstErrorIn(run);
       if (!at) continue;
-      bool counted = std::any_of(r.kernel.gaps.begin(), r.kernel.gaps.end(), [&](const ModelGap& g) {
-        return g.loc.line == at->line && g.loc.file == at->file;
-      });
+      bool counted = r.recoveredLines.count({at->file, at->line}) > 0 ||
+                     std::any_of(r.kernel.gaps.begin(), r.kernel.gaps.end(), [&](const ModelGap& g) {
+                       return g.loc.line == at->line && g.loc.file == at->file;
+                     });
       if (!counted)
-        r.kernel.gaps.push_back(ModelGap{ModelGap::Kind::OpaqueCall, *at,
-                                         "code of '" + run->getNameAsString() + "' Clang could not compile (" +
+        r.kernel.gaps.push_back(ModelGap{ModelGap::Kind::SkippedCode, *at,
+                                         "in '" + run->getNameAsString() + "', which Clang could not compile whole (" +
                                              coverage.gapOf(run) + ")"});
     }
   }

@@ -181,6 +181,7 @@ class Translator final : public CallLowering {
  public:
   using CallLowering::CallLowering;
   const std::set<const FunctionDecl*>& reached() const { return reached_; }
+  const std::set<std::pair<std::string, int>>& recoveredLines() const { return recovered_; }
 
   void run() {
     for (unsigned i = 0; i < root_.getNumParams(); ++i) {
@@ -848,6 +849,7 @@ TranslateResult translateKernel(ASTContext& ctx, const FunctionDecl& root, const
   Translator t(ctx, root, k, *facts, r.notes);
   t.run();
   r.reached = t.reached();
+  r.recoveredLines = t.recoveredLines();
   r.reached.insert(patternOf(&root));
   k.cpp = facts;
   return r;

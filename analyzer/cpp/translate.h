@@ -31,6 +31,9 @@ struct TranslateResult {
   Kernel kernel;
   std::vector<InputDiagnostic> notes;  // what could not be modelled
   std::set<const clang::FunctionDecl*> reached;  // the functions inlined (their patterns, canonical)
+  // Where a call Clang could not resolve was still read (file, line): the error there dropped
+  // nothing the model lacks.
+  std::set<std::pair<std::string, int>> recoveredLines;
 };
 
 // A function's template pattern (itself when it is none), canonical.

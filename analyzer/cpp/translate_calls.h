@@ -74,6 +74,8 @@ class CallLowering : public WrapperFacts {
   // instruction is still modelled from the op table's defaults; anything else is a gap, so the
   // rules it could affect say `unknown` instead of passing.
   void translateRecovery(const RecoveryExpr* rec, Stmt& seq) {
+    SourceLoc at = loc(rec->getBeginLoc());
+    recovered_.insert({at.file, at.line});
     std::vector<const clang::Expr*> parts(rec->subExpressions().begin(), rec->subExpressions().end());
     std::string name;
     const ptoisa::Instr* in = nullptr;

@@ -232,6 +232,7 @@ class ModelState {
   std::map<const ValueDecl*, ForwardedArg> provenance_;  // where a wrapper's locals come from
   std::set<const FunctionDecl*> stack_;              // functions being inlined (no recursion)
   std::set<const FunctionDecl*> reached_;            // every function inlined (patternOf)
+  std::set<std::pair<std::string, int>> recovered_;  // lines of unresolved calls read (RecoveryExpr)
   std::vector<const FunctionDecl*> bodies_{&root_};   // the function each statement is in
   std::vector<SourceLoc> callSites_;                  // the calls being inlined, innermost last
   struct Placement {  // a TASSIGN at a constant UB address
