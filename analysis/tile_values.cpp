@@ -463,18 +463,15 @@ class TileValueAnalysis {
     for (const auto& [node, io] : spans_)
       for (const Span& sp : io.writes) {
         if (!sp.exact || sp.space >= kUnplacedSpaces || sp.ref->scratch || readAnywhere.count(sp.ref->space)) continue;
-        LostValue lost{flow_.nodes[node].op, sp.ref, sp.bytes, {0, 0}, 0};
-        const std::vector<int64_t>& c = cutList_.at(sp.space);
-        const size_t base = segmentBase_.at(sp.space);
-        for (auto [seg, end] = segmentsOf(sp); seg < end; ++seg) {
+        // Only a whole value is reported: real kernels read part of a tile all the time (a
+        // column of a transposed tile, the valid rows).
+        LostValue lost{flow_.nodes[node].op, sp.ref, sp.bytes, false};
+        bool read = false;
+        for (auto [seg, end] = segmentsOf(sp); seg < end && !read; ++seg) {
+          read = after[node].test(seg);
           lost.overwritten |= writtenAfter[node].test(seg);
-          if (after[node].test(seg)) continue;
-          const ByteRange bytes{c[seg - base], c[seg - base + 1]};
-          if (lost.deadBytes == 0) lost.firstDead = bytes;
-          else if (lost.firstDead.end == bytes.begin && lost.firstDead.begin < bytes.begin) lost.firstDead.end = bytes.end;
-          lost.deadBytes += bytes.end - bytes.begin;
         }
-        if (lost.whole()) out_.lost.push_back(lost);
+        if (!read) out_.lost.push_back(lost);
       }
   }
 

@@ -40,16 +40,13 @@ struct TileClash {
   bool readTogether = false;
 };
 
-// A write into a placed tile whose bytes, all or some, no op reads before they are overwritten
-// or the kernel ends.
+// A write into a placed tile none of whose bytes any op reads before they are overwritten or
+// the kernel ends.
 struct LostValue {
   const Op* write = nullptr;
   const MemRef* written = nullptr;
-  ByteRange bytes;      // what the write covers
-  ByteRange firstDead;  // the first run of its bytes nobody reads
-  int64_t deadBytes = 0;
+  ByteRange bytes;           // what the write covers
   bool overwritten = false;  // some path rewrites its bytes (else the kernel ends first)
-  bool whole() const { return deadBytes == bytes.end - bytes.begin; }
 };
 
 struct TileClashes {
