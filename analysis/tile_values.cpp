@@ -146,8 +146,7 @@ class TileValueAnalysis {
     if (!findSharedRoots()) return std::move(out_);
     reach_ = reachingPlacements();
     if (!collectSpans()) {
-      out_.notChecked = "its values: the bytes written over " + std::to_string(flow_.nodes.size()) +
-                        " flow nodes are past the analysis limit";
+      out_.notChecked = valuesPastLimit();
       return std::move(out_);
     }
     if (lostValuesToo) lostValues();
@@ -243,8 +242,44 @@ class TileValueAnalysis {
     return reach;
   }
 
+  // The bytes a placed tile's operand touches at flow node `node`: one piece per placement of
+  // its tile that reaches there (its only one, or, for a C++ tile TASSIGNed several times, those
+  // reaching along the flow graph), per address that placement can have, and per line of a
+  // strided view at a known offset. `known` is false when the view's place in its tile is not
+  // known (the piece is then the whole placement); `addresses` counts the (placement, address)
+  // choices.
+  struct PlacedBytes {
+    struct Piece {
+      int placement;
+      ByteRange placed, bytes;
+    };
+    std::vector<Piece> pieces;
+    bool known = false;
+    size_t addresses = 0;
+  };
+
+  PlacedBytes placedBytes(const MemRef& ref, const std::vector<int>& mine, int node) const {
+    std::vector<int> which;
+    if (mine.size() == 1) which = mine;
+    else if (!reach_.empty())
+      for (int p : reach_[node])
+        if (std::find(mine.begin(), mine.end(), p) != mine.end()) which.push_back(p);
+    PlacedBytes out;
+    out.known = ref.tileView.empty() || (ref.tileViewOffset && ref.tileViewBytes > 0);
+    for (int p : which)
+      for (const ByteRange& range : placements_[p].ranges) {
+        ++out.addresses;
+        if (ref.tileView.empty() || !out.known) {
+          out.pieces.push_back({p, range, range});
+          continue;
+        }
+        for (const auto& [b, e] : ref.tileViewBytesAt(*ref.tileViewOffset))
+          out.pieces.push_back({p, range, {range.begin + b, range.begin + e}});
+      }
+    return out;
+  }
+
   void collectAccesses() {
-    const std::vector<std::vector<int>>& reach = reach_;
     for (size_t n = 0; n < flow_.nodes.size(); ++n) {
       const Op* op = flow_.nodes[n].op;
       if (!op) continue;
@@ -252,24 +287,10 @@ class TileValueAnalysis {
         if (ref.space == MemSpace::GM) return;
         auto root = rootIndex_.find(ref.value);
         if (root == rootIndex_.end()) return;
-        const std::vector<int>& mine = placementsOf_[ref.value];
-        std::vector<int> which;
-        if (mine.size() == 1) which = mine;
-        else if (!reach.empty())
-          for (int p : reach[n])
-            if (std::find(mine.begin(), mine.end(), p) != mine.end()) which.push_back(p);
-        bool known = ref.tileView.empty() || (ref.tileViewOffset && ref.tileViewBytes > 0);
-        for (int p : which)
-          for (const ByteRange& r : placements_[p].ranges) {
-            if (ref.tileView.empty() || !known) {
-              accesses_.push_back({static_cast<int>(n), &ref, p, root->second, r, known, write, r});
-              continue;
-            }
-            // A strided view is one access per line it covers.
-            for (const auto& [b, e] : ref.tileViewBytesAt(*ref.tileViewOffset))
-              accesses_.push_back(
-                  {static_cast<int>(n), &ref, p, root->second, {r.begin + b, r.begin + e}, true, write, r});
-          }
+        PlacedBytes at = placedBytes(ref, placementsOf_[ref.value], static_cast<int>(n));
+        for (const auto& piece : at.pieces)
+          accesses_.push_back(
+              {static_cast<int>(n), &ref, piece.placement, root->second, piece.bytes, at.known, write, piece.placed});
       };
       size_t first = accesses_.size();
       for (const MemRef& r : op->reads) add(r, false);
@@ -387,24 +408,16 @@ class TileValueAnalysis {
       out.push_back({space, {0, 1}, ref.tileView.empty(), r, &ref});
       return;
     }
-    std::vector<int> which;
-    if (placed->second.size() == 1) which = placed->second;
-    else
-      for (int p : reach_[node])
-        if (std::find(placed->second.begin(), placed->second.end(), p) != placed->second.end()) which.push_back(p);
-    const bool known = ref.tileView.empty() || (ref.tileViewOffset && ref.tileViewBytes > 0);
-    size_t ranges = 0;
-    for (int p : which) ranges += placements_[p].ranges.size();
-    for (int p : which)
-      for (const ByteRange& range : placements_[p].ranges) {
-        const int space = static_cast<int>(placements_[p].op->tileSpace);
-        if (!known || ref.tileView.empty()) {
-          out.push_back({space, range, known && ranges == 1, r, &ref});
-          continue;
-        }
-        for (const auto& [b, e] : ref.tileViewBytesAt(*ref.tileViewOffset))
-          out.push_back({space, {range.begin + b, range.begin + e}, ranges == 1, r, &ref});
-      }
+    // A write at one of several addresses is no strong update.
+    PlacedBytes at = placedBytes(ref, placed->second, node);
+    for (const auto& piece : at.pieces)
+      out.push_back({static_cast<int>(placements_[piece.placement].op->tileSpace), piece.bytes,
+                     at.known && at.addresses == 1, r, &ref});
+  }
+
+  std::string valuesPastLimit() const {
+    return "its values: the bytes written over " + std::to_string(flow_.nodes.size()) +
+           " flow nodes are past the analysis limit";
   }
 
   // Every tile operand's bytes, per flow node, cut into segments: between consecutive span
@@ -557,8 +570,7 @@ class TileValueAnalysis {
     }
     if (reads.empty()) return;
     if (!computeLineage()) {
-      out_.notChecked = "its values: the bytes written over " + std::to_string(flow_.nodes.size()) +
-                        " flow nodes are past the analysis limit";
+      out_.notChecked = valuesPastLimit();
       return;
     }
     const size_t nodes = flow_.nodes.size();
@@ -607,14 +619,14 @@ class TileValueAnalysis {
           const Op& reader = *flow_.nodes[r.node].op;
           bool readsBoth = std::any_of(reader.reads.begin(), reader.reads.end(),
                                        [&](const MemRef& m) { return m.value == roots_[w.root]; });
-          bool newVersion = w.bytes.begin == r.bytes.begin && w.bytes.end == r.bytes.end && !readsBoth &&
-                            derivedFrom(node, r.root);
+          const bool derived = derivedFrom(node, r.root);
+          bool newVersion = w.bytes.begin == r.bytes.begin && w.bytes.end == r.bytes.end && !readsBoth && derived;
           // A window copied onto the bytes it came from changes nothing (TEXTRACT in place).
           bool window = op.sourceWindowByte && !op.reads.empty() && op.reads.front().value == roots_[r.root] &&
                         w.bytes.begin == r.bytes.begin + *op.sourceWindowByte;
           if (newVersion || window) continue;
           TileClash c = clashOf(w, r, &reader);
-          c.readTogether = readsBoth && derivedFrom(node, r.root);
+          c.readTogether = readsBoth && derived;
           if (!c.exact) {
             IterationVerdict v = perIteration(w, r, node);
             if (v.decided && !v.clash) continue;
@@ -657,16 +669,15 @@ class TileValueAnalysis {
     if (span == accessesAt_.end()) return false;
     for (size_t i = span->second.first; i < span->second.second; ++i) {
       const Access& a = accesses_[i];
-      if (!a.write || a.root != r.root || a.placement != r.placement) continue;
-      if (a.exact && !a.ref->fullyValid) continue;
-      if (a.exact && a.bytes.begin <= r.bytes.begin && r.bytes.end <= a.bytes.end) return true;
-      if (!perIterationViews(a, r) || !a.ref->fullyValid) continue;
-      bool all = true;
-      for (size_t k = 0; k < a.ref->tileViewOffsetPerIteration.size() && all; ++k)
-        all = a.ref->tileViewOffsetPerIteration[k] == r.ref->tileViewOffsetPerIteration[k] &&
-              a.ref->tileViewBytes >= r.ref->tileViewBytes && a.ref->tileViewLines == r.ref->tileViewLines &&
-              a.ref->tileViewStride == r.ref->tileViewStride && a.ref->tileViewLineBytes == r.ref->tileViewLineBytes;
-      if (all) return true;
+      if (!a.write || a.root != r.root || a.placement != r.placement || !a.ref->fullyValid) continue;
+      // An exact write covers the read's bytes; a view at the loop counters covers the read's
+      // view when it has its offset in every iteration and at least its lines.
+      const MemRef &x = *a.ref, &y = *r.ref;
+      bool covers = a.exact ? a.bytes.begin <= r.bytes.begin && r.bytes.end <= a.bytes.end
+                            : perIterationViews(a, r) && x.tileViewOffsetPerIteration == y.tileViewOffsetPerIteration &&
+                                  x.tileViewBytes >= y.tileViewBytes && x.tileViewLines == y.tileViewLines &&
+                                  x.tileViewStride == y.tileViewStride && x.tileViewLineBytes == y.tileViewLineBytes;
+      if (covers) return true;
     }
     return false;
   }
@@ -716,12 +727,12 @@ class TileValueAnalysis {
           }
       return false;
     };
-    for (size_t i = 0; i < n && !v.clash; ++i) v.clash = overlap(wb[i], rb[i], &v.written, &v.read);
-    if (v.clash && reaches(node, r.node, loops, r, false, false)) {
-      v.decided = true;
+    bool same = false;
+    for (size_t i = 0; i < n && !same; ++i) same = overlap(wb[i], rb[i], &v.written, &v.read);
+    if (same && reaches(node, r.node, loops, r, false, false)) {
+      v.decided = v.clash = true;
       return v;
     }
-    v.clash = false;
     bool later = false;
     for (size_t i = 0; i < n && !later; ++i)
       for (size_t j = i + 1; j < n && !later; ++j) later = overlap(wb[i], rb[j], nullptr, nullptr);

@@ -428,8 +428,9 @@ class CallLowering : public WrapperFacts {
       bool written = static_cast<int>(i) == in.written || tmp;
       hasTmp |= tmp;
       if (isTileExpr(args[i])) {
-        (written ? op.writes : op.reads).push_back(tileRef(args[i]));
-        (written ? op.writes : op.reads).back().scratch = tmp;
+        MemRef tile = tileRef(args[i]);
+        tile.scratch = tmp;
+        (written ? op.writes : op.reads).push_back(std::move(tile));
       }
       else if (transfer && i < 2) (written ? op.writes : op.reads).push_back(gmRef(args[i], n + " address"));
     }
