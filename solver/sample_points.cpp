@@ -39,6 +39,7 @@ struct Node {
 
 class Program {
  public:
+  explicit Program(size_t maxNodes = kMaxNodes) : maxNodes_(maxNodes) {}
   // False when an expression is outside what the evaluator reads the way Z3 does.
   bool add(const ExprPtr& root) {
     std::vector<std::pair<const Expr*, bool>> stack{{root.get(), false}};
@@ -52,7 +53,7 @@ class Program {
         for (const auto& a : e->args) stack.push_back({a.get(), false});
         continue;
       }
-      if (nodes_.size() >= kMaxNodes || !push(*e)) return false;
+      if (nodes_.size() >= maxNodes_ || !push(*e)) return false;
     }
     roots_.push_back({index_.at(root.get()), nodes_.size()});
     return true;
@@ -154,6 +155,19 @@ class Program {
       v[i] = *r;
     }
     return true;
+  }
+  // Every node at `point`; a node that cannot be read (a division by zero, or one of its
+  // operands) is nullopt.
+  std::vector<std::optional<Wide>> evaluateWhatCan(const std::vector<int64_t>& point) const {
+    std::vector<std::optional<Wide>> out(nodes_.size());
+    std::vector<Wide> v(nodes_.size());
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const Node& n = nodes_[i];
+      if (std::any_of(std::begin(n.args), std::end(n.args), [&](int a) { return a >= 0 && !out[a]; })) continue;
+      out[i] = eval(n, v, point);
+      if (out[i]) v[i] = *out[i];
+    }
+    return out;
   }
 
  private:
@@ -259,6 +273,7 @@ class Program {
     int node;
     size_t end;  // nodes [0, end) are all it needs
   };
+  size_t maxNodes_;
   std::vector<Node> nodes_;
   std::vector<Root> roots_;
   std::unordered_map<const Expr*, int> index_;
@@ -839,6 +854,46 @@ PointSearch smallestSatisfyingPoint(const std::vector<ExprPtr>& assertions, cons
     case CostOrderSearch::End::Found: break;
   }
   return witnessAt(program, search.point(), valueNodes, names);
+}
+
+std::optional<ModelValues> valuesAtModel(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate,
+                                         const std::map<std::string, int64_t>& model,
+                                         const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges) {
+  Program program(SIZE_MAX);  // one pass over the nodes, no search: any size
+  for (const auto& a : assertions)
+    if (!program.add(a)) return std::nullopt;
+  std::vector<int> valueNodes;
+  for (const auto& e : evaluate) {
+    int node = program.addValue(e);
+    if (node < 0) return std::nullopt;
+    valueNodes.push_back(node);
+  }
+  const std::vector<std::string>& names = program.symbols();
+  ModelValues out;
+  std::vector<int64_t> point(names.size());
+  for (size_t s = 0; s < names.size(); ++s) {
+    auto known = model.find(names[s]);
+    if (known != model.end()) {
+      point[s] = known->second;
+    } else if (names[s] == "block_num") {
+      auto r = paramRanges.find("block_num");
+      point[s] = std::max<int64_t>(1, r == paramRanges.end() ? 1 : r->second.first);
+    } else if (auto r = paramRanges.find(withoutPercent(names[s])); r != paramRanges.end()) {
+      // The cheapest value in its range: 0, or the bound nearer to it.
+      point[s] = r->second.first > 0 ? r->second.first : r->second.second < 0 ? r->second.second : 0;
+    } else {
+      point[s] = 0;  // lane indices too: lane 0 runs in every launch
+    }
+    out.symbols[names[s]] = point[s];
+  }
+  bool lanes = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.find("block_idx") != std::string::npos; });
+  if (lanes && !out.symbols.count("block_num")) out.symbols["block_num"] = std::max<int64_t>(1, out.symbols["block_num"]);
+  std::vector<std::optional<Wide>> v = program.evaluateWhatCan(point);
+  for (int root : program.rootNodes())
+    if (!v[root] || *v[root] == 0) return std::nullopt;  // not a model of these assertions here
+  for (int node : valueNodes)
+    out.values.push_back(v[node] ? std::optional<int64_t>(static_cast<int64_t>(*v[node])) : std::nullopt);
+  return out;
 }
 
 }  // namespace ptov

@@ -53,4 +53,18 @@ PointSearch smallestSatisfyingPoint(const std::vector<ExprPtr>& assertions, cons
                                     const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges,
                                     bool onlyIfFinite);
 
+struct ModelValues {
+  std::vector<std::optional<int64_t>> values;  // per `evaluate` expression
+  std::map<std::string, int64_t> symbols;      // every symbol named
+};
+// The values of `evaluate` at a model of `assertions` (`model`: a value per symbol, as Z3 gave
+// it for the assertions alone). A symbol only `evaluate` names takes its cheapest value (0, or
+// the bound of its configured range nearer 0; one lane); a value that cannot be read (a division
+// by zero) is nullopt. Nullopt when the point does not satisfy every assertion as the evaluator
+// reads it, or an expression is outside what it reads: Z3 is then asked for the whole witness.
+std::optional<ModelValues> valuesAtModel(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate,
+                                         const std::map<std::string, int64_t>& model,
+                                         const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges);
+
 }  // namespace ptov
+
