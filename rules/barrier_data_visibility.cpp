@@ -1,6 +1,7 @@
 // barrier-data-visibility: a soft barrier orders the counter, not the data. GM data written
 // before a barrier and read after it needs a publish before the barrier (DCCI CACHELINE_OUT of
 // the written lines, then dsb) and an acquire after it (invalidate the lines to be read, then dsb).
+#include <algorithm>
 #include <set>
 
 #include "rules/cpp_queries.h"
@@ -51,7 +52,7 @@ class BarrierDataVisibility : public Rule {
           if (data.space != MemSpace::GM || !data.valid() || ops[w]->kind == OpKind::SyncAll) continue;
           size_t r = firstRead(ops, data, b + 1, to);
           if (r == to || !reported.insert(data.value + std::to_string(data.param)).second) continue;
-          checkPair(k, ops, w, b, r, data, ctx);
+          checkPair(k, ops, numbering, w, b, r, data, ctx);
         }
     }
   }
@@ -64,19 +65,67 @@ class BarrierDataVisibility : public Rule {
     return to;
   }
 
-  // A CMO covering `data` (a writeback one for the publish) followed by a dsb, in (from, to).
+  // Where the CMOs fall short of `data`'s bytes: the first of them and what they hold.
+  struct Shortfall {
+    const Op* cmo = nullptr;
+    std::string held;
+  };
+
+  // The CMOs covering `data` (writeback ones for the publish) followed by a dsb, in (from, to).
   // A publish of a write made by a pipe (TSTORE on MTE3) also needs the pipe drained
   // (pipe_barrier(PIPE_ALL)) before the writeback: else the line written back can predate the data.
-  static bool maintained(const std::vector<const Op*>& ops, size_t from, size_t to, const MemRef& data, bool writeback,
-                         bool needsDrain) {
-    bool drained = !needsDrain, cmo = false;
+  static bool maintained(const std::vector<const Op*>& ops, const OpNumbering& numbering, size_t from, size_t to,
+                         const MemRef& data, bool writeback, bool needsDrain, Shortfall& shortfall) {
+    const char* access = writeback ? "written" : "read";
+    bool drained = !needsDrain;
+    std::vector<size_t> cmos;
     for (size_t i = from + 1; i < to; ++i) {
       const Op& op = *ops[i];
       if (op.kind == OpKind::PipeBarrier && op.barrierPipe == Pipe::ALL) drained = true;
-      if (drained && op.kind == OpKind::CacheInvalidate && covers(op, data) && (op.writeback || !writeback)) cmo = true;
-      if (cmo && op.kind == OpKind::Fence) return true;
+      if (drained && op.kind == OpKind::CacheInvalidate && covers(op, data) && (op.writeback || !writeback))
+        cmos.push_back(i);
+      if (!cmos.empty() && op.kind == OpKind::Fence) {
+        std::optional<std::string> held = linesMissBytes(ops, numbering, cmos, data, access);
+        if (!held) return true;
+        shortfall = {ops[cmos.front()], *held};
+        return false;
+      }
     }
     return false;
+  }
+
+  // Do these buffer-covering CMOs miss some byte of `data`, as far as their bytes are known? Then
+  // what they hold. Known: single 64-byte lines at constant bytes against the data's constant
+  // bytes, or one line that runs once (outside every loop) against data spanning more than a
+  // line, whose first and last bytes no one line holds. A walk over lines, a region, or bytes
+  // not known: the buffer counts as covered (docs/rules/barrier-data-visibility.md).
+  static std::optional<std::string> linesMissBytes(const std::vector<const Op*>& ops, const OpNumbering& numbering,
+                                                   const std::vector<size_t>& cmos, const MemRef& data,
+                                                   const std::string& access) {
+    if (!data.inBytesView()) return std::nullopt;
+    auto span = evalConst(data.sizes[0]);
+    if (!span || *span <= 0) return std::nullopt;
+    auto singleLine = [](const Op& op) { return !op.invalidateAll && op.target.byteSize == kCacheLineBytes; };
+    if (!std::all_of(cmos.begin(), cmos.end(), [&](size_t i) { return singleLine(*ops[i]); })) return std::nullopt;
+    const std::string of = " of the " + std::to_string(*span) + " bytes " + access;
+    auto start = evalConst(data.offsets[0]);
+    bool constantLines =
+        std::all_of(cmos.begin(), cmos.end(), [&](size_t i) { return ops[i]->target.byteRange.has_value(); });
+    if (start && constantLines) {
+      std::vector<std::pair<int64_t, int64_t>> lines;
+      for (size_t i : cmos) lines.push_back(*ops[i]->target.byteRange);
+      std::sort(lines.begin(), lines.end());
+      int64_t reached = *start;  // the data's bytes below this are covered
+      for (const auto& [b, e] : lines)
+        if (b <= reached) reached = std::max(reached, e);
+      if (reached >= *start + *span) return std::nullopt;
+      return "the single-line dccis covering it (" + std::to_string(lines.size()) + ", the first here) hold " +
+             std::to_string(lines.size() * kCacheLineBytes) + " bytes" + of + " (" +
+             byteRangeText(std::make_pair(*start, *start + *span)) + "), none from byte " + std::to_string(reached) + " on";
+    }
+    if (cmos.size() == 1 && !numbering.inLoop(cmos.front()) && *span > kCacheLineBytes)
+      return "the only dcci covering it is this single-line one, which holds one 64-byte line" + of;
+    return std::nullopt;
   }
 
   static bool pipeWrite(const Op& op) {
@@ -85,26 +134,37 @@ class BarrierDataVisibility : public Rule {
     return false;
   }
 
-  static void checkPair(const Kernel& k, const std::vector<const Op*>& ops, size_t w, size_t b, size_t r,
-                        const MemRef& data, RuleContext& ctx) {
+  static void checkPair(const Kernel& k, const std::vector<const Op*>& ops, const OpNumbering& numbering, size_t w,
+                        size_t b, size_t r, const MemRef& data, RuleContext& ctx) {
     std::string name = describeBuffer(k, data);
     bool drain = pipeWrite(*ops[w]);
-    if (!maintained(ops, w, b, data, true, drain)) {
+    Shortfall publish, acquire;
+    if (!maintained(ops, numbering, w, b, data, true, drain, publish)) {
       Finding& f = ctx.report(ops[w]->loc, "'" + ops[w]->name + "' writes " + name + ", which is read after the soft "
                                                "barrier, but the lines are not published before it (" +
                                                (drain ? "pipe_barrier(PIPE_ALL), then " : "") +
                                                "dcci(..., CACHELINE_OUT) of the written lines, then dsb(DSB_DDR)): the "
                                                "barrier only maintains its own counter");
+      if (publish.cmo) f.notes.push_back({publish.cmo->loc, publish.held});
       f.notes.push_back({ops[b]->loc, "the barrier"});
       f.notes.push_back({ops[r]->loc, "the read on the other side"});
     }
-    if (!maintained(ops, b, r, data, false, false)) {
+    const MemRef& read = readOf(*ops[r], data);
+    if (!maintained(ops, numbering, b, r, read, false, false, acquire)) {
       Finding& f = ctx.report(ops[r]->loc, "'" + ops[r]->name + "' reads " + name + " after the soft barrier without "
                                                "invalidating its lines first (dcci of the lines to read, then "
                                                "dsb(DSB_DDR)): it can read a stale cached copy");
+      if (acquire.cmo) f.notes.push_back({acquire.cmo->loc, acquire.held});
       f.notes.push_back({ops[b]->loc, "the barrier"});
       f.notes.push_back({ops[w]->loc, "the write before the barrier"});
     }
+  }
+
+  // The GM access of `op` to the buffer of `data` (its read after the barrier).
+  static const MemRef& readOf(const Op& op, const MemRef& data) {
+    for (const MemRef& m : op.reads)
+      if (m.space == MemSpace::GM && m.sameBuffer(data)) return m;
+    return data;
   }
 };
 

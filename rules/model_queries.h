@@ -87,6 +87,7 @@ class OpNumbering {
   explicit OpNumbering(const Stmt& body);
   const std::vector<const Op*>& ops() const { return ops_; }
   int index(const Op* op) const { return index_.at(op); }
+  bool inLoop(size_t index) const { return !enclosing_[index].empty(); }
   // Last op index at which `value` (defined at op index `def`) is live: named as an operand, or
   // the tile an op reads or writes (a value yielded out of a region is read under another name).
   int lastUse(const std::string& value, int def) const;

@@ -173,7 +173,7 @@ class CallLowering : public WrapperFacts {
   // The 64-byte line a single-line dcci of the address `o` drops (MemRef::byteStart).
   static MemRef lineOf(const Origin& o) {
     MemRef ref = o.ref;
-    if (!o.bytes || ref.param < 0) return ref;
+    if (!o.bytes || !ref.valid()) return ref;
     ref.byteStart = o.bytes;
     ref.byteSize = kCacheLineBytes;
     if (auto c = evalConst(o.bytes))
@@ -191,7 +191,7 @@ class CallLowering : public WrapperFacts {
       at = addBytes(o.bytes, value(sub->getIdx()), sub->getBase()->getType());
     QualType t = place->getType();
     if (!at || ref.param < 0 || t->isIncompleteType() || t->isDependentType()) return ref;
-    ref.view = "bytes of param " + std::to_string(ref.param);
+    ref.view = ref.bytesView();
     ref.offsets = {at};
     ref.sizes = {Expr::constant(ctx_.getTypeSizeInChars(t).getQuantity())};
     ref.byteStart = at;

@@ -336,6 +336,7 @@ class ValueEvaluator : public ModelState {
         ExprPtr idx = value(sub->getIdx());
         auto c = evalConst(idx);
         o.ref.value = c ? "args[" + std::to_string(*c) + "]" : "args[" + toString(idx) + "]";
+        o.bytes = Expr::constant(0);  // the buffer args[i] names starts at its own address
         return o;
       }
     if (const auto* me = dyn_cast<MemberExpr>(e)) return originOf(me->getBase());
@@ -541,12 +542,12 @@ class ValueEvaluator : public ModelState {
   MemRef gmRef(const clang::Expr* e, const std::string& what) {
     Origin o = originOf(e);
     if (!o.known()) gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), what + " '" + text(e) + "'");
-    if (!o.known() || !o.bytes || o.ref.param < 0) return o.ref;
+    if (!o.known() || !o.bytes) return o.ref;
     ExprPtr span;
     if (auto fixed = globalTensorSpanBytes(e->getType())) span = Expr::constant(*fixed);
     else if (const ValueDecl* d = declOf(e->IgnoreImplicit()); d && gmSpans_.count(d)) span = gmSpans_.at(d);
     if (span) {
-      o.ref.view = "bytes of param " + std::to_string(o.ref.param);
+      o.ref.view = o.ref.bytesView();
       o.ref.offsets = {o.bytes};
       o.ref.sizes = {span};
     }

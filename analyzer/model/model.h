@@ -114,6 +114,10 @@ struct MemRef {
   // source, MTE3 writes its destination); Unknown: the op's own pipe.
   Pipe pipe = Pipe::Unknown;
   bool valid() const { return param >= 0 || !value.empty(); }
+  // A C++ GM access's region: bytes [offsets[0], offsets[0] + sizes[0]) from the base of its
+  // buffer (a parameter, or a kernel_entry's args[i]), in the view bytesView names.
+  std::string bytesView() const { return param >= 0 ? "bytes of param " + std::to_string(param) : "bytes of " + value; }
+  bool inBytesView() const { return valid() && view == bytesView() && offsets.size() == 1 && sizes.size() == 1; }
   // Same buffer: same parameter and same peer-ness (or the same named value if no param).
   bool sameBuffer(const MemRef& o) const;
 };
