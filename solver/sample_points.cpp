@@ -310,9 +310,14 @@ struct Points {
 
 bool satisfiedAtSamplePoint(const std::vector<ExprPtr>& assertions,
                             const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges) {
+  return samplePointModel(assertions, paramRanges).has_value();
+}
+
+std::optional<std::map<std::string, int64_t>> samplePointModel(
+    const std::vector<ExprPtr>& assertions, const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges) {
   Program program;
   for (const auto& a : assertions)
-    if (!program.add(a)) return false;
+    if (!program.add(a)) return std::nullopt;
   const std::vector<std::string>& names = program.symbols();
   const std::pair<int64_t, int64_t>* laneRange = nullptr;
   if (auto r = paramRanges.find("block_num"); r != paramRanges.end()) laneRange = &r->second;
@@ -347,9 +352,15 @@ bool satisfiedAtSamplePoint(const std::vector<ExprPtr>& assertions,
       else point[s] = pick(ranges[s], program.comparedWith()[s]);
       valid = within(point[s], ranges[s]);
     }
-    if (valid && program.holds(point, values)) return true;
+    if (valid && program.holds(point, values)) {
+      std::map<std::string, int64_t> model;
+      for (size_t s = 0; s < names.size(); ++s) model[names[s]] = point[s];
+      bool anyLane = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.find("block_idx") != std::string::npos; });
+      if (anyLane) model.emplace("block_num", lanes);
+      return model;
+    }
   }
-  return false;
+  return std::nullopt;
 }
 
 namespace {

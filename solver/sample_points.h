@@ -32,6 +32,10 @@ inline std::string withoutPercent(const std::string& s) { return !s.empty() && s
 // block_num and `paramRanges` (by name without '%')? Only true answers are certain.
 bool satisfiedAtSamplePoint(const std::vector<ExprPtr>& assertions,
                             const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges);
+// The same search, giving the point found: a value per symbol (block_num too where block
+// indices occur).
+std::optional<std::map<std::string, int64_t>> samplePointModel(
+    const std::vector<ExprPtr>& assertions, const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges);
 
 // The cheapest point by the witness measure (Solver::Model::Minimal: the sum over symbols of
 // 2|x|, plus 1 for a negative value; a lane count the query does not name is not counted) that

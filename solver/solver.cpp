@@ -177,6 +177,15 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
                 static_cast<unsigned>(std::min<double>(options_.queryTimeoutMs, std::max(1.0, left))), left,
                 options_.paramRanges, [this] { return kernelBudgetSpent(); }, budgetSpentReason()};
   answer = session_->solve(query);
+  // Where Z3 gives up on a witness, a point that satisfies the assertions is still one (not the
+  // smallest): a model found is a violation shown, never an unknown.
+  if (answer.kind == SatAnswer::Kind::Unknown && model == Model::Minimal && evaluate.empty() && points &&
+      !kernelBudgetSpent())
+    if (auto at = samplePointModel(assertions, options_.paramRanges)) {
+      answer.kind = SatAnswer::Kind::Sat;
+      answer.reason.clear();
+      answer.symbols = std::move(*at);
+    }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   stats_.queryMs.push_back(ms);
   if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, answer);

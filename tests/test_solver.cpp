@@ -439,6 +439,35 @@ TEST_CASE("flags and one symbol: decisions agree with Z3 on random formulas") {
   CHECK(agree.found >= 50);
 }
 
+TEST_CASE("witness values: read at a model of the assertions, symbols only the values name at their cheapest") {
+  using K = Expr::Kind;
+  std::map<std::string, std::pair<int64_t, int64_t>> none;
+  auto x = p("%x"), y = p("%y");
+  std::vector<ExprPtr> q{Expr::cmp("sgt", x, c(3))};
+  auto at = valuesAtModel(q, {bin(K::Add, x, c(1)), bin(K::Mul, y, c(2)), bin(K::Div, x, y)}, {{"%x", 4}}, none);
+  REQUIRE(at);
+  CHECK(at->values[0] == std::optional<int64_t>(5));
+  CHECK(at->values[1] == std::optional<int64_t>(0));  // y is 0: its cheapest value
+  CHECK_FALSE(at->values[2].has_value());             // x / 0 has no certain value
+  CHECK(at->symbols.at("%y") == 0);
+  // A range moves a free symbol to its bound nearer 0; a lane index is lane 0 of one lane.
+  std::map<std::string, std::pair<int64_t, int64_t>> yFrom2{{"y", {2, 5}}};
+  at = valuesAtModel(q, {y, Expr::blockIdx()}, {{"%x", 4}}, yFrom2);
+  REQUIRE(at);
+  CHECK(at->values[0] == std::optional<int64_t>(2));
+  CHECK(at->values[1] == std::optional<int64_t>(0));
+  CHECK(at->symbols.at("block_num") == 1);
+  // A point that is not a model of the assertions gives nothing: Z3 is asked instead.
+  CHECK_FALSE(valuesAtModel(q, {x}, {{"%x", 3}}, none));
+  // The sample point found is a model, with the lane count where lanes occur.
+  auto model = samplePointModel({Expr::cmp("eq", x, c(7)), Expr::cmp("slt", Expr::blockIdx(), c(2))}, none);
+  REQUIRE(model);
+  CHECK(model->at("%x") == 7);
+  CHECK(model->at("block_idx") < 2);
+  CHECK(model->at("block_idx") < model->at("block_num"));
+  CHECK_FALSE(samplePointModel({Expr::cmp("sgt", x, c(3)), Expr::cmp("slt", x, c(2))}, none));
+}
+
 TEST_CASE("solver: a witness the points cannot reach comes from Z3's optimiser, bounded by the budget") {
   using K = Expr::Kind;
   // x + y = 50000 and x - y = 20000: one model, far beyond the search's budget of points, with
