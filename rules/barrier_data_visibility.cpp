@@ -87,8 +87,7 @@ class BarrierDataVisibility : public Rule {
       if (!cmos.empty() && op.kind == OpKind::Fence) {
         std::optional<std::string> held = linesMissBytes(ops, numbering, cmos, data, access);
         if (!held) return true;
-        shortfall = {ops[cmos.front()], *held};
-        return false;
+        shortfall = {ops[cmos.front()], *held};  // a later CMO and dsb may still cover the rest
       }
     }
     return false;
@@ -119,7 +118,7 @@ class BarrierDataVisibility : public Rule {
       for (const auto& [b, e] : lines)
         if (b <= reached) reached = std::max(reached, e);
       if (reached >= *start + *span) return std::nullopt;
-      return "the single-line dccis covering it (" + std::to_string(lines.size()) + ", the first here) hold " +
+      return "the " + std::to_string(lines.size()) + " single-line dccis covering it (the first here) hold " +
              std::to_string(lines.size() * kCacheLineBytes) + " bytes" + of + " (" +
              byteRangeText(std::make_pair(*start, *start + *span)) + "), none from byte " + std::to_string(reached) + " on";
     }

@@ -897,8 +897,14 @@ std::optional<ModelValues> valuesAtModel(const std::vector<ExprPtr>& assertions,
     }
     out.symbols[names[s]] = point[s];
   }
+  // The lane count a witness shows wherever lanes occur: the model's, else the least allowed.
   bool lanes = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.find("block_idx") != std::string::npos; });
-  if (lanes && !out.symbols.count("block_num")) out.symbols["block_num"] = std::max<int64_t>(1, out.symbols["block_num"]);
+  if (lanes && !out.symbols.count("block_num")) {
+    auto known = model.find("block_num");
+    auto r = paramRanges.find("block_num");
+    out.symbols["block_num"] = known != model.end() ? known->second
+                                                    : std::max<int64_t>(1, r == paramRanges.end() ? 1 : r->second.first);
+  }
   std::vector<std::optional<Wide>> v = program.evaluateWhatCan(point);
   for (int root : program.rootNodes())
     if (!v[root] || *v[root] == 0) return std::nullopt;  // not a model of these assertions here
