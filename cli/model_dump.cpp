@@ -14,6 +14,7 @@ std::string refs(const std::vector<MemRef>& rs) {
     s += std::string(memSpaceName(r.space)) + ":" + (r.value.empty() ? "?" : r.value);
     if (r.param >= 0) s += "(param " + std::to_string(r.param) + ")";
     if (r.peer) s += "(peer)";
+    if (r.inBytesView()) s += " bytes [" + toString(r.offsets[0]) + " .. +" + toString(r.sizes[0]) + ")";
     if (r.pipe != Pipe::Unknown) s += std::string(" on ") + pipeName(r.pipe);
   }
   return s;
@@ -35,6 +36,9 @@ void dumpStmt(const Stmt& s, int indent, std::ostream& out) {
       if (!op.reads.empty()) out << " reads " << refs(op.reads);
       if (!op.writes.empty()) out << " writes " << refs(op.writes);
       if (op.target.valid()) out << " target " << refs({op.target});
+      if (op.target.walkFrom)
+        out << " lines over " << op.target.walkLoop << " hold bytes [" << toString(op.target.walkFrom) << " .. "
+            << toString(op.target.walkTo) << ")";
       if (op.kind == OpKind::TileAssign && op.tileAddr) out << " at " << *op.tileAddr;
       if (op.participants) out << " participants " << toString(op.participants);
       out << "  (" << op.loc.file << ")\n";

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "rules/cpp_queries.h"
+#include "rules/line_walks.h"
 #include "rules/model_queries.h"
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
@@ -65,32 +66,55 @@ class BarrierDataVisibility : public Rule {
     return to;
   }
 
-  // Where the CMOs fall short of `data`'s bytes: the first of them and what they hold.
-  struct Shortfall {
+  // How the CMOs before a dsb hold the bytes of an access: all of them, some missed (`why`
+  // says which the CMO at `cmo` holds), or not known (`why` says why).
+  struct Held {
+    enum class Kind { All, Missed, Unknown } kind = Kind::Missed;
     const Op* cmo = nullptr;
-    std::string held;
+    std::string why;
   };
 
-  // The CMOs covering `data` (writeback ones for the publish) followed by a dsb, in (from, to).
-  // A publish of a write made by a pipe (TSTORE on MTE3) also needs the pipe drained
-  // (pipe_barrier(PIPE_ALL)) before the writeback: else the line written back can predate the data.
-  static bool maintained(const std::vector<const Op*>& ops, const OpNumbering& numbering, size_t from, size_t to,
-                         const MemRef& data, bool writeback, bool needsDrain, Shortfall& shortfall) {
-    const char* access = writeback ? "written" : "read";
+  // The CMOs covering `data` (writeback ones for the publish) followed by a dsb, in (from, to),
+  // for the access at op `access`. A publish of a write made by a pipe (TSTORE on MTE3) also
+  // needs the pipe drained (pipe_barrier(PIPE_ALL)) before the writeback: else the line written
+  // back can predate the data. The CMOs before each dsb count together, the earlier ones too.
+  static Held maintained(const std::vector<const Op*>& ops, const OpNumbering& numbering, size_t from, size_t to,
+                         size_t access, const MemRef& data, bool writeback, bool needsDrain, ProofContext& proofs) {
+    const char* what = writeback ? "written" : "read";
     bool drained = !needsDrain;
     std::vector<size_t> cmos;
+    Held last;
     for (size_t i = from + 1; i < to; ++i) {
       const Op& op = *ops[i];
       if (op.kind == OpKind::PipeBarrier && op.barrierPipe == Pipe::ALL) drained = true;
       if (drained && op.kind == OpKind::CacheInvalidate && covers(op, data) && (op.writeback || !writeback))
         cmos.push_back(i);
-      if (!cmos.empty() && op.kind == OpKind::Fence) {
-        std::optional<std::string> held = linesMissBytes(ops, numbering, cmos, data, access);
-        if (!held) return true;
-        shortfall = {ops[cmos.front()], *held};  // a later CMO and dsb may still cover the rest
-      }
+      if (cmos.empty() || op.kind != OpKind::Fence) continue;
+      last = held(ops, numbering, cmos, access, data, what, proofs);
+      if (last.kind == Held::Kind::All) return last;
     }
-    return false;
+    return last;
+  }
+
+  static Held held(const std::vector<const Op*>& ops, const OpNumbering& numbering, const std::vector<size_t>& cmos,
+                   size_t access, const MemRef& data, const std::string& what, ProofContext& proofs) {
+    std::vector<size_t> lines;  // single lines that are no walk
+    Held unknown{Held::Kind::Unknown, nullptr, ""};
+    for (size_t i : cmos) {
+      const MemRef& t = ops[i]->target;
+      if (ops[i]->invalidateAll || (!t.walkFrom && t.byteSize != kCacheLineBytes)) return {Held::Kind::All, nullptr, ""};
+      if (!t.walkFrom) {
+        lines.push_back(i);
+        continue;
+      }
+      Verdict v = walkHoldsAccess(numbering, i, access, data, proofs);
+      if (v.kind == Verdict::Kind::Proved) return {Held::Kind::All, nullptr, ""};
+      if (!unknown.cmo) unknown = {Held::Kind::Unknown, ops[i], v.reason};
+    }
+    std::optional<std::string> missed = lines.empty() ? std::nullopt : linesMissBytes(ops, numbering, lines, data, what);
+    if (!lines.empty() && !missed) return {Held::Kind::All, nullptr, ""};
+    if (unknown.cmo) return unknown;
+    return {Held::Kind::Missed, ops[lines.front()], *missed};
   }
 
   // Do these buffer-covering CMOs miss some byte of `data`, as far as their bytes are known? Then
@@ -137,23 +161,34 @@ class BarrierDataVisibility : public Rule {
                         size_t b, size_t r, const MemRef& data, RuleContext& ctx) {
     std::string name = describeBuffer(k, data);
     bool drain = pipeWrite(*ops[w]);
-    Shortfall publish, acquire;
-    if (!maintained(ops, numbering, w, b, data, true, drain, publish)) {
-      Finding& f = ctx.report(ops[w]->loc, "'" + ops[w]->name + "' writes " + name + ", which is read after the soft "
-                                               "barrier, but the lines are not published before it (" +
+    Held publish = maintained(ops, numbering, w, b, w, data, true, drain, ctx.proofs());
+    std::string wrote = "'" + ops[w]->name + "' writes " + name + ", which is read after the soft barrier";
+    if (publish.kind == Held::Kind::Unknown) {
+      Finding* f = ctx.reportVerdict(Verdict::unknown(publish.why), ops[w]->loc,
+                                     wrote + ", and its lines are published before the barrier");
+      f->notes.push_back({publish.cmo->loc, "the writeback walk"});
+      f->notes.push_back({ops[b]->loc, "the barrier"});
+    } else if (publish.kind == Held::Kind::Missed) {
+      Finding& f = ctx.report(ops[w]->loc, wrote + ", but the lines are not published before it (" +
                                                (drain ? "pipe_barrier(PIPE_ALL), then " : "") +
                                                "dcci(..., CACHELINE_OUT) of the written lines, then dsb(DSB_DDR)): the "
                                                "barrier only maintains its own counter");
-      if (publish.cmo) f.notes.push_back({publish.cmo->loc, publish.held});
+      if (publish.cmo) f.notes.push_back({publish.cmo->loc, publish.why});
       f.notes.push_back({ops[b]->loc, "the barrier"});
       f.notes.push_back({ops[r]->loc, "the read on the other side"});
     }
     const MemRef& read = readOf(*ops[r], data);
-    if (!maintained(ops, numbering, b, r, read, false, false, acquire)) {
-      Finding& f = ctx.report(ops[r]->loc, "'" + ops[r]->name + "' reads " + name + " after the soft barrier without "
-                                               "invalidating its lines first (dcci of the lines to read, then "
-                                               "dsb(DSB_DDR)): it can read a stale cached copy");
-      if (acquire.cmo) f.notes.push_back({acquire.cmo->loc, acquire.held});
+    Held acquire = maintained(ops, numbering, b, r, r, read, false, false, ctx.proofs());
+    std::string reads = "'" + ops[r]->name + "' reads " + name + " after the soft barrier";
+    if (acquire.kind == Held::Kind::Unknown) {
+      Finding* f = ctx.reportVerdict(Verdict::unknown(acquire.why), ops[r]->loc,
+                                     reads + ", and its lines are invalidated before it");
+      f->notes.push_back({acquire.cmo->loc, "the invalidating walk"});
+      f->notes.push_back({ops[b]->loc, "the barrier"});
+    } else if (acquire.kind == Held::Kind::Missed) {
+      Finding& f = ctx.report(ops[r]->loc, reads + " without invalidating its lines first (dcci of the lines to "
+                                               "read, then dsb(DSB_DDR)): it can read a stale cached copy");
+      if (acquire.cmo) f.notes.push_back({acquire.cmo->loc, acquire.why});
       f.notes.push_back({ops[b]->loc, "the barrier"});
       f.notes.push_back({ops[w]->loc, "the write before the barrier"});
     }

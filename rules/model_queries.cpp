@@ -176,23 +176,31 @@ std::string describeBuffer(const Kernel& k, const MemRef& m) {
 
 OpNumbering::OpNumbering(const Stmt& body) {
   std::vector<size_t> stack;
-  walk(body, stack);
+  std::vector<Context> around;
+  walk(body, stack, around);
 }
 
-void OpNumbering::walk(const Stmt& s, std::vector<size_t>& stack) {
+void OpNumbering::walk(const Stmt& s, std::vector<size_t>& stack, std::vector<Context>& around) {
   if (s.kind == Stmt::Kind::OpStmt) {
     index_[&s.op] = static_cast<int>(ops_.size());
     ops_.push_back(&s.op);
     enclosing_.push_back(stack);
+    context_.push_back(around);
     return;
   }
   bool isLoop = s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::While;
   if (isLoop) {
     loopRanges_.push_back({static_cast<int>(ops_.size()), static_cast<int>(ops_.size())});
     stack.push_back(loopRanges_.size() - 1);
+    around.push_back({&s, -1});
   }
-  for (const auto& c : s.children) walk(*c, stack);
+  for (size_t i = 0; i < s.children.size(); ++i) {
+    if (s.kind == Stmt::Kind::If) around.push_back({&s, static_cast<int>(i)});
+    walk(*s.children[i], stack, around);
+    if (s.kind == Stmt::Kind::If) around.pop_back();
+  }
   if (isLoop) {
+    around.pop_back();
     loopRanges_[stack.back()].second = static_cast<int>(ops_.size()) - 1;
     stack.pop_back();
   }

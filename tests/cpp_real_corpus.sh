@@ -62,6 +62,24 @@ for v in pypto-lib_3192c95d pypto-lib_4ab10f40; do
   [ "$kernels" = "1 kernel" ] && pass || fail "$v: entry.cpp + fused_body.hpp gave $kernels(s), not 1"
 done
 
+# unknown_mutant NAME VERSION FILE PERL-SUBSTITUTION ENTRY RULE: as `mutant`, for an edit that
+# makes a proof of RULE fail without a definite violation: a new `unknown` of RULE.
+unknown_mutant() {
+  local name=$1 version=$2 file=$3 edit=$4 entry=$5 rule=$6
+  rm -rf "$TMP/tree"
+  mkdir -p "$TMP/tree"
+  cp -r "$REAL/$version" "$TMP/tree/"
+  perl -0pi -e "$edit" "$TMP/tree/$version/$file"
+  if cmp -s "$TMP/tree/$version/$file" "$REAL/$version/$file"; then
+    fail "$name: the edit did not apply to $version/$file"
+    return
+  fi
+  local before after
+  before=$("$BIN" check "$REAL/$version/$entry" 2>&1 | grep -cE "unknown: .*\[$rule\]$")
+  after=$("$BIN" check "$TMP/tree/$version/$entry" 2>&1 | grep -cE "unknown: .*\[$rule\]$")
+  if [ "$after" -gt "$before" ]; then pass; else fail "$name: no new [$rule] unknown ($before before, $after after)"; fi
+}
+
 echo "== DeepSeek-V4 fused kernel: seed-004 mistakes made by hand"
 V=pypto-lib_3192c95d
 B=$FUSED/kernel/fused_body.hpp
@@ -77,6 +95,12 @@ mutant "UB scratch below the high-water" $V $B 's/176U \* 1024U/16U * 1024U/' $F
 mutant "UB scratch in the PTO temp area" $V $B 's/176U \* 1024U/186U * 1024U/' $FUSED/entry.cpp ub-range
 mutant "workspace after the scalars" $V $B 's/kSyncWorkspace = 12,/kSyncWorkspace = 16,/' $FUSED/entry.cpp abi-order
 mutant "debug: bare get_block_idx()" $V $B 's/get_block_idx\(args\)/get_block_idx()/' $FUSED/debug/entry.cpp barrier-logical-id
+# Walks over cache lines that hold too few bytes: the lines are compared with the bytes.
+unknown_mutant "publish walk half a tile" $V $B 's/kTileBytes, true\)/kTileBytes \/ 2, true)/' $FUSED/entry.cpp barrier-data-visibility
+unknown_mutant "acquire walk half a tile" $V $B 's/kTileBytes, false\)/kTileBytes \/ 2, false)/' $FUSED/entry.cpp barrier-data-visibility
+unknown_mutant "x_mixed row walk a quarter slice" $V $B 's/x_mixed \+ offset\), kSliceBytes, true\)/x_mixed + offset), kSliceBytes \/ 4, true)/' $FUSED/entry.cpp barrier-data-visibility
+unknown_mutant "x_mixed acquire half a row" $V $B 's/kRowBytes, false\)/kRowBytes \/ 2, false)/' $FUSED/entry.cpp barrier-data-visibility
+unknown_mutant "x_mixed publish one row fewer" $V $B 's/row < kTokenTile; \+\+row/row < kTokenTile - 1; ++row/' $FUSED/entry.cpp barrier-data-visibility
 # Both drains gone: the publish's own pipe_barrier(PIPE_ALL) and the body's auto-sync tail.
 rm -rf "$TMP/tree"; mkdir -p "$TMP/tree"; cp -r "$REAL/$V" "$TMP/tree/"
 perl -0pi -e 's/(int32_t split_work\) \{\n)  pipe_barrier\(PIPE_ALL\);\n/$1/' "$TMP/tree/$V/$B"

@@ -441,10 +441,12 @@ class Translator final : public CallLowering {
     if (const auto* cond = dyn_cast_or_null<BinaryOperator>(fs->getCond() ? fs->getCond()->IgnoreParenImpCasts() : nullptr))
       loop->atLeastOnce = cond->getOpcode() == BO_LT && provablyNonEmpty(init, cond->getRHS());
     Origin walked = originOf(init);
+    lineWalks_.erase(var);  // a helper inlined again walks anew
     if (walked.known()) {
       walked.offset = nullptr;
       walked.bytes = nullptr;
       origins_[var] = walked;
+      recordLineWalk(var, init, fs->getCond(), step, loop->var);
     }
     loop->children.push_back(Stmt::seq());
     ++depth_;
@@ -463,6 +465,26 @@ class Translator final : public CallLowering {
     for (const auto& [d, v] : after) values_[d] = v;
     values_[var] = Expr::unknown(var->getNameAsString() + " after the loop");
     seq.children.push_back(std::move(loop));
+  }
+
+  // `for (line = first; line < end; line += s)` with `first` an address aligned down to a
+  // multiple of 64 (at most X + a) and `end` at least X + b: each iteration's single-line dcci
+  // holds the line at `line`, and with s dividing 64 those lines hold all of [X + a, X + b).
+  void recordLineWalk(const VarDecl* var, const clang::Expr* init, const clang::Expr* condition, const ExprPtr& step,
+                      const std::string& loopVar) {
+    const auto* cond = dyn_cast_or_null<BinaryOperator>(condition ? condition->IgnoreParenImpCasts() : nullptr);
+    auto s = evalConst(step);
+    if (!cond || cond->getOpcode() != BO_LT || declOf(cond->getLHS()) != var || !s || *s <= 0 || kCacheLineBytes % *s)
+      return;
+    auto lo = addrBound(init), hi = addrBound(cond->getRHS());
+    if (!lo || !hi || lo->base != hi->base || lo->rel != AddrBound::Rel::AtMost || lo->aligned <= 0 || lo->aligned % kCacheLineBytes ||
+        hi->rel == AddrBound::Rel::AtMost || hi->c <= lo->c)
+      return;
+    auto x = origins_.find(lo->base);
+    if (x == origins_.end() || !x->second.bytes) return;
+    const ExprPtr& at = x->second.bytes;
+    lineWalks_[var] = {Expr::binary(Expr::Kind::Add, at, Expr::constant(lo->c)),
+                       Expr::binary(Expr::Kind::Add, at, Expr::constant(hi->c)), loopVar};
   }
 
   // A loop body reads, at the top of each iteration, what the iterations before it left: a

@@ -127,6 +127,22 @@ inline std::optional<int64_t> globalTensorSpanBytes(QualType t) {
   return (last + 1) * spec->getASTContext().getTypeSizeInChars(elem).getQuantity();
 }
 
+// A static GlobalTensor of shape [1, 1, 1, R, C] with unit column stride: its rows (R, the
+// bytes of one row, the bytes from one row to the next).
+struct GmRows {
+  int64_t rows, rowBytes, strideBytes;
+};
+inline std::optional<GmRows> globalTensorRows(QualType t) {
+  const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!spec || spec->getName() != "GlobalTensor" || !globalTensorSpanBytes(t)) return std::nullopt;
+  const TemplateArgumentList& args = spec->getTemplateArgs();
+  auto shape = staticDims(args[1].getAsType(), "Shape");
+  auto stride = staticDims(args[2].getAsType(), "Stride");
+  int64_t size = spec->getASTContext().getTypeSizeInChars(args[0].getAsType()).getQuantity();
+  if ((*shape)[0] != 1 || (*shape)[1] != 1 || (*shape)[2] != 1 || (*stride)[4] != 1) return std::nullopt;
+  return GmRows{(*shape)[3], (*shape)[4] * size, (*stride)[3] * size};
+}
+
 // Tile<TileType::Vec, float, R, C, ...>: its space and size from the template arguments.
 inline std::optional<TileInfo> tileInfoOf(QualType t) {
   const std::string cls = classNameOf(t);
@@ -197,6 +213,13 @@ struct AddrBound {
   enum class Rel { Exact, AtMost, AtLeast } rel = Rel::Exact;
   const ValueDecl* base = nullptr;
   int64_t c = 0;
+  int64_t aligned = 0;  // AtMost from an alignment mask: the value is a multiple of this
+};
+
+// The loop counter of a walk over cache lines and the bytes of its buffer the lines hold.
+struct LineWalk {
+  ExprPtr from, to;
+  std::string loop;
 };
 
 // What the walk over one kernel root keeps: the kernel and facts it fills, the bindings of the
@@ -220,6 +243,7 @@ class ModelState {
   std::map<const ValueDecl*, Origin> origins_;       // pointers, tensors, tiles
   std::map<const ValueDecl*, TileInfo> tiles_;       // Tile variables
   std::map<const ValueDecl*, AddrBound> addrBounds_;  // integers holding an address
+  std::map<const ValueDecl*, LineWalk> lineWalks_;     // counters of walks over cache lines
   // A struct parameter of an inlined call (by reference or by value): the caller's variable
   // whose object it is, followed through every level of inlining.
   std::map<const ValueDecl*, const VarDecl*> objects_;

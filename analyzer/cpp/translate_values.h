@@ -392,7 +392,7 @@ class ValueEvaluator : public ModelState {
       if (line <= 0 || (line & (line - 1)) != 0) return std::nullopt;
       // Aligned down: at most x. With x = X + c, c >= L - 1, at least X + c - (L - 1).
       if (a->c >= line - 1) return AddrBound{AddrBound::Rel::AtLeast, a->base, a->c - (line - 1)};
-      return AddrBound{AddrBound::Rel::AtMost, a->base, a->c};
+      return AddrBound{AddrBound::Rel::AtMost, a->base, a->c, line};
     }
     return std::nullopt;
   }
@@ -544,7 +544,14 @@ class ValueEvaluator : public ModelState {
     if (!o.known()) gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), what + " '" + text(e) + "'");
     if (!o.known() || !o.bytes) return o.ref;
     ExprPtr span;
-    if (auto fixed = globalTensorSpanBytes(e->getType())) span = Expr::constant(*fixed);
+    if (auto fixed = globalTensorSpanBytes(e->getType())) {
+      span = Expr::constant(*fixed);
+      if (auto rows = globalTensorRows(e->getType())) {
+        o.ref.rows = rows->rows;
+        o.ref.rowBytes = rows->rowBytes;
+        o.ref.rowStrideBytes = rows->strideBytes;
+      }
+    }
     else if (const ValueDecl* d = declOf(e->IgnoreImplicit()); d && gmSpans_.count(d)) span = gmSpans_.at(d);
     if (span) {
       o.ref.view = o.ref.bytesView();

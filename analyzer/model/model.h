@@ -110,6 +110,15 @@ struct MemRef {
   ExprPtr byteStart;
   int64_t byteSize = 0;
   std::optional<std::pair<int64_t, int64_t>> byteRange;
+  // A single-line dcci in a walk over cache lines (`for (line = first; line < end; line += 64)`,
+  // `first` aligned down to a line, `end` at or past an address X + n): the bytes from the
+  // buffer's base its lines hold at least over the whole walk, [walkFrom, walkTo) (expressions
+  // of the enclosing loops' counters), and the walk loop's counter.
+  ExprPtr walkFrom, walkTo;
+  std::string walkLoop;
+  // A GM region of rows (a GlobalTensor of shape [1, 1, 1, R, C] with unit column stride): R
+  // rows of rowBytes, rowStrideBytes apart, from offsets[0]; 0 rows when not known.
+  int64_t rows = 0, rowBytes = 0, rowStrideBytes = 0;
   // The pipe this access runs on when the op's phases use different pipes (TPUT: MTE2 reads its
   // source, MTE3 writes its destination); Unknown: the op's own pipe.
   Pipe pipe = Pipe::Unknown;
