@@ -163,35 +163,36 @@ class BarrierDataVisibility : public Rule {
     bool drain = pipeWrite(*ops[w]);
     Held publish = maintained(ops, numbering, w, b, w, data, true, drain, ctx.proofs());
     std::string wrote = "'" + ops[w]->name + "' writes " + name + ", which is read after the soft barrier";
-    if (publish.kind == Held::Kind::Unknown) {
-      Finding* f = ctx.reportVerdict(Verdict::unknown(publish.why), ops[w]->loc,
-                                     wrote + ", and its lines are published before the barrier");
-      f->notes.push_back({publish.cmo->loc, "the writeback walk"});
-      f->notes.push_back({ops[b]->loc, "the barrier"});
-    } else if (publish.kind == Held::Kind::Missed) {
-      Finding& f = ctx.report(ops[w]->loc, wrote + ", but the lines are not published before it (" +
-                                               (drain ? "pipe_barrier(PIPE_ALL), then " : "") +
-                                               "dcci(..., CACHELINE_OUT) of the written lines, then dsb(DSB_DDR)): the "
-                                               "barrier only maintains its own counter");
-      if (publish.cmo) f.notes.push_back({publish.cmo->loc, publish.why});
-      f.notes.push_back({ops[b]->loc, "the barrier"});
-      f.notes.push_back({ops[r]->loc, "the read on the other side"});
-    }
+    reportSide(ctx, publish, ops[w]->loc, wrote + ", and its lines are published before the barrier",
+               wrote + ", but the lines are not published before it (" +
+                   (drain ? "pipe_barrier(PIPE_ALL), then " : "") +
+                   "dcci(..., CACHELINE_OUT) of the written lines, then dsb(DSB_DDR)): the barrier only maintains its "
+                   "own counter",
+               "the writeback walk", ops[b]->loc, {ops[r]->loc, "the read on the other side"});
     const MemRef& read = readOf(*ops[r], data);
     Held acquire = maintained(ops, numbering, b, r, r, read, false, false, ctx.proofs());
     std::string reads = "'" + ops[r]->name + "' reads " + name + " after the soft barrier";
-    if (acquire.kind == Held::Kind::Unknown) {
-      Finding* f = ctx.reportVerdict(Verdict::unknown(acquire.why), ops[r]->loc,
-                                     reads + ", and its lines are invalidated before it");
-      f->notes.push_back({acquire.cmo->loc, "the invalidating walk"});
-      f->notes.push_back({ops[b]->loc, "the barrier"});
-    } else if (acquire.kind == Held::Kind::Missed) {
-      Finding& f = ctx.report(ops[r]->loc, reads + " without invalidating its lines first (dcci of the lines to "
-                                               "read, then dsb(DSB_DDR)): it can read a stale cached copy");
-      if (acquire.cmo) f.notes.push_back({acquire.cmo->loc, acquire.why});
-      f.notes.push_back({ops[b]->loc, "the barrier"});
-      f.notes.push_back({ops[w]->loc, "the write before the barrier"});
+    reportSide(ctx, acquire, ops[r]->loc, reads + ", and its lines are invalidated before it",
+               reads + " without invalidating its lines first (dcci of the lines to read, then dsb(DSB_DDR)): it can "
+                       "read a stale cached copy",
+               "the invalidating walk", ops[b]->loc, {ops[w]->loc, "the write before the barrier"});
+  }
+
+  // One side's finding: `unknown` with the walk shown, or an error with what the CMOs held.
+  static void reportSide(RuleContext& ctx, const Held& h, const SourceLoc& at, const std::string& unknownText,
+                         const std::string& missedText, const std::string& walk, const SourceLoc& barrier,
+                         const FindingNote& other) {
+    if (h.kind == Held::Kind::All) return;
+    if (h.kind == Held::Kind::Unknown) {
+      Finding* f = ctx.reportVerdict(Verdict::unknown(h.why), at, unknownText);
+      f->notes.push_back({h.cmo->loc, walk});
+      f->notes.push_back({barrier, "the barrier"});
+      return;
     }
+    Finding& f = ctx.report(at, missedText);
+    if (h.cmo) f.notes.push_back({h.cmo->loc, h.why});
+    f.notes.push_back({barrier, "the barrier"});
+    f.notes.push_back(other);
   }
 
   // The GM access of `op` to the buffer of `data` (its read after the barrier).
