@@ -102,7 +102,8 @@ class BarrierDataVisibility : public Rule {
     Held unknown{Held::Kind::Unknown, nullptr, ""};
     for (size_t i : cmos) {
       const MemRef& t = ops[i]->target;
-      if (ops[i]->invalidateAll || (!t.walkFrom && t.byteSize != kCacheLineBytes)) return {Held::Kind::All, nullptr, ""};
+      if (ops[i]->invalidateAll || (!t.walkFrom && t.byteSize != kCacheLineBytes))
+        return {Held::Kind::All, nullptr, ""};
       if (!t.walkFrom) {
         lines.push_back(i);
         continue;
@@ -111,25 +112,24 @@ class BarrierDataVisibility : public Rule {
       if (v.kind == Verdict::Kind::Proved) return {Held::Kind::All, nullptr, ""};
       if (!unknown.cmo) unknown = {Held::Kind::Unknown, ops[i], v.reason};
     }
-    std::optional<std::string> missed = lines.empty() ? std::nullopt : linesMissBytes(ops, numbering, lines, data, what);
+    std::optional<std::string> missed =
+        lines.empty() ? std::nullopt : linesMissBytes(ops, numbering, lines, data, what);
     if (!lines.empty() && !missed) return {Held::Kind::All, nullptr, ""};
     if (unknown.cmo) return unknown;
     return {Held::Kind::Missed, ops[lines.front()], *missed};
   }
 
-  // Do these buffer-covering CMOs miss some byte of `data`, as far as their bytes are known? Then
-  // what they hold. Known: single 64-byte lines at constant bytes against the data's constant
-  // bytes, or one line that runs once (outside every loop) against data spanning more than a
-  // line, whose first and last bytes no one line holds. A walk over lines, a region, or bytes
-  // not known: the buffer counts as covered (docs/rules/barrier-data-visibility.md).
+  // Do these single-line dccis (no walks) miss some byte of `data`, as far as their bytes are
+  // known? Then what they hold. Known: lines at constant bytes against the data's constant bytes,
+  // or one line that runs once (outside every loop) against data spanning more than a line, whose
+  // first and last bytes no one line holds. Lines in a loop that is no walk, or bytes not known:
+  // the buffer counts as covered (docs/rules/barrier-data-visibility.md).
   static std::optional<std::string> linesMissBytes(const std::vector<const Op*>& ops, const OpNumbering& numbering,
                                                    const std::vector<size_t>& cmos, const MemRef& data,
                                                    const std::string& access) {
     if (!data.inBytesView()) return std::nullopt;
     auto span = evalConst(data.sizes[0]);
     if (!span || *span <= 0) return std::nullopt;
-    auto singleLine = [](const Op& op) { return !op.invalidateAll && op.target.byteSize == kCacheLineBytes; };
-    if (!std::all_of(cmos.begin(), cmos.end(), [&](size_t i) { return singleLine(*ops[i]); })) return std::nullopt;
     const std::string of = " of the " + std::to_string(*span) + " bytes " + access;
     auto start = evalConst(data.offsets[0]);
     bool constantLines =
@@ -144,7 +144,8 @@ class BarrierDataVisibility : public Rule {
       if (reached >= *start + *span) return std::nullopt;
       return "the " + std::to_string(lines.size()) + " single-line dccis covering it (the first here) hold " +
              std::to_string(lines.size() * kCacheLineBytes) + " bytes" + of + " (" +
-             byteRangeText(std::make_pair(*start, *start + *span)) + "), none from byte " + std::to_string(reached) + " on";
+             byteRangeText(std::make_pair(*start, *start + *span)) + "), none from byte " + std::to_string(reached) +
+             " on";
     }
     if (cmos.size() == 1 && !numbering.inLoop(cmos.front()) && *span > kCacheLineBytes)
       return "the only dcci covering it is this single-line one, which holds one 64-byte line" + of;
@@ -173,8 +174,9 @@ class BarrierDataVisibility : public Rule {
     Held acquire = maintained(ops, numbering, b, r, r, read, false, false, ctx.proofs());
     std::string reads = "'" + ops[r]->name + "' reads " + name + " after the soft barrier";
     reportSide(ctx, acquire, ops[r]->loc, reads + ", and its lines are invalidated before it",
-               reads + " without invalidating its lines first (dcci of the lines to read, then dsb(DSB_DDR)): it can "
-                       "read a stale cached copy",
+               reads +
+                   " without invalidating its lines first (dcci of the lines to read, then dsb(DSB_DDR)): it can "
+                   "read a stale cached copy",
                "the invalidating walk", ops[b]->loc, {ops[w]->loc, "the write before the barrier"});
   }
 
@@ -205,6 +207,8 @@ class BarrierDataVisibility : public Rule {
 
 }  // namespace
 
-std::unique_ptr<Rule> makeBarrierDataVisibility() { return std::make_unique<BarrierDataVisibility>(); }
+std::unique_ptr<Rule> makeBarrierDataVisibility() {
+  return std::make_unique<BarrierDataVisibility>();
+}
 
 }  // namespace ptov

@@ -7,7 +7,9 @@ namespace {
 
 using K = Expr::Kind;
 
-ExprPtr plus(const ExprPtr& a, const ExprPtr& b) { return Expr::binary(K::Add, a, b); }
+ExprPtr plus(const ExprPtr& a, const ExprPtr& b) {
+  return Expr::binary(K::Add, a, b);
+}
 
 // `v` is a value loop `s` takes: lb <= v < ub and v - lb a multiple of the step. False when
 // the step is not a positive constant (its values are then not known).
@@ -21,7 +23,9 @@ bool takes(const Stmt& s, const ExprPtr& lb, const ExprPtr& ub, const ExprPtr& s
   return true;
 }
 
-std::string at(const Op& op) { return std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col); }
+std::string at(const Op& op) {
+  return std::to_string(op.loc.line) + ":" + std::to_string(op.loc.col);
+}
 
 }  // namespace
 
@@ -95,7 +99,8 @@ Verdict walkHoldsAccess(const OpNumbering& numbering, size_t walk, size_t access
   SatAnswer a = proofs.solver().check(facts, {}, Solver::Model::None);
   if (a.kind == SatAnswer::Kind::Unsat) return Verdict::proved();
   if (a.kind == SatAnswer::Kind::Unknown) return Verdict::unknown(a.reason);
-  return Verdict::unknown(where + ", paired loop by loop with the access, does not hold all of its bytes for some "
+  return Verdict::unknown(where +
+                          ", paired loop by loop with the access, does not hold all of its bytes for some "
                           "lane and loop value");
 }
 

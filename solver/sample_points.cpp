@@ -308,6 +308,13 @@ struct Points {
 
 }  // namespace
 
+namespace {
+bool namesLane(const std::vector<std::string>& names) {
+  auto lane = [](const std::string& n) { return n.find("block_idx") != std::string::npos; };
+  return std::any_of(names.begin(), names.end(), lane);
+}
+}  // namespace
+
 bool satisfiedAtSamplePoint(const std::vector<ExprPtr>& assertions,
                             const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges) {
   return samplePointModel(assertions, paramRanges).has_value();
@@ -355,8 +362,7 @@ std::optional<std::map<std::string, int64_t>> samplePointModel(
     if (valid && program.holds(point, values)) {
       std::map<std::string, int64_t> model;
       for (size_t s = 0; s < names.size(); ++s) model[names[s]] = point[s];
-      bool anyLane = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.find("block_idx") != std::string::npos; });
-      if (anyLane) model.emplace("block_num", lanes);
+      if (namesLane(names)) model.emplace("block_num", lanes);
       return model;
     }
   }
@@ -767,7 +773,7 @@ PointSearch smallestSatisfyingPoint(const std::vector<ExprPtr>& assertions, cons
   CostOrderSearch::Lanes lanes;
   for (size_t s = 0; s < names.size(); ++s)
     if (names[s] == "block_num") lanes.count = static_cast<int>(s);
-  bool anyLane = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.find("block_idx") != std::string::npos; });
+  bool anyLane = namesLane(names);
   if (anyLane && lanes.count < 0) {
     auto [lo, hi] = range("block_num");
     lanes.count = static_cast<int>(names.size());
@@ -898,12 +904,11 @@ std::optional<ModelValues> valuesAtModel(const std::vector<ExprPtr>& assertions,
     out.symbols[names[s]] = point[s];
   }
   // The lane count a witness shows wherever lanes occur: the model's, else the least allowed.
-  bool lanes = std::any_of(names.begin(), names.end(), [](const std::string& n) { return n.find("block_idx") != std::string::npos; });
-  if (lanes && !out.symbols.count("block_num")) {
+  if (namesLane(names) && !out.symbols.count("block_num")) {
     auto known = model.find("block_num");
     auto r = paramRanges.find("block_num");
-    out.symbols["block_num"] = known != model.end() ? known->second
-                                                    : std::max<int64_t>(1, r == paramRanges.end() ? 1 : r->second.first);
+    int64_t least = std::max<int64_t>(1, r == paramRanges.end() ? 1 : r->second.first);
+    out.symbols["block_num"] = known != model.end() ? known->second : least;
   }
   std::vector<std::optional<Wide>> v = program.evaluateWhatCan(point);
   for (int root : program.rootNodes())

@@ -477,9 +477,8 @@ class Translator final : public CallLowering {
     if (!cond || cond->getOpcode() != BO_LT || declOf(cond->getLHS()) != var || !s || *s <= 0 || kCacheLineBytes % *s)
       return;
     auto lo = addrBound(init), hi = addrBound(cond->getRHS());
-    if (!lo || !hi || lo->base != hi->base || lo->rel != AddrBound::Rel::AtMost || lo->aligned <= 0 || lo->aligned % kCacheLineBytes ||
-        hi->rel == AddrBound::Rel::AtMost || hi->c <= lo->c)
-      return;
+    if (!lo || !hi || lo->base != hi->base || hi->rel == AddrBound::Rel::AtMost || hi->c <= lo->c) return;
+    if (lo->rel != AddrBound::Rel::AtMost || lo->aligned <= 0 || lo->aligned % kCacheLineBytes) return;
     auto x = origins_.find(lo->base);
     if (x == origins_.end() || !x->second.bytes) return;
     const ExprPtr& at = x->second.bytes;
