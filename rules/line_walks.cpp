@@ -34,7 +34,8 @@ Verdict walkHoldsAccess(const OpNumbering& numbering, size_t walk, size_t access
   const Op& cmo = *numbering.ops()[walk];
   const MemRef& lines = cmo.target;
   const std::string where = "the walk over cache lines at " + at(cmo);
-  if (!lines.walkFrom || !data.inBytesView()) return Verdict::unknown("the bytes " + where + " holds are not known");
+  if (!lines.walkFrom) return Verdict::unknown("the bytes " + where + " holds are not known");
+  if (!data.inBytesView()) return Verdict::unknown("the bytes the access touches are not known");
   const auto& around = numbering.context(access);
   const auto& walkAround = numbering.context(walk);
   size_t shared = 0;
@@ -62,6 +63,7 @@ Verdict walkHoldsAccess(const OpNumbering& numbering, size_t walk, size_t access
     });
   };
   std::vector<bool> taken(around.size(), false);
+  bool rowTaken = false;
   std::vector<ExprPtr> runs;  // the paired instance is one the walk runs
   bool reached = false;
   for (size_t i = shared; i < walkAround.size() && !reached; ++i) {
@@ -78,7 +80,7 @@ Verdict walkHoldsAccess(const OpNumbering& numbering, size_t walk, size_t access
                   toString(a.step) == toString(step);
       if (same && !taken[j]) taken[j] = true, value = Expr::loopVar(a.var);
     }
-    if (!value && row && !pairing.count("row of the access")) value = row;
+    if (!value && row && !rowTaken) rowTaken = true, value = row;
     if (!value) return Verdict::unknown(where + " runs in a loop that pairs with none around the access");
     if (!takes(s, lb, ub, step, value, runs))
       return Verdict::unknown(where + " runs in a loop whose step is not a positive constant");
