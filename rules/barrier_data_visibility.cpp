@@ -51,19 +51,21 @@ class BarrierDataVisibility : public Rule {
       for (size_t w = from; w < b; ++w)
         for (const MemRef& data : ops[w]->writes) {
           if (data.space != MemSpace::GM || !data.valid() || ops[w]->kind == OpKind::SyncAll) continue;
-          size_t r = firstRead(ops, data, b + 1, to);
-          if (r == to || !reported.insert(data.value + std::to_string(data.param)).second) continue;
-          checkPair(k, ops, numbering, w, b, r, data, ctx);
+          auto [r, read] = firstRead(ops, data, b + 1, to);
+          if (!read || !reported.insert(data.value + std::to_string(data.param)).second) continue;
+          checkPair(k, ops, numbering, w, b, r, data, *read, ctx);
         }
     }
   }
 
  private:
-  static size_t firstRead(const std::vector<const Op*>& ops, const MemRef& data, size_t from, size_t to) {
+  // The first op in [from, to) that reads `data`'s buffer, and its read (null when none does).
+  static std::pair<size_t, const MemRef*> firstRead(const std::vector<const Op*>& ops, const MemRef& data,
+                                                    size_t from, size_t to) {
     for (size_t i = from; i < to; ++i)
       for (const MemRef& r : ops[i]->reads)
-        if (r.space == MemSpace::GM && r.sameBuffer(data) && ops[i]->kind != OpKind::SyncAll) return i;
-    return to;
+        if (r.space == MemSpace::GM && r.sameBuffer(data) && ops[i]->kind != OpKind::SyncAll) return {i, &r};
+    return {to, nullptr};
   }
 
   // How the CMOs before a dsb hold the bytes of an access: all of them, some missed (`why`
@@ -159,7 +161,7 @@ class BarrierDataVisibility : public Rule {
   }
 
   static void checkPair(const Kernel& k, const std::vector<const Op*>& ops, const OpNumbering& numbering, size_t w,
-                        size_t b, size_t r, const MemRef& data, RuleContext& ctx) {
+                        size_t b, size_t r, const MemRef& data, const MemRef& read, RuleContext& ctx) {
     std::string name = describeBuffer(k, data);
     bool drain = pipeWrite(*ops[w]);
     Held publish = maintained(ops, numbering, w, b, w, data, true, drain, ctx.proofs());
@@ -170,7 +172,6 @@ class BarrierDataVisibility : public Rule {
                    "dcci(..., CACHELINE_OUT) of the written lines, then dsb(DSB_DDR)): the barrier only maintains its "
                    "own counter",
                "the writeback walk", ops[b]->loc, {ops[r]->loc, "the read on the other side"});
-    const MemRef& read = readOf(*ops[r], data);
     Held acquire = maintained(ops, numbering, b, r, r, read, false, false, ctx.proofs());
     std::string reads = "'" + ops[r]->name + "' reads " + name + " after the soft barrier";
     reportSide(ctx, acquire, ops[r]->loc, reads + ", and its lines are invalidated before it",
@@ -195,13 +196,6 @@ class BarrierDataVisibility : public Rule {
     if (h.cmo) f.notes.push_back({h.cmo->loc, h.why});
     f.notes.push_back({barrier, "the barrier"});
     f.notes.push_back(other);
-  }
-
-  // The GM access of `op` to the buffer of `data` (its read after the barrier).
-  static const MemRef& readOf(const Op& op, const MemRef& data) {
-    for (const MemRef& m : op.reads)
-      if (m.space == MemSpace::GM && m.sameBuffer(data)) return m;
-    return data;
   }
 };
 

@@ -175,35 +175,36 @@ std::string describeBuffer(const Kernel& k, const MemRef& m) {
 }
 
 OpNumbering::OpNumbering(const Stmt& body) {
-  std::vector<size_t> stack;
   std::vector<Context> around;
-  walk(body, stack, around);
+  walk(body, around);
 }
 
-void OpNumbering::walk(const Stmt& s, std::vector<size_t>& stack, std::vector<Context>& around) {
+void OpNumbering::walk(const Stmt& s, std::vector<Context>& around) {
   if (s.kind == Stmt::Kind::OpStmt) {
     index_[&s.op] = static_cast<int>(ops_.size());
     ops_.push_back(&s.op);
-    enclosing_.push_back(stack);
     context_.push_back(around);
     return;
   }
   bool isLoop = s.kind == Stmt::Kind::For || s.kind == Stmt::Kind::While;
   if (isLoop) {
     loopRanges_.push_back({static_cast<int>(ops_.size()), static_cast<int>(ops_.size())});
-    stack.push_back(loopRanges_.size() - 1);
-    around.push_back({&s, -1});
+    around.push_back({&s, -1, static_cast<int>(loopRanges_.size()) - 1});
   }
   for (size_t i = 0; i < s.children.size(); ++i) {
     if (s.kind == Stmt::Kind::If) around.push_back({&s, static_cast<int>(i)});
-    walk(*s.children[i], stack, around);
+    walk(*s.children[i], around);
     if (s.kind == Stmt::Kind::If) around.pop_back();
   }
   if (isLoop) {
+    loopRanges_[around.back().loop].second = static_cast<int>(ops_.size()) - 1;
     around.pop_back();
-    loopRanges_[stack.back()].second = static_cast<int>(ops_.size()) - 1;
-    stack.pop_back();
   }
+}
+
+bool OpNumbering::inLoop(size_t index) const {
+  const auto& around = context_[index];
+  return std::any_of(around.begin(), around.end(), [](const Context& c) { return c.loop >= 0; });
 }
 
 int OpNumbering::lastUse(const std::string& value, int def) const {
@@ -215,8 +216,8 @@ int OpNumbering::lastUse(const std::string& value, int def) const {
       for (const MemRef& m : *refs) uses |= m.value == value;
     if (!uses) continue;
     last = std::max(last, static_cast<int>(i));
-    for (size_t r : enclosing_[i])
-      if (def < loopRanges_[r].first) last = std::max(last, loopRanges_[r].second);
+    for (const Context& c : context_[i])
+      if (c.loop >= 0 && def < loopRanges_[c.loop].first) last = std::max(last, loopRanges_[c.loop].second);
   }
   return last;
 }

@@ -87,25 +87,25 @@ class OpNumbering {
   explicit OpNumbering(const Stmt& body);
   const std::vector<const Op*>& ops() const { return ops_; }
   int index(const Op* op) const { return index_.at(op); }
-  bool inLoop(size_t index) const { return !enclosing_[index].empty(); }
   // The loops and if arms around op `index`, outermost first: the statement and, for an if, the
-  // arm (0 then, 1 else; -1 for a loop).
+  // arm (0 then, 1 else; -1 for a loop); a loop's ops are `loop` into the loop ranges.
   struct Context {
     const Stmt* stmt;
     int arm;
+    int loop = -1;
     bool operator==(const Context& o) const { return stmt == o.stmt && arm == o.arm; }
   };
+  bool inLoop(size_t index) const;
   const std::vector<Context>& context(size_t index) const { return context_[index]; }
   // Last op index at which `value` (defined at op index `def`) is live: named as an operand, or
   // the tile an op reads or writes (a value yielded out of a region is read under another name).
   int lastUse(const std::string& value, int def) const;
 
  private:
-  void walk(const Stmt& s, std::vector<size_t>& stack, std::vector<Context>& around);
+  void walk(const Stmt& s, std::vector<Context>& around);
   std::vector<const Op*> ops_;
   std::map<const Op*, int> index_;
   std::vector<std::pair<int, int>> loopRanges_;
-  std::vector<std::vector<size_t>> enclosing_;  // per op: indices into loopRanges_
   std::vector<std::vector<Context>> context_;
 };
 

@@ -888,28 +888,19 @@ std::optional<ModelValues> valuesAtModel(const std::vector<ExprPtr>& assertions,
   const std::vector<std::string>& names = program.symbols();
   ModelValues out;
   std::vector<int64_t> point(names.size());
-  for (size_t s = 0; s < names.size(); ++s) {
-    auto known = model.find(names[s]);
-    if (known != model.end()) {
-      point[s] = known->second;
-    } else if (names[s] == "block_num") {
-      auto r = paramRanges.find("block_num");
-      point[s] = std::max<int64_t>(1, r == paramRanges.end() ? 1 : r->second.first);
-    } else if (auto r = paramRanges.find(withoutPercent(names[s])); r != paramRanges.end()) {
-      // The cheapest value in its range: 0, or the bound nearer to it.
-      point[s] = r->second.first > 0 ? r->second.first : r->second.second < 0 ? r->second.second : 0;
-    } else {
-      point[s] = 0;  // lane indices too: lane 0 runs in every launch
-    }
-    out.symbols[names[s]] = point[s];
-  }
-  // The lane count a witness shows wherever lanes occur: the model's, else the least allowed.
-  if (namesLane(names) && !out.symbols.count("block_num")) {
-    auto known = model.find("block_num");
-    auto r = paramRanges.find("block_num");
-    int64_t least = std::max<int64_t>(1, r == paramRanges.end() ? 1 : r->second.first);
-    out.symbols["block_num"] = known != model.end() ? known->second : least;
-  }
+  // A symbol's value: the model's, else its cheapest in its range (lane indices 0: lane 0 runs in
+  // every launch; the lane count at least 1).
+  auto valueOf = [&](const std::string& name) {
+    if (auto known = model.find(name); known != model.end()) return known->second;
+    auto r = paramRanges.find(withoutPercent(name));
+    ValuesByCost range{r == paramRanges.end() ? INT64_MIN : r->second.first,
+                       r == paramRanges.end() ? INT64_MAX : r->second.second, false};
+    if (name == "block_num") range.lo = std::max<int64_t>(range.lo, 1);
+    return range.at(0).value_or(range.lo);
+  };
+  for (size_t s = 0; s < names.size(); ++s) out.symbols[names[s]] = point[s] = valueOf(names[s]);
+  // The lane count a witness shows wherever lanes occur.
+  if (namesLane(names)) out.symbols.emplace("block_num", valueOf("block_num"));
   std::vector<std::optional<Wide>> v = program.evaluateWhatCan(point);
   for (int root : program.rootNodes())
     if (!v[root] || *v[root] == 0) return std::nullopt;  // not a model of these assertions here

@@ -256,10 +256,10 @@ class CallLowering : public WrapperFacts {
         op.invalidateAll = enumeratorName(arg(1)) == "ENTIRE_DATA_CACHE";
         op.writeback = enumeratorName(arg(2)) == "CACHELINE_OUT";
         if (!op.invalidateAll) op.target = lineOf(originOf(arg(0)));
-        if (const ValueDecl* d = declOf(arg(0)->IgnoreParenCasts()); d && lineWalks_.count(d)) {
-          op.target.walkFrom = lineWalks_.at(d).from;
-          op.target.walkTo = lineWalks_.at(d).to;
-          op.target.walkLoop = lineWalks_.at(d).loop;
+        if (auto walk = lineWalks_.find(declOf(arg(0)->IgnoreParenCasts())); walk != lineWalks_.end()) {
+          op.target.walkFrom = walk->second.from;
+          op.target.walkTo = walk->second.to;
+          op.target.walkLoop = walk->second.loop;
         }
         op.pipes = in.pipes;
         return emit(seq, std::move(op));

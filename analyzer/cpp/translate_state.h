@@ -106,8 +106,14 @@ inline std::optional<std::array<int64_t, 5>> staticDims(QualType t, const std::s
 }
 
 // The bytes a GlobalTensor with static shape and strides spans, from its first element to its
-// last (sum of (shape - 1) * stride, plus one, elements); nullopt when not static.
-inline std::optional<int64_t> globalTensorSpanBytes(QualType t) {
+// last (sum of (shape - 1) * stride, plus one, elements), and, for shape [1, 1, 1, R, C] with unit
+// column stride, its rows: R of rowBytes, strideBytes apart (rows 0 otherwise); nullopt when not
+// static.
+struct GmBytes {
+  int64_t span = 0;
+  int64_t rows = 0, rowBytes = 0, strideBytes = 0;
+};
+inline std::optional<GmBytes> globalTensorBytes(QualType t) {
   const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(t.getNonReferenceType()->getAsCXXRecordDecl());
   if (!spec || spec->getName() != "GlobalTensor") return std::nullopt;
   const TemplateArgumentList& args = spec->getTemplateArgs();
@@ -124,23 +130,12 @@ inline std::optional<int64_t> globalTensorSpanBytes(QualType t) {
     if ((*shape)[i] == 0) return std::nullopt;
     last += ((*shape)[i] - 1) * (*stride)[i];
   }
-  return (last + 1) * spec->getASTContext().getTypeSizeInChars(elem).getQuantity();
-}
-
-// A static GlobalTensor of shape [1, 1, 1, R, C] with unit column stride: its rows (R, the
-// bytes of one row, the bytes from one row to the next).
-struct GmRows {
-  int64_t rows, rowBytes, strideBytes;
-};
-inline std::optional<GmRows> globalTensorRows(QualType t) {
-  const auto* spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(t.getNonReferenceType()->getAsCXXRecordDecl());
-  if (!spec || spec->getName() != "GlobalTensor" || !globalTensorSpanBytes(t)) return std::nullopt;
-  const TemplateArgumentList& args = spec->getTemplateArgs();
-  auto shape = staticDims(args[1].getAsType(), "Shape");
-  auto stride = staticDims(args[2].getAsType(), "Stride");
-  int64_t size = spec->getASTContext().getTypeSizeInChars(args[0].getAsType()).getQuantity();
-  if ((*shape)[0] != 1 || (*shape)[1] != 1 || (*shape)[2] != 1 || (*stride)[4] != 1) return std::nullopt;
-  return GmRows{(*shape)[3], (*shape)[4] * size, (*stride)[3] * size};
+  const int64_t size = spec->getASTContext().getTypeSizeInChars(elem).getQuantity();
+  GmBytes out;
+  out.span = (last + 1) * size;
+  if ((*shape)[0] == 1 && (*shape)[1] == 1 && (*shape)[2] == 1 && (*stride)[4] == 1)
+    out.rows = (*shape)[3], out.rowBytes = (*shape)[4] * size, out.strideBytes = (*stride)[3] * size;
+  return out;
 }
 
 // Tile<TileType::Vec, float, R, C, ...>: its space and size from the template arguments.

@@ -544,15 +544,12 @@ class ValueEvaluator : public ModelState {
     if (!o.known()) gap(ModelGap::Kind::UnresolvedAddress, e->getBeginLoc(), what + " '" + text(e) + "'");
     if (!o.known() || !o.bytes) return o.ref;
     ExprPtr span;
-    if (auto fixed = globalTensorSpanBytes(e->getType())) {
-      span = Expr::constant(*fixed);
-      if (auto rows = globalTensorRows(e->getType())) {
-        o.ref.rows = rows->rows;
-        o.ref.rowBytes = rows->rowBytes;
-        o.ref.rowStrideBytes = rows->strideBytes;
-      }
-    }
-    else if (const ValueDecl* d = declOf(e->IgnoreImplicit()); d && gmSpans_.count(d)) span = gmSpans_.at(d);
+    if (auto fixed = globalTensorBytes(e->getType())) {
+      span = Expr::constant(fixed->span);
+      o.ref.rows = fixed->rows;
+      o.ref.rowBytes = fixed->rowBytes;
+      o.ref.rowStrideBytes = fixed->strideBytes;
+    } else if (const ValueDecl* d = declOf(e->IgnoreImplicit()); d && gmSpans_.count(d)) span = gmSpans_.at(d);
     if (span) {
       o.ref.view = o.ref.bytesView();
       o.ref.offsets = {o.bytes};
