@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -160,6 +161,9 @@ class RaceSearch {
 
  private:
   static constexpr size_t kWindow = 4000;  // trace ops apart beyond which a pair is not compared
+  // The static question is a filter: past this, the copies are asked one by one (their boxes
+  // hold constants where the static one has symbols, and often decide faster).
+  static constexpr unsigned kEverOverlapTimeoutMs = 250;
 
   void placeTiles();
   void placeAccesses();
@@ -173,8 +177,23 @@ class RaceSearch {
   void compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vector<size_t>& earlier,
                      std::vector<std::pair<size_t, PipeRace>>& found);
 
+  // Can any instance of access `x` overlap any instance of `y`, in any iterations of the loops
+  // around each (in their ranges), whatever the guards and the order? No: every copy of the
+  // pair is left out, which asks the solver once per pair of static accesses instead of once per
+  // pair of unrolled copies.
+  bool mayEverOverlap(const TraceAccess& x, const TraceAccess& y);
+  // Can trace op `k` run at all? Asked once per op that meets a candidate pair: an instance
+  // whose guard no path satisfies (an accumulation mode the loop never picks) is one query, not
+  // one per pair it would be in.
+  bool mayRun(size_t k);
+  void findLoops(const Stmt& s, std::vector<const Stmt*>& around);
+
   ProofContext& pc_;
   const Trace& t_;
+  std::unordered_map<const MemRef*, std::vector<const Stmt*>>
+      loopsOf_;  // the loops around each access, outermost first
+  std::map<std::pair<const MemRef*, const MemRef*>, bool> everOverlap_;
+  std::vector<int8_t> mayRun_;              // per trace op: -1 not asked, 0 never runs, 1 may run
   std::map<std::string, TileRange> tiles_;  // constant placements by tile
   std::unordered_map<std::string, int> ids_;
   std::unordered_map<const MemRef*, Place> placeOf_;
@@ -183,7 +202,93 @@ class RaceSearch {
   std::map<std::pair<int, Pipe>, std::vector<size_t>> opsOn_;  // accessing trace ops per (space, pipe)
   std::vector<SyncStep> syncs_;
   std::set<std::pair<const Op*, const Op*>> reported_;
+  // Pairs of source ops already shown racing: another inlined instance of the same two calls (a
+  // template instantiated per tiling key) is the same defect, not one more witness to build. The
+  // op names tell apart the phases one call is modelled as (TPUT's load and its store).
+  using Sites = std::tuple<std::string, int, int, std::string, std::string, int, int, std::string>;
+  static Sites sitesOf(const Op& a, const Op& b) {
+    return {a.loc.file, a.loc.line, a.loc.col, a.name, b.loc.file, b.loc.line, b.loc.col, b.name};
+  }
+  std::set<Sites> shownRacing_;
 };
+
+void RaceSearch::findLoops(const Stmt& s, std::vector<const Stmt*>& around) {
+  if (s.kind == Stmt::Kind::OpStmt) {
+    for (const auto* refs : {&s.op.reads, &s.op.writes})
+      for (const MemRef& m : *refs) loopsOf_[&m] = around;
+    return;
+  }
+  if (s.kind == Stmt::Kind::For) around.push_back(&s);
+  for (const auto& c : s.children)
+    if (c) findLoops(*c, around);
+  if (s.kind == Stmt::Kind::For) around.pop_back();
+}
+
+// One side of the question: the access's box with each loop variable around it a symbol of its
+// own in the loop's range, and its unknown values its own (the two sides may be in different
+// iterations; values shared in one iteration are free on each side, which only widens it).
+struct StaticBox {
+  std::vector<ExprPtr> facts, offsets, sizes;
+};
+
+static StaticBox staticBox(const MemRef& m, const std::vector<const Stmt*>& loops, const std::string& side) {
+  StaticBox box;
+  std::vector<std::pair<const std::string*, ExprPtr>> env;
+  auto bind = [&](const ExprPtr& e) {
+    if (!e) return e;
+    return substitute(e, [&](const Expr& leaf) -> ExprPtr {
+      if (leaf.kind == Expr::Kind::LoopVar) {
+        for (auto it = env.rbegin(); it != env.rend(); ++it)  // the innermost binding wins
+          if (*it->first == leaf.name) return it->second;
+        return nullptr;
+      }
+      if (leaf.kind == Expr::Kind::Unknown) return Expr::unknown(leaf.name + "@" + side);
+      return nullptr;
+    });
+  };
+  for (const Stmt* loop : loops) {
+    ExprPtr lb = bind(loop->lb), ub = bind(loop->ub), step = bind(loop->step);
+    ExprPtr v = Expr::unknown("iteration of " + loop->var + "@" + std::to_string(env.size()) + "@" + side);
+    box.facts.push_back(Expr::cmp("sle", lb, v));
+    box.facts.push_back(Expr::cmp("slt", v, ub));
+    auto c = evalConst(step);
+    if (!c) box.facts.push_back(Expr::cmp("sgt", step, Expr::constant(0)));
+    if (c && *c > 1)
+      box.facts.push_back(
+          exprEq(Expr::binary(Expr::Kind::Rem, Expr::binary(Expr::Kind::Sub, v, lb), step), Expr::constant(0)));
+    env.emplace_back(&loop->var, v);
+  }
+  for (const auto& e : m.offsets) box.offsets.push_back(bind(e));
+  for (const auto& e : m.sizes) box.sizes.push_back(bind(e));
+  return box;
+}
+
+bool RaceSearch::mayEverOverlap(const TraceAccess& x, const TraceAccess& y) {
+  auto [it, fresh] = everOverlap_.emplace(std::make_pair(x.ref, y.ref), true);
+  if (!fresh) return it->second;
+  auto lx = loopsOf_.find(x.ref), ly = loopsOf_.find(y.ref);
+  if (lx == loopsOf_.end() || ly == loopsOf_.end()) return true;
+  StaticBox bx = staticBox(*x.ref, lx->second, "first"), by = staticBox(*y.ref, ly->second, "second");
+  if (bx.offsets.size() != x.offsets.size() || by.offsets.size() != y.offsets.size()) return true;
+  TraceAccess gx{x.ref, x.write, bx.offsets, bx.sizes}, gy{y.ref, y.write, by.offsets, by.sizes};
+  std::vector<ExprPtr> asserts = t_.assumptions;
+  asserts.insert(asserts.end(), bx.facts.begin(), bx.facts.end());
+  asserts.insert(asserts.end(), by.facts.begin(), by.facts.end());
+  asserts.push_back(boxOverlap(gx, gy));
+  it->second =
+      pc_.solver().check(asserts, {}, Solver::Model::None, kEverOverlapTimeoutMs).kind != SatAnswer::Kind::Unsat;
+  return it->second;
+}
+
+bool RaceSearch::mayRun(size_t k) {
+  if (mayRun_.empty()) mayRun_.assign(t_.ops.size(), -1);
+  if (mayRun_[k] < 0) {
+    std::vector<ExprPtr> asserts = t_.assumptions;
+    asserts.push_back(t_.ops[k].guard);
+    mayRun_[k] = pc_.solver().check(asserts, {}, Solver::Model::None).kind != SatAnswer::Kind::Unsat;
+  }
+  return mayRun_[k] != 0;
+}
 
 std::vector<SyncStep> RaceSearch::syncSteps() {
   std::vector<SyncStep> out;
@@ -319,6 +424,7 @@ void RaceSearch::placeAccesses() {
     }
   }
   for (size_t k = 0; k < t_.ops.size(); ++k) {
+    if (evalConst(t_.ops[k].guard) == std::optional<int64_t>(0)) continue;  // an instance that never runs
     for (size_t x = 0; x < placesOf_[k].size(); ++x) {
       if (pipeOf_[k][x] == Pipe::Unknown) continue;
       auto& list = opsOn_[{placesOf_[k][x]->space, pipeOf_[k][x]}];
@@ -355,25 +461,32 @@ void RaceSearch::compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vect
       if (kind == 0) continue;
       ExprPtr touch = kind == 1 ? exprTrue() : boxOverlap(xa, xb);
       if (evalConst(touch) == std::optional<int64_t>(0)) continue;
-      if (reported_.count({a.op, b.op})) {
+      if (reported_.count({a.op, b.op}) || shownRacing_.count(sitesOf(*a.op, *b.op))) {
         settled = true;
         break;
       }
       if (pc_.exclusiveGuards(a.guard, b.guard)) break;  // never both run
+      if (!mayRun(j)) return;
+      if (!mayRun(i)) break;
+      // Asked only for pairs the sync ops leave unordered (most pairs are ordered, and the static
+      // question costs more than their walk), once asked it spares every later copy the walk.
+      auto never = everOverlap_.find({xa.ref, xb.ref});
+      if (kind == 2 && never != everOverlap_.end() && !never->second) continue;
+      if (!beyondWindow && ordered(i, j, p, q)) {
+        // In-order pipes: older accesses on p finish before this one, so when this one runs
+        // whenever the later access does, the older ones are ordered too. By shape only: a
+        // "no" just looks at the older ones one by one (same findings on corpus-real, and no
+        // Z3 query on the fused kernel's entry.cpp).
+        settled = pc_.impliedByShape(a.guard, b.guard, exprTrue());
+        break;
+      }
+      if (kind == 2 && !mayEverOverlap(xa, xb)) continue;
       if (beyondWindow) {
         found.emplace_back(i, PipeRace{a.op, b.op, xa.ref, xb.ref, xa.write, xb.write,
                                        Verdict::unknown("the two accesses are more than " + std::to_string(kWindow) +
                                                         " trace ops apart, which are not compared")});
         reported_.insert({a.op, b.op});
         settled = true;
-        break;
-      }
-      if (ordered(i, j, p, q)) {
-        // In-order pipes: older accesses on p finish before this one, so when this one runs
-        // whenever the later access does, the older ones are ordered too. By shape only: a
-        // "no" just looks at the older ones one by one (same findings on corpus-real, and no
-        // Z3 query on the fused kernel's entry.cpp).
-        settled = pc_.impliedByShape(a.guard, b.guard, exprTrue());
         break;
       }
       std::vector<ExprPtr> asserts = t_.assumptions;
@@ -383,10 +496,12 @@ void RaceSearch::compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vect
       SatAnswer ans = pc_.checkForWitness(asserts, pc_.witnessEvaluations());
       if (ans.kind == SatAnswer::Kind::Unsat) continue;
       PipeRace r{a.op, b.op, xa.ref, xb.ref, xa.write, xb.write, verdictOf(ans)};
-      if (r.verdict.kind == Verdict::Kind::Violated)
+      if (r.verdict.kind == Verdict::Kind::Violated) {
         r.verdict.witness = pc_.buildWitness(ans, 0, i, j, std::nullopt, [&](size_t k) {
           return k == i ? accessText(*a.op, xa, placesOf_[i][xaIndex]->tile) : accessText(*b.op, xb, pb.tile);
         });
+        shownRacing_.insert(sitesOf(*a.op, *b.op));
+      }
       reported_.insert({a.op, b.op});
       found.emplace_back(i, std::move(r));
       settled = true;
@@ -401,6 +516,8 @@ PipeRaces RaceSearch::run() {
     result.notChecked = "the kernel could not be unrolled: " + t_.incompleteReason;
     return result;
   }
+  std::vector<const Stmt*> around;
+  findLoops(*pc_.kernel().body, around);
   placeTiles();
   placeAccesses();
   syncs_ = syncSteps();
@@ -410,6 +527,7 @@ PipeRaces RaceSearch::run() {
                           std::to_string(t_.ops.size()) + " trace ops were compared";
       return result;
     }
+    if (evalConst(t_.ops[j].guard) == std::optional<int64_t>(0)) continue;
     for (size_t xbIndex = 0; xbIndex < t_.ops[j].accesses.size(); ++xbIndex) {
       const int space = placesOf_[j][xbIndex]->space;
       const Pipe q = pipeOf_[j][xbIndex];

@@ -68,7 +68,8 @@ std::string Solver::budgetSpentReason() const {
   return "the kernel's budget of " + std::to_string(options_.kernelBudgetMs) + " ms is spent";
 }
 
-SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate, Model model) {
+SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate, Model model,
+                        unsigned timeoutCapMs) {
   ++stats_.queries;
   if (refusesQueries()) {
     SatAnswer spent;  // not even looked up: see below
@@ -173,8 +174,9 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   auto start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
   if (!session_) session_ = newZ3Session();
   double left = options_.kernelBudgetMs - kernelSpentMs();
+  unsigned timeoutMs = std::min(options_.queryTimeoutMs, timeoutCapMs);
   Z3Query query{assertions, evaluate, model == Model::Minimal,
-                static_cast<unsigned>(std::min<double>(options_.queryTimeoutMs, std::max(1.0, left))), left,
+                static_cast<unsigned>(std::min<double>(timeoutMs, std::max(1.0, left))), left,
                 options_.paramRanges, [this] { return kernelBudgetSpent(); }, budgetSpentReason()};
   answer = session_->solve(query);
   // Where Z3 gives up on a witness, a point that satisfies the assertions is still one (not the

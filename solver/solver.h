@@ -6,6 +6,7 @@
 // Every query also assumes 1 <= block_num and 0 <= block_idx < block_num, plus the configured
 // parameter ranges. Integers are mathematical (no overflow); docs/solver.md.
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -62,8 +63,10 @@ class Solver {
   // model is wanted, the minimal model's value of every `evaluate` expression is returned.
   // Answers are cached by a hash of the query, so asking again (the same kernel re-checked)
   // costs nothing.
+  // `timeoutCapMs` lowers the per-query time limit for a question whose `unknown` costs little
+  // (a filter that falls back to finer questions).
   SatAnswer check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate = {},
-                  Model model = Model::Minimal);
+                  Model model = Model::Minimal, unsigned timeoutCapMs = UINT_MAX);
 
   // Starts the per-kernel time budget again. The budget is wall time from here: the proofs'
   // own work (folding event levels, walking pairs of accesses) counts as well as Z3's, so a

@@ -517,6 +517,30 @@ TEST_CASE("evalConst: no folding past 64 bits, substituted leaves fold") {
   CHECK(evalConst(folded) == 42);
 }
 
+TEST_CASE("substitute folds what the bound values decide: selects, comparisons over choices, && and ||") {
+  using K = Expr::Kind;
+  auto i = Expr::loopVar("i");
+  auto g = p("%g");
+  auto bindI = [&](int64_t v) {
+    return [v](const Expr& leaf) { return leaf.kind == K::LoopVar ? c(v) : nullptr; };
+  };
+  // (i eq 0) ? 3 : 2 with i = 0 is 3; the else arm is gone.
+  auto pick = Expr::select(Expr::cmp("eq", i, c(0)), c(3), c(2));
+  CHECK(evalConst(substitute(pick, bindI(0))) == 3);
+  // A mode picked from {3, 2} by a condition still open is never 0: "mode eq 0" is false.
+  auto mode = Expr::select(Expr::cmp("sgt", bin(K::Add, i, c(1)), g), c(3), c(2));
+  CHECK(evalConst(substitute(Expr::cmp("eq", mode, c(0)), bindI(5))) == 0);
+  // ... while "mode eq 3" depends on %g and stays open.
+  CHECK_FALSE(evalConst(substitute(Expr::cmp("eq", mode, c(3)), bindI(5))).has_value());
+  // A guard conjunct decided false makes the guard false; one decided true drops out.
+  auto guard = exprAnd(Expr::cmp("slt", i, c(1)), Expr::cmp("sgt", g, c(0)));
+  CHECK(evalConst(substitute(guard, bindI(4))) == 0);
+  auto kept = substitute(guard, bindI(0));
+  CHECK(kept->kind == K::Cmp);
+  CHECK(toString(kept) == toString(Expr::cmp("sgt", g, c(0))));
+  CHECK(evalConst(substitute(exprOr(Expr::cmp("eq", i, c(2)), g), bindI(2))) == 1);
+}
+
 TEST_CASE("trace: exact unrolling, the kept tail of long loops, symbolic iterations") {
   auto count = [](const Trace& t, OpKind k) {
     size_t n = 0;

@@ -214,6 +214,47 @@ bool isLeaf(Expr::Kind k) {
          k == K::Unknown;
 }
 
+// A comparison whose operands each take one of a few constants (a select tree over constants: the
+// accumulation mode a loop picks) and that comes out the same for every choice is that constant.
+ExprPtr cmpOverChoices(const std::string& pred, const ExprPtr& a, const ExprPtr& b) {
+  ExprPtr c = Expr::cmp(pred, a, b);
+  if (c->kind == Expr::Kind::Const) return c;
+  std::vector<int64_t> as = possibleConstants(a), bs = possibleConstants(b);
+  if (as.empty() || bs.empty()) return c;
+  std::optional<int64_t> same;
+  for (int64_t x : as)
+    for (int64_t y : bs) {
+      auto v = evalConst(Expr::cmp(pred, Expr::constant(x), Expr::constant(y)));
+      if (!v || (same && *same != *v)) return c;
+      same = v;
+    }
+  return Expr::constant(*same);
+}
+
+// Node `e` over new operands, folded as the factories fold: substituting iteration values leaves
+// `(0 eq 0) ? a : b` and `0 && g` in every unrolled guard otherwise.
+ExprPtr rebuilt(const Expr& e, std::vector<ExprPtr> args) {
+  using K = Expr::Kind;
+  switch (e.kind) {
+    case K::Select:
+      if (auto c = evalConst(args[0])) return *c ? args[1] : args[2];
+      break;
+    case K::And: return exprAnd(args[0], args[1]);
+    case K::Or: return exprOr(args[0], args[1]);
+    case K::Not: return exprNot(args[0]);
+    case K::Cmp: return cmpOverChoices(e.pred, args[0], args[1]);
+    case K::Add:
+    case K::Sub:
+    case K::Mul:
+    case K::Div:
+    case K::Rem:
+    case K::Min:
+    case K::Max: return Expr::binary(e.kind, args[0], args[1]);
+    default: break;
+  }
+  return folded(withArgs(std::make_shared<Expr>(e), std::move(args)));
+}
+
 ExprPtr substituteMemo(const ExprPtr& e, const std::function<ExprPtr(const Expr&)>& leaf,
                        std::map<const Expr*, ExprPtr>& memo) {
   if (!e || e->kind == Expr::Kind::Const) return e;
@@ -230,9 +271,7 @@ ExprPtr substituteMemo(const ExprPtr& e, const std::function<ExprPtr(const Expr&
       args.push_back(substituteMemo(a, leaf, memo));
       changed |= args.back() != a;
     }
-    if (changed) {
-      out = withArgs(std::make_shared<Expr>(*e), std::move(args));
-    }
+    if (changed) out = rebuilt(*e, std::move(args));
   }
   memo[e.get()] = out;
   return out;
