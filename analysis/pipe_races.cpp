@@ -168,8 +168,12 @@ class RaceSearch {
   void placeTiles();
   void placeAccesses();
   std::vector<SyncStep> syncSteps();
-  // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between?
-  bool ordered(size_t from, size_t to, Pipe first, Pipe second);
+  // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between
+  // that run whenever `to` runs, by the shape of its guard? No solver query. A yes orders every
+  // older access on `first` as well: more sync ops between only order more.
+  bool orderedByLaterGuard(size_t from, size_t to, Pipe first, Pipe second);
+  // ... by the sync ops that run whenever both run, splitting on branches (solver queries).
+  bool orderedOnEveryPath(size_t from, size_t to, Pipe first, Pipe second);
   bool orderedAssuming(size_t from, size_t to, Pipe first, Pipe second, const ExprPtr& ga, std::vector<ExprPtr>& split,
                        bool maySplit);
   // The races of access `xbIndex` of trace op `j` with earlier accesses on pipe `p`, latest
@@ -308,12 +312,15 @@ std::vector<SyncStep> RaceSearch::syncSteps() {
   return out;
 }
 
-bool RaceSearch::ordered(size_t from, size_t to, Pipe first, Pipe second) {
+// The steps that run whenever both accesses run include those the later one's guard implies,
+// and more running steps only order more, so a yes of the first is the second's yes.
+bool RaceSearch::orderedByLaterGuard(size_t from, size_t to, Pipe first, Pipe second) {
   std::vector<ExprPtr> split;
-  // First with the sync steps that run whenever the later access does by the shape of its guard
-  // alone, which asks the solver nothing. The steps that run whenever both do include these,
-  // and more running steps only order more, so a yes here is the full walk's yes.
-  if (orderedAssuming(from, to, first, second, exprTrue(), split, false)) return true;
+  return orderedAssuming(from, to, first, second, exprTrue(), split, false);
+}
+
+bool RaceSearch::orderedOnEveryPath(size_t from, size_t to, Pipe first, Pipe second) {
+  std::vector<ExprPtr> split;
   return orderedAssuming(from, to, first, second, t_.ops[from].guard, split, true);
 }
 
@@ -468,19 +475,22 @@ void RaceSearch::compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vect
       if (pc_.exclusiveGuards(a.guard, b.guard)) break;  // never both run
       if (!mayRun(j)) return;
       if (!mayRun(i)) break;
-      // Asked only for pairs the sync ops leave unordered (most pairs are ordered, and the static
-      // question costs more than their walk), once asked it spares every later copy the walk.
-      auto never = everOverlap_.find({xa.ref, xb.ref});
-      if (kind == 2 && never != everOverlap_.end() && !never->second) continue;
-      if (!beyondWindow && ordered(i, j, p, q)) {
-        // In-order pipes: older accesses on p finish before this one, so when this one runs
-        // whenever the later access does, the older ones are ordered too. By shape only: a
-        // "no" just looks at the older ones one by one (same findings on corpus-real, and no
-        // Z3 query on the fused kernel's entry.cpp).
+      // In-order pipes: older accesses on p finish before this one, so when the sync ops that
+      // order it run whenever the later access does, the older ones are ordered too.
+      if (!beyondWindow && orderedByLaterGuard(i, j, p, q)) {
+        settled = true;
+        break;
+      }
+      // Asked only for pairs the cheap walk leaves unordered (the static question costs more
+      // than that walk, less than the full one); a no spares every copy of the pair.
+      if (kind == 2 && !mayEverOverlap(xa, xb)) continue;
+      if (!beyondWindow && orderedOnEveryPath(i, j, p, q)) {
+        // When this one runs whenever the later access does, the older ones are ordered too. By
+        // shape only: a "no" just looks at the older ones one by one (same findings on
+        // corpus-real, and no Z3 query on the fused kernel's entry.cpp).
         settled = pc_.impliedByShape(a.guard, b.guard, exprTrue());
         break;
       }
-      if (kind == 2 && !mayEverOverlap(xa, xb)) continue;
       if (beyondWindow) {
         found.emplace_back(i, PipeRace{a.op, b.op, xa.ref, xb.ref, xa.write, xb.write,
                                        Verdict::unknown("the two accesses are more than " + std::to_string(kWindow) +
