@@ -168,14 +168,24 @@ class RaceSearch {
   void placeTiles();
   void placeAccesses();
   std::vector<SyncStep> syncSteps();
-  // Is trace op `to` (on pipe `second`) ordered after `from` (on `first`) by the sync ops between
-  // that run whenever `to` runs, by the shape of its guard? No solver query. A yes orders every
-  // older access on `first` as well: more sync ops between only order more.
-  bool orderedByLaterGuard(size_t from, size_t to, Pipe first, Pipe second);
-  // ... by the sync ops that run whenever both run, splitting on branches (solver queries).
-  bool orderedOnEveryPath(size_t from, size_t to, Pipe first, Pipe second);
-  bool orderedAssuming(size_t from, size_t to, Pipe first, Pipe second, const ExprPtr& ga, std::vector<ExprPtr>& split,
-                       bool maySplit);
+  // Which sync ops between two accesses count as running: those the later access's guard implies
+  // by shape, those the earlier one's implies by shape (no solver query either way), or those that
+  // run whenever both run, splitting on branches (solver queries).
+  enum class Runs { ByLaterGuard, ByEarlierGuard, OnEveryPath };
+  // The trace index of the sync op by which trace op `to` (on pipe `second`) is ordered after
+  // `from` (on `first`), counting the sync ops `runs` admits; kNone when they do not order it.
+  // ByLaterGuard: a yes orders every older access on `first` too (more sync ops between only
+  // order more). ByEarlierGuard: a yes orders every later access on `second` after that index.
+  static constexpr size_t kNone = SIZE_MAX;
+  size_t orderPoint(size_t from, size_t to, Pipe first, Pipe second, Runs runs, const ExprPtr& ga,
+                    std::vector<ExprPtr>& split);
+  bool ordered(size_t from, size_t to, Pipe first, Pipe second, Runs runs);
+  // ByEarlierGuard, kept per (access, pipe pair): the walk from an access is the same for every
+  // later access up to its end, and found once it holds for all later ones.
+  struct EarlierGuardOrder {
+    size_t at = kNone, searchedTo = 0;
+  };
+  std::map<std::tuple<size_t, Pipe, Pipe>, EarlierGuardOrder> earlierGuardOrder_;
   // The races of access `xbIndex` of trace op `j` with earlier accesses on pipe `p`, latest
   // first until one settles the older ones.
   void compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vector<size_t>& earlier,
@@ -312,16 +322,16 @@ std::vector<SyncStep> RaceSearch::syncSteps() {
   return out;
 }
 
-// The steps that run whenever both accesses run include those the later one's guard implies,
-// and more running steps only order more, so a yes of the first is the second's yes.
-bool RaceSearch::orderedByLaterGuard(size_t from, size_t to, Pipe first, Pipe second) {
+bool RaceSearch::ordered(size_t from, size_t to, Pipe first, Pipe second, Runs runs) {
   std::vector<ExprPtr> split;
-  return orderedAssuming(from, to, first, second, exprTrue(), split, false);
-}
-
-bool RaceSearch::orderedOnEveryPath(size_t from, size_t to, Pipe first, Pipe second) {
-  std::vector<ExprPtr> split;
-  return orderedAssuming(from, to, first, second, t_.ops[from].guard, split, true);
+  if (runs != Runs::ByEarlierGuard)
+    return orderPoint(from, to, first, second, runs, t_.ops[from].guard, split) != kNone;
+  EarlierGuardOrder& known = earlierGuardOrder_[{from, first, second}];
+  if (known.at == kNone && to > known.searchedTo) {
+    known.at = orderPoint(from, to, first, second, runs, t_.ops[from].guard, split);
+    known.searchedTo = to;
+  }
+  return known.at < to;
 }
 
 // Ordered on every path: the sync ops that run whenever both accesses run (and the `split`
@@ -330,13 +340,19 @@ bool RaceSearch::orderedOnEveryPath(size_t from, size_t to, Pipe first, Pipe sec
 // an if/else that each order the accesses their own way (MTE2 -> V -> MTE3 in one, MTE2 -> MTE3
 // in the other) order them on every path. At most kMaxSplits conditions are split on. Without
 // `maySplit`: no split, and a step runs when the later access's guard implies it by shape.
-bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second, const ExprPtr& ga,
-                                 std::vector<ExprPtr>& split, bool maySplit) {
+size_t RaceSearch::orderPoint(size_t from, size_t to, Pipe first, Pipe second, Runs runs, const ExprPtr& ga,
+                              std::vector<ExprPtr>& split) {
+  const bool maySplit = runs == Runs::OnEveryPath;
   const size_t kMaxSplits = maySplit ? 3 : 0;
   const Trace& t = t_;
   const ExprPtr& gb = t.ops[to].guard;
   auto holds = [&](const ExprPtr& g) {
-    return maySplit ? pc_.implied(g, ga, gb) : pc_.impliedByShape(g, gb, exprTrue());
+    switch (runs) {
+      case Runs::ByLaterGuard: return pc_.impliedByShape(g, gb, exprTrue());
+      case Runs::ByEarlierGuard: return pc_.impliedByShape(g, ga, exprTrue());
+      case Runs::OnEveryPath: break;
+    }
+    return pc_.implied(g, ga, gb);
   };
   std::set<Pipe> reached{first};
   std::vector<const SyncStep*> pending;  // events set after `from` on a reached pipe
@@ -368,28 +384,29 @@ bool RaceSearch::orderedAssuming(size_t from, size_t to, Pipe first, Pipe second
     }
     switch (s->kind) {
       case SyncStep::Kind::All:
-        return true;
+        return s->index;
       // pipe_barrier(p) holds issue until pipe p drains (the drain PTOAS puts before TNOTIFY).
       case SyncStep::Kind::Drain:
-        if (reached.count(s->src)) return true;
+        if (reached.count(s->src)) return s->index;
         break;
       case SyncStep::Kind::Set:
         if (reached.count(s->src)) pending.push_back(&*s);
         break;
       case SyncStep::Kind::Wait:
         if (std::none_of(pending.begin(), pending.end(), [&](const SyncStep* set) { return takes(*s, *set); })) break;
-        if (s->dst == Pipe::S) return true;  // the scalar unit issues everything after the wait
+        // The scalar unit issues everything after a wait on it; a pipe once reached stays so.
+        if (s->dst == Pipe::S || s->dst == second) return s->index;
         reached.insert(s->dst);
         break;
     }
   }
-  if (reached.count(second)) return true;
-  if (!undecided) return false;
+  if (!undecided) return kNone;
   split.push_back(undecided);
-  bool both = orderedAssuming(from, to, first, second, exprAnd(ga, undecided), split, true) &&
-              orderedAssuming(from, to, first, second, exprAnd(ga, exprNot(undecided)), split, true);
+  size_t then = orderPoint(from, to, first, second, runs, exprAnd(ga, undecided), split);
+  size_t otherwise =
+      then == kNone ? kNone : orderPoint(from, to, first, second, runs, exprAnd(ga, exprNot(undecided)), split);
   split.pop_back();
-  return both;
+  return then == kNone || otherwise == kNone ? kNone : std::max(then, otherwise);
 }
 
 // Constant tile placements (alloc_tile addr= / tassign); a tile placed at two addresses is
@@ -477,14 +494,14 @@ void RaceSearch::compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vect
       if (!mayRun(i)) break;
       // In-order pipes: older accesses on p finish before this one, so when the sync ops that
       // order it run whenever the later access does, the older ones are ordered too.
-      if (!beyondWindow && orderedByLaterGuard(i, j, p, q)) {
+      if (!beyondWindow && ordered(i, j, p, q, Runs::ByLaterGuard)) {
         settled = true;
         break;
       }
-      // Asked only for pairs the cheap walk leaves unordered (the static question costs more
-      // than that walk, less than the full one); a no spares every copy of the pair.
+      // Asked only for pairs the cheap walks leave unordered (the static question costs more
+      // than they do, less than the full walk); a no spares every copy of the pair.
       if (kind == 2 && !mayEverOverlap(xa, xb)) continue;
-      if (!beyondWindow && orderedOnEveryPath(i, j, p, q)) {
+      if (!beyondWindow && (ordered(i, j, p, q, Runs::ByEarlierGuard) || ordered(i, j, p, q, Runs::OnEveryPath))) {
         // When this one runs whenever the later access does, the older ones are ordered too. By
         // shape only: a "no" just looks at the older ones one by one (same findings on
         // corpus-real, and no Z3 query on the fused kernel's entry.cpp).
