@@ -204,8 +204,8 @@ class RaceSearch {
 
   ProofContext& pc_;
   const Trace& t_;
-  std::unordered_map<const MemRef*, std::vector<const Stmt*>>
-      loopsOf_;  // the loops around each access, outermost first
+  // The loops around each access, outermost first.
+  std::unordered_map<const MemRef*, std::vector<const Stmt*>> loopsOf_;
   std::map<std::pair<const MemRef*, const MemRef*>, bool> everOverlap_;
   std::vector<int8_t> mayRun_;              // per trace op: -1 not asked, 0 never runs, 1 may run
   std::map<std::string, TileRange> tiles_;  // constant placements by tile
@@ -338,8 +338,9 @@ bool RaceSearch::ordered(size_t from, size_t to, Pipe first, Pipe second, Runs r
 // branch conditions assumed in `ga`) are walked in issue order. When they do not order the two,
 // a branch whose condition neither holds nor fails there is split on, both arms: the two arms of
 // an if/else that each order the accesses their own way (MTE2 -> V -> MTE3 in one, MTE2 -> MTE3
-// in the other) order them on every path. At most kMaxSplits conditions are split on. Without
-// `maySplit`: no split, and a step runs when the later access's guard implies it by shape.
+// in the other) order them on every path. At most kMaxSplits conditions are split on. The two
+// walks by one guard's shape split nothing. The index returned is where the order holds (with a
+// split, the later of the two arms').
 size_t RaceSearch::orderPoint(size_t from, size_t to, Pipe first, Pipe second, Runs runs, const ExprPtr& ga,
                               std::vector<ExprPtr>& split) {
   const bool maySplit = runs == Runs::OnEveryPath;

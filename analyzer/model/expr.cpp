@@ -214,6 +214,12 @@ bool isLeaf(Expr::Kind k) {
          k == K::Unknown;
 }
 
+bool isTruthValue(const ExprPtr& e) {
+  using K = Expr::Kind;
+  return e->kind == K::Cmp || e->kind == K::Not || e->kind == K::And || e->kind == K::Or ||
+         (e->kind == K::Const && (e->value == 0 || e->value == 1));
+}
+
 // A comparison whose operands each take one of a few constants (a select tree over constants: the
 // accumulation mode a loop picks) and that comes out the same for every choice is that constant.
 ExprPtr cmpOverChoices(const std::string& pred, const ExprPtr& a, const ExprPtr& b) {
@@ -239,8 +245,16 @@ ExprPtr rebuilt(const Expr& e, std::vector<ExprPtr> args) {
     case K::Select:
       if (auto c = evalConst(args[0])) return *c ? args[1] : args[2];
       break;
-    case K::And: return exprAnd(args[0], args[1]);
-    case K::Or: return exprOr(args[0], args[1]);
+    case K::And:
+    case K::Or: {
+      // `0 && g` is 0 and `1 || g` is 1 whatever g; `1 && g` is g only where g is a truth value.
+      auto a = evalConst(args[0]), b = evalConst(args[1]);
+      bool absorbs = e.kind == K::And ? ((a && !*a) || (b && !*b)) : ((a && *a) || (b && *b));
+      if (absorbs) return Expr::constant(e.kind == K::Or);
+      if (a && isTruthValue(args[1])) return args[1];
+      if (b && isTruthValue(args[0])) return args[0];
+      break;
+    }
     case K::Not: return exprNot(args[0]);
     case K::Cmp: return cmpOverChoices(e.pred, args[0], args[1]);
     case K::Add:
