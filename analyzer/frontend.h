@@ -24,6 +24,9 @@ struct FrontendOptions {
   // The inputs sit in a mirror (`mirrorAt`) of the directory `mirrorOf`: a file's compile command
   // is the one of its original, with the paths under `mirrorOf` moved into the mirror.
   std::string mirrorOf, mirrorAt;
+  // A thread is free for this input (more jobs than inputs): C++ device code that names a core
+  // macro has its cube view parsed beside its vector view instead of after it.
+  bool viewsSideBySide = false;
 };
 
 // C++ control code: how many functions (roots of the file) Clang read whole, partly (an error

@@ -152,6 +152,7 @@ FrontendOptions frontendOptions(const CheckRequest& req) {
   fo.inputFiles = req.inputFiles;
   fo.mirrorOf = req.mirrorOf;
   fo.mirrorAt = req.mirrorAt;
+  fo.viewsSideBySide = req.spareThread;
   return fo;
 }
 
@@ -281,6 +282,7 @@ CheckResult runCheck(const CheckRequest& req) {
     for (const auto& in : inputs) inputFiles->insert(normalisedPath(in));
   auto plainReq = std::make_shared<CheckRequest>(req);
   plainReq->inputFiles = inputFiles;
+  plainReq->spareThread = req.jobs > inputs.size();
   std::vector<bool> linkOnly;  // another shard's .pto / .mlir: loaded for linking, not checked
   for (size_t index = 0; index < inputs.size(); ++index) {
     const std::string& path = inputs[index];
@@ -316,6 +318,7 @@ CheckResult runCheck(const CheckRequest& req) {
     if (!shared) {
       auto withFile = std::make_shared<CheckRequest>(withConfig(req, *it->second));
       withFile->inputFiles = inputFiles;
+      withFile->spareThread = plainReq->spareThread;
       shared = withFile;
     }
     work[i].second = shared;

@@ -30,6 +30,7 @@ struct CheckRequest {
   bool useConfigFiles = true;
   std::set<std::string> fromCli;  // "rules", "arch", "fail-on", "solver-timeout", "kernel-budget", "param-range"
   unsigned jobs = 1;          // -j N: files checked in parallel (output order stays the input order)
+  bool spareThread = false;   // set by runCheck: more jobs than inputs (a file's core views parse side by side)
   int shard = 1, shards = 1;  // --shard K/N: check only the stable K-th of N parts of the inputs
   bool recordApplicability = false;  // fill FileResult::applicableRules
   bool progress = true;       // a progress line on stderr for long runs when it is a TTY

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -1372,26 +1373,42 @@ bool testsCoreView(const std::set<std::string>& macros) {
   return false;
 }
 
-// Device code that tests the core macros is compiled once per core kind, as the toolchain does:
-// `out` holds the vector view; the cube view is parsed with the cube defines and its kernels and
-// diagnostics join it (a diagnostic both views give is shown once).
-template <class Parse>
-void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefines, Parse&& parse) {
-  out.view = CoreView::Aiv;
-  for (auto& k : out.kernels)
-    if (k.frontEnd == FrontEnd::Cpp && k.cpp && k.kind != KernelKind::Orchestration) k.view = CoreView::Aiv;
-  for (auto& [at, w] : out.syncWritten) w.views = {CoreView::Aiv};  // what the first parse read is the vector view
-  std::vector<std::string> cubeArgs = args;
-  cubeArgs[viewDefines] = "-D__DAV_C220_CUBE__";
-  cubeArgs[viewDefines + 1] = "-D__DAV_CUBE__";
-  std::swap(args, cubeArgs);
+std::vector<std::string> cubeViewArgs(std::vector<std::string> args, size_t viewDefines) {
+  args[viewDefines] = "-D__DAV_C220_CUBE__";
+  args[viewDefines + 1] = "-D__DAV_CUBE__";
+  return args;
+}
+
+Output cubeViewOutput(const Output& out) {
   Output cube;
   cube.arch = out.arch;
   cube.header = out.header;
   cube.inputFiles = out.inputFiles;
   cube.view = CoreView::Aic;
-  parse(cube);
-  std::swap(args, cubeArgs);
+  return cube;
+}
+
+// Device code that tests the core macros is compiled once per core kind, as the toolchain does:
+// `out` holds the vector view; the cube view (`early`, when it was parsed beside the vector view,
+// else parsed now with the cube defines) joins it with its kernels and diagnostics (a diagnostic
+// both views give is shown once).
+template <class Parse>
+void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefines, Parse&& parse,
+                   std::future<Output>* early) {
+  out.view = CoreView::Aiv;
+  for (auto& k : out.kernels)
+    if (k.frontEnd == FrontEnd::Cpp && k.cpp && k.kind != KernelKind::Orchestration) k.view = CoreView::Aiv;
+  for (auto& [at, w] : out.syncWritten) w.views = {CoreView::Aiv};  // what the first parse read is the vector view
+  Output cube;
+  if (early) {
+    cube = early->get();
+  } else {
+    std::vector<std::string> cubeArgs = cubeViewArgs(args, viewDefines);
+    std::swap(args, cubeArgs);
+    cube = cubeViewOutput(out);
+    parse(cube);
+    std::swap(args, cubeArgs);
+  }
   for (auto& k : cube.kernels)
     if (k.kind != KernelKind::Orchestration) out.kernels.push_back(std::move(k));
   dropEmptyViews(out.kernels);
@@ -1485,20 +1502,38 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
       missing.emplace_back(header, std::move(rewritten));
       headerLaunches[header] = std::move(at);
     }
-  auto parse = [&](Output& into) {
-    into.launchOffsets = launches;
-    into.headerLaunches = headerLaunches;
+  auto parseWith = [](Output& into, const std::string& code, const std::vector<std::string>& withArgs,
+                      const std::string& as, const tooling::FileContentMappings& mapped,
+                      const std::vector<size_t>& launchAt, const std::map<std::string, std::vector<size_t>>& inHeaders) {
+    into.launchOffsets = launchAt;
+    into.headerLaunches = inHeaders;
     llvm::CrashRecoveryContext().RunSafelyOnThread(
         [&] {
-          tooling::runToolOnCodeWithArgs(std::make_unique<Action>(into), hostCpp, args, path,
-                                         "ptoverify-cpp", std::make_shared<PCHContainerOperations>(), missing);
+          tooling::runToolOnCodeWithArgs(std::make_unique<Action>(into), code, withArgs, as, "ptoverify-cpp",
+                                         std::make_shared<PCHContainerOperations>(), mapped);
         },
         kParseStackBytes);
   };
+  auto parse = [&](Output& into) { parseWith(into, hostCpp, args, path, missing, launches, headerLaunches); };
+  // With a thread to spare, device code whose own text names a core macro has its cube view parsed
+  // beside the vector view, from copies of all a parse reads. It is used only when the vector view
+  // tests a core macro and no retry changed the arguments or the mapped files.
+  std::future<Output> cubeEarly;
+  const std::vector<std::string> argsBefore = args;
+  const size_t mappedBefore = missing.size();
+  if (opts.viewsSideBySide && !out.control && text.find("DAV_") != std::string::npos)
+    cubeEarly = std::async(std::launch::async, [=, cube = cubeViewOutput(out),
+                                                cubeArgs = cubeViewArgs(args, viewDefines)]() mutable {
+      parseWith(cube, hostCpp, cubeArgs, path, missing, launches, headerLaunches);
+      return std::move(cube);
+    });
   parse(out);
   retryOrchestrationWithExternals(out, args, missing, parse);
   retryControlCodeWithOpaqueNames(path, out, args, missing, parse);
-  if (!out.control && testsCoreView(out.testedMacros)) parseCubeView(out, args, viewDefines, parse);
+  bool sameInputs = args == argsBefore && missing.size() == mappedBefore;
+  if (!out.control && testsCoreView(out.testedMacros))
+    parseCubeView(out, args, viewDefines, parse, cubeEarly.valid() && sameInputs ? &cubeEarly : nullptr);
+  if (cubeEarly.valid()) cubeEarly.wait();  // not needed after all: it reads only its own copies
   // A header with no kernel entry is library code that may need its includer's includes to
   // parse: what fails in it alone is shown, but it is not an input error.
   if (out.header && out.kernels.empty())
