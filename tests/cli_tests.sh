@@ -541,6 +541,12 @@ PY
     done
     [ "$("$tool" check -j 1 tests/inputs/config/bad "$tmp/cfgs/bad2" 2>&1)" = "$("$tool" check -j 2 tests/inputs/config/bad "$tmp/cfgs/bad2" 2>&1)" ] ||
       fail "-j 2 changed what broken configurations report"
+    # A file alone under -j 2 has its cube view parsed beside its vector view: the same report.
+    mixed=corpus/sync-core-pipe/bad/vector_barrier_cube_view.cpp
+    [ "$("$tool" check -j 1 --format json "$mixed" 2>&1)" = "$("$tool" check -j 2 --format json "$mixed" 2>&1)" ] ||
+      fail "-j 2 changed the report of a file modelled in both core views"
+    grep -q 'AIC view' <<<"$("$tool" check -j 2 "$mixed" 2>&1)$("$tool" model "$mixed" 2>&1)" ||
+      fail "no cube view of $mixed"
     # The configuration of the directories that really hold the file: from inside config/good, a
     # corpus file spelt ../../../../corpus/... is not under good/, which its spelling passes through.
     cfgtool="$tool"; case "$cfgtool" in /*) ;; *) cfgtool="$PWD/$cfgtool" ;; esac
