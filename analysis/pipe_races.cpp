@@ -247,15 +247,11 @@ struct StaticBox {
 
 static StaticBox staticBox(const MemRef& m, const std::vector<const Stmt*>& loops, const std::string& side) {
   StaticBox box;
-  std::vector<std::pair<const std::string*, ExprPtr>> env;
+  LoopBindings env;
   auto bind = [&](const ExprPtr& e) {
     if (!e) return e;
     return substitute(e, [&](const Expr& leaf) -> ExprPtr {
-      if (leaf.kind == Expr::Kind::LoopVar) {
-        for (auto it = env.rbegin(); it != env.rend(); ++it)  // the innermost binding wins
-          if (*it->first == leaf.name) return it->second;
-        return nullptr;
-      }
+      if (leaf.kind == Expr::Kind::LoopVar) return innermostBinding(env, leaf.name);
       if (leaf.kind == Expr::Kind::Unknown) return Expr::unknown(leaf.name + "@" + side);
       return nullptr;
     });

@@ -5,6 +5,13 @@
 #include <map>
 
 namespace ptov {
+
+ExprPtr innermostBinding(const LoopBindings& env, const std::string& var) {
+  for (auto it = env.rbegin(); it != env.rend(); ++it)
+    if (*it->first == var) return it->second;
+  return nullptr;
+}
+
 namespace {
 
 class Unroller {
@@ -88,11 +95,7 @@ class Unroller {
   ExprPtr bind(const ExprPtr& e) const {
     if (!e) return e;
     return substitute(e, [&](const Expr& leaf) -> ExprPtr {
-      if (leaf.kind == Expr::Kind::LoopVar) {
-        for (auto it = env_.rbegin(); it != env_.rend(); ++it)  // the innermost binding wins
-          if (*it->first == leaf.name) return it->second;
-        return nullptr;
-      }
+      if (leaf.kind == Expr::Kind::LoopVar) return innermostBinding(env_, leaf.name);
       // A value the front end could not express may differ in every iteration.
       if (leaf.kind == Expr::Kind::Unknown && !context_.empty()) return Expr::unknown(leaf.name + context_);
       return nullptr;
@@ -256,7 +259,7 @@ class Unroller {
   }
 
   Trace& t_;
-  std::vector<std::pair<const std::string*, ExprPtr>> env_;  // loop variable -> value, outermost first
+  LoopBindings env_;
   std::shared_ptr<const LoopIteration> iteration_ = std::make_shared<LoopIteration>();
   std::string context_;
   ExprPtr alive_ = Expr::constant(1);

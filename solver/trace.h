@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyzer/model/model.h"
@@ -62,6 +63,11 @@ struct Trace {
   // starves whatever follows); what they do not show proves nothing.
   bool prefix = false;
 };
+
+// Loop variables bound to values, outermost loop first; a name bound twice (a nested loop
+// reusing it) reads the innermost binding.
+using LoopBindings = std::vector<std::pair<const std::string*, ExprPtr>>;
+ExprPtr innermostBinding(const LoopBindings& env, const std::string& var);  // null: not bound
 
 constexpr size_t kMaxTraceOps = 20000;
 constexpr size_t kMaxPrefixOps = 500;
