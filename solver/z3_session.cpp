@@ -22,7 +22,8 @@ constexpr unsigned kWitnessRlimit = 20000000;
 // gap): past this time the first model is kept. A flash-attention race witness took 15 s here.
 // Every minimisation that ends over the corpus, the examples, the fused kernel and pto-isa's tree
 // does so within 50 ms on an idle machine; the margin to this limit is what keeps witnesses the
-// same on a loaded one (150 ms once gave another witness under `ctest -j 2`).
+// same on a loaded one (with 150 ms, one `ctest -j 2` run of cli_proofs differed from its
+// re-asked cache).
 constexpr double kWitnessBackstopMs = 500;
 
 // Thrown by the translation when the kernel's budget runs out in it: turning a query as big as
