@@ -279,7 +279,6 @@ bool RaceSearch::mayEverOverlap(const TraceAccess& x, const TraceAccess& y) {
   auto lx = loopsOf_.find(x.ref), ly = loopsOf_.find(y.ref);
   if (lx == loopsOf_.end() || ly == loopsOf_.end()) return true;
   StaticBox bx = staticBox(*x.ref, lx->second, "first"), by = staticBox(*y.ref, ly->second, "second");
-  if (bx.offsets.size() != x.offsets.size() || by.offsets.size() != y.offsets.size()) return true;
   TraceAccess gx{x.ref, x.write, bx.offsets, bx.sizes}, gy{y.ref, y.write, by.offsets, by.sizes};
   std::vector<ExprPtr> asserts = t_.assumptions;
   asserts.insert(asserts.end(), bx.facts.begin(), bx.facts.end());
