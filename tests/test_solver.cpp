@@ -492,6 +492,24 @@ TEST_CASE("solver: a witness the points cannot reach comes from Z3's optimiser, 
   CHECK(*best.values[0] + *best.values[1] >= 50000);
   CHECK(*best.values[0] - *best.values[1] >= 20000);
   CHECK(std::abs(*best.values[0]) + std::abs(*best.values[1]) == 50000);  // minimal: x = 35000.., y = 15000..
+  // A choice Z3's first model takes the costly way (x = 90000): the optimiser picks y = 40000.
+  // Division and remainder by constants are linear arithmetic, still minimised.
+  std::vector<ExprPtr> either{exprOr(Expr::cmp("sge", x, c(90000)), Expr::cmp("sge", y, c(40000))),
+                              Expr::cmp("sge", bin(K::Add, x, y), c(30000)),
+                              Expr::cmp("eq", bin(K::Rem, y, c(2)), c(0)),
+                              Expr::cmp("eq", bin(K::Mul, bin(K::Div, x, c(3)), c(3)), x)};
+  clearSolverCache();
+  auto cheapest = Solver().check(either, {x, y});
+  REQUIRE(cheapest.kind == SatAnswer::Kind::Sat);
+  CHECK(cheapest.values == std::vector<std::optional<int64_t>>{0, 40000});
+  // A product of two symbols: Z3's first model is the witness (its optimiser is not asked).
+  std::vector<ExprPtr> product{Expr::cmp("sge", bin(K::Mul, x, y), c(50000 * 20000)),
+                               Expr::cmp("sge", bin(K::Sub, x, y), c(20000))};
+  clearSolverCache();
+  auto some = Solver().check(product, {x, y});
+  REQUIRE(some.kind == SatAnswer::Kind::Sat);
+  CHECK(*some.values[0] * *some.values[1] >= 50000 * 20000);
+  CHECK(*some.values[0] - *some.values[1] >= 20000);
   SolverOptions tight;
   tight.kernelBudgetMs = 60;
   clearSolverCache();
