@@ -68,6 +68,33 @@ std::string Solver::budgetSpentReason() const {
   return "the kernel's budget of " + std::to_string(options_.kernelBudgetMs) + " ms is spent";
 }
 
+// The answer stored for `key` (this process's cache, then the disk cache), counted as a hit.
+std::optional<SatAnswer> Solver::cachedAnswer(const std::string& key, size_t valueCount) {
+  {
+    std::lock_guard<std::mutex> lock(sharedStateMutex());
+    auto hit = answerCache().find(key);
+    if (hit != answerCache().end()) {
+      ++stats_.cacheHits;
+      ++globalSolverStats().cacheHits;
+      return hit->second;
+    }
+  }
+  if (options_.cacheDir.empty()) return std::nullopt;
+  bool rejected = false;
+  auto stored = readCachedAnswer(options_.cacheDir, key, valueCount, &rejected);
+  std::lock_guard<std::mutex> lock(sharedStateMutex());
+  if (rejected) {
+    ++stats_.cacheRejected;
+    ++globalSolverStats().cacheRejected;
+  }
+  if (stored) {
+    ++stats_.cacheHits;
+    ++globalSolverStats().cacheHits;
+    answerCache().emplace(key, *stored);
+  }
+  return stored;
+}
+
 SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate, Model model,
                         unsigned timeoutCapMs) {
   ++stats_.queries;
@@ -105,34 +132,18 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   } else {
     shape = fingerprint(all);
   }
-  std::string key = std::to_string(assertions.size()) + "|" + *shape + (model == Model::None ? "|no-model" : "");
-  for (const auto& [name, range] : options_.paramRanges)
-    key += "|" + name + "=" + std::to_string(range.first) + ":" + std::to_string(range.second);
+  auto keyOf = [&](Model asked) {
+    std::string k = std::to_string(assertions.size()) + "|" + *shape + (asked == Model::None ? "|no-model" : "");
+    for (const auto& [name, range] : options_.paramRanges)
+      k += "|" + name + "=" + std::to_string(range.first) + ":" + std::to_string(range.second);
+    return k;
+  };
+  std::string key = keyOf(model);
   {
     std::lock_guard<std::mutex> lock(sharedStateMutex());
     ++globalSolverStats().queries;
-    auto hit = answerCache().find(key);
-    if (hit != answerCache().end()) {
-      ++stats_.cacheHits;
-      ++globalSolverStats().cacheHits;
-      return hit->second;
-    }
   }
-  if (!options_.cacheDir.empty()) {
-    bool rejected = false;
-    auto stored = readCachedAnswer(options_.cacheDir, key, model == Model::None ? 0 : evaluate.size(), &rejected);
-    std::lock_guard<std::mutex> lock(sharedStateMutex());
-    if (rejected) {
-      ++stats_.cacheRejected;
-      ++globalSolverStats().cacheRejected;
-    }
-    if (stored) {
-      ++stats_.cacheHits;
-      ++globalSolverStats().cacheHits;
-      answerCache().emplace(key, *stored);
-      return *stored;
-    }
-  }
+  if (auto known = cachedAnswer(key, model == Model::None ? 0 : evaluate.size())) return *known;
   SatAnswer answer;
   // The budget covers all of it, the sample points too (a fuzzed kernel spent 5 s in them
   // against a 1 s budget when only Z3's time counted). Not cached when spent: a later run with
@@ -171,6 +182,17 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   if (points && model == Model::None && evaluate.empty() && satisfiedAtSamplePoint(assertions, options_.paramRanges))
     return answeredByPoints(SatAnswer::Kind::Sat);
   if (budgetSpent()) return answer;
+  // A nonlinear question's witness is Z3's first model (z3_session.cpp): the one that answered
+  // the yes/no question, when it was asked first (ProofContext::checkForWitness), is reused.
+  if (model == Model::Minimal && evaluate.empty() && !linearArithmetic(assertions))
+    if (auto plain = cachedAnswer(keyOf(Model::None), 0); plain && plain->kind == SatAnswer::Kind::Sat &&
+                                                          !plain->symbols.empty()) {
+      answer = *plain;
+      if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, answer);
+      std::lock_guard<std::mutex> lock(sharedStateMutex());
+      answerCache().emplace(std::move(key), answer);
+      return answer;
+    }
   auto start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
   if (!session_) session_ = newZ3Session();
   double left = options_.kernelBudgetMs - kernelSpentMs();

@@ -82,6 +82,7 @@ class Solver {
   const SolverOptions& options() const { return options_; }
 
  private:
+  std::optional<SatAnswer> cachedAnswer(const std::string& key, size_t valueCount);
   std::unique_ptr<Z3Session> session_;  // made on the first query points leave open
   SolverOptions options_;
   SolverStats stats_;

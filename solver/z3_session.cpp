@@ -178,25 +178,6 @@ class Translator {
 };
 
 
-// Does every product have a constant factor, and every division and remainder a constant divisor?
-// (Z3's own probe is stricter: it calls `x * 3` nonlinear.) Over the DAG, each node once.
-bool linearArithmetic(const std::vector<ExprPtr>& facts) {
-  using K = Expr::Kind;
-  std::unordered_set<const Expr*> seen;
-  std::vector<const Expr*> stack;
-  for (const auto& f : facts) stack.push_back(f.get());
-  while (!stack.empty()) {
-    const Expr* e = stack.back();
-    stack.pop_back();
-    if (!e || !seen.insert(e).second) continue;
-    auto constant = [&](size_t i) { return i < e->args.size() && e->args[i] && e->args[i]->kind == K::Const; };
-    if (e->kind == K::Mul && !constant(0) && !constant(1)) return false;
-    if ((e->kind == K::Div || e->kind == K::Rem) && !constant(1)) return false;
-    for (const auto& a : e->args) stack.push_back(a.get());
-  }
-  return true;
-}
-
 class Session : public Z3Session {
  public:
   SatAnswer solve(const Z3Query& q) override {
@@ -246,7 +227,9 @@ class Session : public Z3Session {
     switch (s.check()) {
       case z3::sat: {
         answer.kind = SatAnswer::Kind::Sat;
-        if (!q.minimalModel) break;
+        // Every yes carries its first model's symbols: a witness of a nonlinear question is that
+        // model (Solver::check), not a second solve.
+        z3::model first = s.get_model();
         // Prefer the smallest parameter values (num_tokens = 0 rather than 8191): witnesses
         // read better and stay stable. If that takes too long, keep the first model.
         // A resource limit rather than a time limit: the same query gets the same witness on a
@@ -258,20 +241,20 @@ class Session : public Z3Session {
         //   make test);
         // - a fresh context breaks ties the same way whatever this thread solved before, so -j N
         //   prints the same witnesses as -j 1.
-        z3::model first = s.get_model();
-        // A first model that shows only zeros is as small as a witness gets: no optimiser, whose
-        // fresh context costs more than most queries do.
-        int64_t firstShown = -1;
-        bool zeros = first.eval(shown, true).is_numeral_i64(firstShown) && firstShown == 0;
-        // Nonlinear integer arithmetic: Z3's optimiser does not count it against the resource
-        // limit and ran to the time backstop on every such witness seen (flash attention's
-        // races), then kept the first model anyway. Kept at once, so the answer does not depend
-        // on the machine's speed.
-        bool linear = linearArithmetic(q.assertions);
+        // Not asked where the first model shows only zeros (as small as a witness gets; the
+        // optimiser's fresh context costs more than most queries do), nor over nonlinear
+        // arithmetic: Z3's optimiser does not count it against the resource limit and ran to the
+        // time backstop on every such witness seen (flash attention's races), then kept the
+        // first model anyway; kept at once, the answer does not depend on the machine's speed.
+        auto showsOnlyZeros = [&] {
+          int64_t firstShown = -1;
+          return first.eval(shown, true).is_numeral_i64(firstShown) && firstShown == 0;
+        };
+        bool minimise = q.minimalModel && linearArithmetic(q.assertions) && !showsOnlyZeros();
         std::unique_ptr<z3::context> fresh;
         std::optional<z3::model> best;  // after `fresh`: a model must go before its context
         auto moved = [&](const z3::expr& e) { return z3::expr(*fresh, Z3_translate(c, e, *fresh)); };
-        if (!zeros && linear) {
+        if (minimise) {
           fresh = std::make_unique<z3::context>();
           z3::context& oc = *fresh;
           z3::optimize o(oc);
@@ -297,7 +280,8 @@ class Session : public Z3Session {
           if (v.is_numeral_i64(out)) return out;
           return std::nullopt;
         };
-        for (auto& e : evals) answer.values.push_back(value(e));
+        if (q.minimalModel)
+          for (auto& e : evals) answer.values.push_back(value(e));
         for (const auto& [name, sym] : syms)
           if (auto v = value(sym)) answer.symbols[name] = *v;
         if (usesLanes)

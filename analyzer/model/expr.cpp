@@ -5,6 +5,7 @@
 #include <charconv>
 #include <climits>
 #include <map>
+#include <unordered_set>
 
 namespace ptov {
 
@@ -175,6 +176,23 @@ std::vector<int64_t> possibleConstants(const ExprPtr& e, size_t limit) {
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
   if (out.size() > limit) return {};
   return out;
+}
+
+bool linearArithmetic(const std::vector<ExprPtr>& roots) {
+  using K = Expr::Kind;
+  std::unordered_set<const Expr*> seen;  // over the DAG: each node once
+  std::vector<const Expr*> stack;
+  for (const auto& r : roots) stack.push_back(r.get());
+  while (!stack.empty()) {
+    const Expr* e = stack.back();
+    stack.pop_back();
+    if (!e || !seen.insert(e).second) continue;
+    auto constant = [&](size_t i) { return i < e->args.size() && e->args[i] && e->args[i]->kind == K::Const; };
+    if (e->kind == K::Mul && !constant(0) && !constant(1)) return false;
+    if ((e->kind == K::Div || e->kind == K::Rem) && !constant(1)) return false;
+    for (const auto& a : e->args) stack.push_back(a.get());
+  }
+  return true;
 }
 
 std::string toString(const ExprPtr& e) {

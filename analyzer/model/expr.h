@@ -58,6 +58,9 @@ std::optional<int64_t> evalConst(const ExprPtr& e);
 // constants (e.g. an scf.if that yields one of two addresses); empty when unknown or when
 // there would be more than `limit` values.
 std::vector<int64_t> possibleConstants(const ExprPtr& e, size_t limit = 16);
+// Linear integer arithmetic: every product has a constant factor, every division and remainder
+// a constant divisor (Z3's own probe is stricter: it calls `x * 3` nonlinear).
+bool linearArithmetic(const std::vector<ExprPtr>& roots);
 // Human-readable form, e.g. "(%i + 1)".
 std::string toString(const ExprPtr& e);
 
