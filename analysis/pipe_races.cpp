@@ -161,9 +161,13 @@ class RaceSearch {
 
  private:
   static constexpr size_t kWindow = 4000;  // trace ops apart beyond which a pair is not compared
-  // The static question is a filter: past this, the copies are asked one by one (their boxes
-  // hold constants where the static one has symbols, and often decide faster).
-  static constexpr unsigned kEverOverlapTimeoutMs = 250;
+  // The static question is a filter: past its bounds, the copies are asked one by one (their
+  // boxes hold constants where the static one has symbols, and often decide faster). Z3's work is
+  // what bounds it: with a 250 ms time limit alone, moe_dispatch's filter for one pair (decided in
+  // 150-300 ms) timed out in 8 of 100 runs, and its copies then cost 10-14 s and one
+  // `unknown` more. The time limit is a backstop for nonlinear queries, whose work Z3 does not
+  // count fully (flash attention's: 170,000 units, 0.5-0.8 s).
+  static constexpr QueryBounds kEverOverlapBounds{1000, 600000};
 
   void placeTiles();
   void placeAccesses();
@@ -285,7 +289,7 @@ bool RaceSearch::mayEverOverlap(const TraceAccess& x, const TraceAccess& y) {
   asserts.insert(asserts.end(), by.facts.begin(), by.facts.end());
   asserts.push_back(boxOverlap(gx, gy));
   it->second =
-      pc_.solver().check(asserts, {}, Solver::Model::None, kEverOverlapTimeoutMs).kind != SatAnswer::Kind::Unsat;
+      pc_.solver().check(asserts, {}, Solver::Model::None, kEverOverlapBounds).kind != SatAnswer::Kind::Unsat;
   return it->second;
 }
 

@@ -96,7 +96,7 @@ std::optional<SatAnswer> Solver::cachedAnswer(const std::string& key, size_t val
 }
 
 SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate, Model model,
-                        unsigned timeoutCapMs) {
+                        QueryBounds bounds) {
   ++stats_.queries;
   if (refusesQueries()) {
     SatAnswer spent;  // not even looked up: see below
@@ -196,10 +196,11 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   auto start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
   if (!session_) session_ = newZ3Session();
   double left = options_.kernelBudgetMs - kernelSpentMs();
-  unsigned timeoutMs = std::min(options_.queryTimeoutMs, timeoutCapMs);
+  unsigned timeoutMs = std::min(options_.queryTimeoutMs, bounds.timeoutCapMs);
   Z3Query query{assertions, evaluate, model == Model::Minimal,
                 static_cast<unsigned>(std::min<double>(timeoutMs, std::max(1.0, left))), left,
-                options_.paramRanges, [this] { return kernelBudgetSpent(); }, budgetSpentReason()};
+                options_.paramRanges, [this] { return kernelBudgetSpent(); }, budgetSpentReason(),
+                bounds.resourceLimit};
   answer = session_->solve(query);
   // Where Z3 gives up on a witness, a point that satisfies the assertions is still one (not the
   // smallest): a model found is a violation shown, never an unknown.

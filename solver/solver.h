@@ -48,6 +48,14 @@ struct SolverStats {
   std::vector<double> queryMs;  // wall time of each query that ran Z3
 };
 
+// Narrower limits for one query: a lower time limit, and a bound on Z3's own work (its resource
+// units, counted the same on any machine: where the bound is what stops Z3, a slow machine gets
+// the same `unknown` as a fast one, not another answer).
+struct QueryBounds {
+  unsigned timeoutCapMs = UINT_MAX;
+  unsigned resourceLimit = 0;  // 0: none
+};
+
 class Solver {
  public:
   explicit Solver(SolverOptions options = {});
@@ -63,10 +71,10 @@ class Solver {
   // model is wanted, the minimal model's value of every `evaluate` expression is returned.
   // Answers are cached by a hash of the query, so asking again (the same kernel re-checked)
   // costs nothing.
-  // `timeoutCapMs` lowers the per-query time limit for a question whose `unknown` costs little
-  // (a filter that falls back to finer questions).
+  // `bounds` narrow the limits for a question whose `unknown` costs little (a filter that falls
+  // back to finer questions).
   SatAnswer check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate = {},
-                  Model model = Model::Minimal, unsigned timeoutCapMs = UINT_MAX);
+                  Model model = Model::Minimal, QueryBounds bounds = {});
 
   // Starts the per-kernel time budget again. The budget is wall time from here: the proofs'
   // own work (folding event levels, walking pairs of accesses) counts as well as Z3's, so a

@@ -193,6 +193,7 @@ class Session : public Z3Session {
     double left = q.leftMs;
     unsigned timeout = q.timeoutMs;
     p.set("timeout", timeout);
+    if (q.resourceLimit) p.set("rlimit", q.resourceLimit);
     s.set(p);
     z3::expr_vector facts(c);
     for (const auto& a : q.assertions) facts.push_back(tr.asBool(a));
@@ -291,8 +292,12 @@ class Session : public Z3Session {
       case z3::unsat: answer.kind = SatAnswer::Kind::Unsat; break;
       case z3::unknown: {
         std::string why = s.reason_unknown();
+        double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        // Both limits read "canceled": the time tells which one stopped it.
+        bool timedOut = !q.resourceLimit || spent >= 0.9 * timeout;
         answer.reason = why == "timeout" || why == "canceled"
-                            ? "Z3 timed out after " + std::to_string(timeout) + " ms"
+                            ? (timedOut ? "Z3 timed out after " + std::to_string(timeout) + " ms"
+                                        : "Z3 stopped at its bound of " + std::to_string(q.resourceLimit) + " resource units")
                             : "Z3 answered unknown (" + why + ")";
         break;
       }

@@ -22,6 +22,7 @@ struct Z3Query {
   const std::map<std::string, std::pair<int64_t, int64_t>>& paramRanges;
   std::function<bool()> budgetSpent;  // checked while translating big queries
   std::string budgetSpentReason;      // the answer's reason when it is
+  unsigned resourceLimit = 0;         // Z3's resource units for this check (0: none)
 };
 
 // One Z3 context: a fresh session per kernel (docs/solver.md says why).

@@ -514,6 +514,14 @@ TEST_CASE("solver: a witness the points cannot reach comes from Z3's optimiser, 
   CHECK(*some.values[0] * *some.values[1] >= 50000 * 20000);
   CHECK(*some.values[0] - *some.values[1] >= 20000);
   CHECK(asked.stats().queryMs.size() == 1);
+  // A bound on Z3's work: past it the answer is `unknown` (on any machine), not a model.
+  clearSolverCache();
+  SatAnswer bounded = Solver(z3Only()).check(either, {}, Solver::Model::None, QueryBounds{UINT_MAX, 1});
+  CHECK(bounded.kind == SatAnswer::Kind::Unknown);
+  CHECK(bounded.reason == "Z3 stopped at its bound of 1 resource units");
+  clearSolverCache();
+  CHECK(Solver(z3Only()).check(either, {}, Solver::Model::None, QueryBounds{UINT_MAX, 1000000}).kind ==
+        SatAnswer::Kind::Sat);
   SolverOptions tight;
   tight.kernelBudgetMs = 60;
   clearSolverCache();
