@@ -95,6 +95,14 @@ std::optional<SatAnswer> Solver::cachedAnswer(const std::string& key, size_t val
   return stored;
 }
 
+// Keeps a decided answer for `key` in this process's cache and the disk cache.
+void Solver::remember(const std::string& key, const SatAnswer& a) {
+  if (a.kind == SatAnswer::Kind::Unknown) return;
+  if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, a);
+  std::lock_guard<std::mutex> lock(sharedStateMutex());
+  answerCache().emplace(key, a);
+}
+
 SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vector<ExprPtr>& evaluate, Model model,
                         QueryBounds bounds) {
   ++stats_.queries;
@@ -161,10 +169,9 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   auto answeredByPoints = [&](SatAnswer::Kind kind) {
     answer.kind = kind;
     ++stats_.samplePointAnswers;
-    if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, answer);
+    remember(key, answer);
     std::lock_guard<std::mutex> lock(sharedStateMutex());
     ++globalSolverStats().samplePointAnswers;
-    answerCache().emplace(std::move(key), answer);
     return answer;
   };
   bool points = options_.concretePoints;
@@ -184,14 +191,12 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   if (budgetSpent()) return answer;
   // A nonlinear question's witness is Z3's first model (z3_session.cpp): the one that answered
   // the yes/no question, when it was asked first (ProofContext::checkForWitness), is reused.
-  if (model == Model::Minimal && evaluate.empty() && !linearArithmetic(assertions))
+  const bool linear = model == Model::Minimal && linearArithmetic(assertions);
+  if (model == Model::Minimal && evaluate.empty() && !linear)
     if (auto plain = cachedAnswer(keyOf(Model::None), 0); plain && plain->kind == SatAnswer::Kind::Sat &&
                                                           !plain->symbols.empty()) {
-      answer = *plain;
-      if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, answer);
-      std::lock_guard<std::mutex> lock(sharedStateMutex());
-      answerCache().emplace(std::move(key), answer);
-      return answer;
+      remember(key, *plain);
+      return *plain;
     }
   auto start = std::chrono::steady_clock::now();  // Z3's time (the query's statistics) from here
   if (!session_) session_ = newZ3Session();
@@ -200,7 +205,7 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
   Z3Query query{assertions, evaluate, model == Model::Minimal,
                 static_cast<unsigned>(std::min<double>(timeoutMs, std::max(1.0, left))), left,
                 options_.paramRanges, [this] { return kernelBudgetSpent(); }, budgetSpentReason(),
-                bounds.resourceLimit};
+                bounds.resourceLimit, linear};
   answer = session_->solve(query);
   // Where Z3 gives up on a witness, a point that satisfies the assertions is still one (not the
   // smallest): a model found is a violation shown, never an unknown.
@@ -213,10 +218,9 @@ SatAnswer Solver::check(const std::vector<ExprPtr>& assertions, const std::vecto
     }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   stats_.queryMs.push_back(ms);
-  if (!options_.cacheDir.empty()) writeCachedAnswer(options_.cacheDir, key, answer);
+  remember(key, answer);
   std::lock_guard<std::mutex> lock(sharedStateMutex());
   globalSolverStats().queryMs.push_back(ms);
-  if (answer.kind != SatAnswer::Kind::Unknown) answerCache().emplace(std::move(key), answer);
   return answer;
 }
 

@@ -91,6 +91,7 @@ class Solver {
 
  private:
   std::optional<SatAnswer> cachedAnswer(const std::string& key, size_t valueCount);
+  void remember(const std::string& key, const SatAnswer& a);
   std::unique_ptr<Z3Session> session_;  // made on the first query points leave open
   SolverOptions options_;
   SolverStats stats_;

@@ -251,7 +251,7 @@ class Session : public Z3Session {
           int64_t firstShown = -1;
           return first.eval(shown, true).is_numeral_i64(firstShown) && firstShown == 0;
         };
-        bool minimise = q.minimalModel && linearArithmetic(q.assertions) && !showsOnlyZeros();
+        bool minimise = q.minimalModel && q.linear && !showsOnlyZeros();
         std::unique_ptr<z3::context> fresh;
         std::optional<z3::model> best;  // after `fresh`: a model must go before its context
         auto moved = [&](const z3::expr& e) { return z3::expr(*fresh, Z3_translate(c, e, *fresh)); };

@@ -23,6 +23,7 @@ struct Z3Query {
   std::function<bool()> budgetSpent;  // checked while translating big queries
   std::string budgetSpentReason;      // the answer's reason when it is
   unsigned resourceLimit = 0;         // Z3's resource units for this check (0: none)
+  bool linear = true;                 // linearArithmetic(assertions): only then is a model minimised
 };
 
 // One Z3 context: a fresh session per kernel (docs/solver.md says why).
