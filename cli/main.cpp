@@ -71,7 +71,15 @@ bool parseParamRange(const std::string& s, std::string& name, int64_t& lo, int64
 
 // Where FORMAT:FILE writes: FILE itself, or DIR/index.html for html:DIR (a page of its own).
 std::string reportFile(const std::string& format, const std::string& file) {
-  return format == "html" ? (std::filesystem::path(file) / "index.html").string() : file;
+  return ptov::findReportFormat(format)->has(ptov::kDirectory) ? (std::filesystem::path(file) / "index.html").string()
+                                                               : file;
+}
+
+// --format's help: the registered names.
+std::string formatHelp() {
+  std::string names;
+  for (const auto& f : ptov::reportFormats()) names += " " + f.name;
+  return "output format, repeatable:" + names + "; FORMAT:FILE writes that format to FILE (html:DIR writes DIR/index.html)";
 }
 
 // `explain`'s list of a rule's options, with their defaults per arch ("" without options).
@@ -119,11 +127,12 @@ struct Args {
   MutateRequest mutate;
   std::vector<std::string> rawOperators, rawMinimums;
   bool listOperators = false;
+  bool goldenFormatsOnly = false;
 };
 
 // The subcommands, once parsed: which one ran.
 struct Commands {
-  CLI::App *check, *baseline, *audit, *isa, *model, *merge, *config, *rules, *explain, *corpus, *mutate;
+  CLI::App *check, *baseline, *audit, *isa, *model, *merge, *config, *rules, *explain, *corpus, *mutate, *formats;
 };
 
 void addCommonOptions(CLI::App* sub, Args& a) {
@@ -172,10 +181,7 @@ CLI::App* addCheckCommand(CLI::App& app, Args& a) {
                    "SARIF runs[].automationDetails.id prefix: the code-scanning category of this run")
       ->capture_default_str();
   check
-      ->add_option(
-          "--format", c.formats,
-          "output format, repeatable: text json sarif rdjson rdjsonl junit github gitcode markdown html; FORMAT:FILE "
-          "writes that format to FILE (html:DIR writes DIR/index.html)")
+      ->add_option("--format", c.formats, formatHelp())
       ->allow_extra_args(false);
   check->add_option("--output,-o", c.outputFile, "write the (single) --format given without a file to FILE");
   check->add_option("--help-uri-base", c.helpUriBase,
@@ -282,6 +288,9 @@ Commands addCommands(CLI::App& app, Args& a) {
   addSolverOptions(cmd.corpus, a);
 
   cmd.mutate = addMutateCommand(app, a);
+  // Hidden: what the bash completion and the tests read the --format names from.
+  cmd.formats = app.add_subcommand("formats", "list the --format names, one a line with its help")->group("");
+  cmd.formats->add_flag("--golden", a.goldenFormatsOnly, "only the names of the formats with a golden test");
   return cmd;
 }
 
@@ -339,7 +348,7 @@ bool reportOutputs(const Args& a, std::vector<std::pair<std::string, std::string
   for (const auto& f : splitGlobs(a.check.formats)) {
     auto colon = f.find(':');
     std::string name = f.substr(0, colon), file = colon == std::string::npos ? "" : f.substr(colon + 1);
-    if (std::find(reportFormats().begin(), reportFormats().end(), name) == reportFormats().end()) {
+    if (!findReportFormat(name)) {
       std::cerr << "ptoverify: error: unknown --format '" << name << "'\n";
       return false;
     }
@@ -405,7 +414,7 @@ bool writeReports(const Args& a, const CheckResult& result,
   for (const auto& [name, file] : outputs) {
     std::ofstream fileOut;
     if (!file.empty() && file != "-") {
-      if (name == "html") {
+      if (findReportFormat(name)->has(kDirectory)) {
         std::error_code ec;
         std::filesystem::create_directories(file, ec);
       }
@@ -416,15 +425,13 @@ bool writeReports(const Args& a, const CheckResult& result,
       }
     }
     std::ostream& out = fileOut.is_open() ? static_cast<std::ostream&>(fileOut) : std::cout;
-    if (name == "text") {
-      const char* noColor = std::getenv("NO_COLOR");  // no-color.org: set and not empty
-      const std::string& color = a.check.color;
-      bool useColor = !fileOut.is_open() &&
-                      (color == "always" || (color == "auto" && isatty(STDOUT_FILENO) && !(noColor && *noColor)));
-      printText(result, out, useColor, a.check.quiet);
-    } else {
-      writeReport(name, result, out, ro);
-    }
+    const char* noColor = std::getenv("NO_COLOR");  // no-color.org: set and not empty
+    const std::string& color = a.check.color;
+    ReportOptions options = ro;
+    options.color = !fileOut.is_open() &&
+                    (color == "always" || (color == "auto" && isatty(STDOUT_FILENO) && !(noColor && *noColor)));
+    options.quiet = a.check.quiet;
+    writeReport(name, result, out, options);
   }
   return true;
 }
@@ -434,7 +441,7 @@ int runCheckCommand(Args& a) {
   std::vector<std::pair<std::string, std::string>> outputs;
   size_t onStdout = 0;
   if (!reportOutputs(a, outputs, onStdout)) return kExitInputError;
-  for (auto& o : outputs) a.req.recordApplicability |= o.first == "junit";  // JUnit omits rules that do not apply
+  for (auto& o : outputs) a.req.recordApplicability |= findReportFormat(o.first)->has(kNeedsApplicability);
   CheckResult result = runCheck(a.req);
   std::string root = findSourceRoot(a.req.paths, a.sourceRoot);
   bool baselineApplied = !c.baselinePath.empty();  // SARIF's baselineState: against a baseline or BASE
@@ -454,7 +461,7 @@ int runCheckCommand(Args& a) {
   ro.sarifCategory = c.sarifCategory;
   ro.baselineApplied = baselineApplied;
   for (const auto& [name, file] : outputs)  // the outputs that leave findings out point at a complete one
-    if ((name == "json" || name == "sarif" || name == "html" || name == "text") && !file.empty() && file != "-") {
+    if (findReportFormat(name)->has(kComplete) && !file.empty() && file != "-") {
       ro.fullReportHint = "the full report is " + reportFile(name, file);
       break;
     }
@@ -567,6 +574,19 @@ int runMutateCommand(Args& a) {
   return runMutate(a.mutate, std::cout);
 }
 
+int runFormatsCommand(const Args& a) {
+  for (const auto& f : reportFormats()) {
+    if (a.goldenFormatsOnly) {
+      if (f.has(kGolden)) std::cout << f.name << '\n';
+      continue;
+    }
+    std::string name = f.name;
+    name.resize(std::max<size_t>(name.size(), 10), ' ');
+    std::cout << name << f.help << '\n';
+  }
+  return 0;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"ptoverify: static verifier for generated Ascend NPU kernels (.pto, HIVM, C++)", "ptoverify"};
   app.require_subcommand(1);
@@ -602,6 +622,7 @@ int run(int argc, char** argv) {
   if (*cmd.explain) return runExplainCommand(a);
   if (*cmd.corpus) return runCorpus(a.corpusPaths, a.req, a.corpusReport, std::cout);
   if (*cmd.mutate) return runMutateCommand(a);
+  if (*cmd.formats) return runFormatsCommand(a);
   return kExitInputError;
 }
 }  // namespace

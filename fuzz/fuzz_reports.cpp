@@ -5,7 +5,6 @@
 
 #include "cli/report/fingerprint.h"
 #include "cli/report/formats.h"
-#include "cli/text_reporter.h"
 #include "fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -17,9 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   o.sourceRoot = "/";
   for (const auto& format : reportFormats()) {
     std::ostringstream out;
-    if (format == "text") printText(result, out, false);
-    else writeReport(format, result, out, o);
-    if (format == "json" || format == "sarif" || format == "rdjson") {
+    format.write(result, out, o);
+    if (format.name == "json" || format.name == "sarif" || format.name == "rdjson") {
       if (!nlohmann::json::accept(out.str())) __builtin_trap();  // a writer broke its format
     }
   }

@@ -1,5 +1,5 @@
-# bash completion for ptoverify. The subcommands and each one's options are read from the
-# tool's own --help when completing, so they are always the installed version's.
+# bash completion for ptoverify. The subcommands, each one's options and check's --format names
+# are read from the tool itself when completing, so they are always the installed version's.
 _ptoverify() {
   local cur prev words cword
   _init_completion || return
@@ -21,7 +21,13 @@ _ptoverify() {
       COMPREPLY=($(compgen -W "$("$cmd" rules 2>/dev/null | cut -d' ' -f1)" -- "$cur"))
       return ;;
     --format)
-      COMPREPLY=($(compgen -W "text json sarif rdjson rdjsonl junit github gitcode markdown html" -- "$cur"))
+      # check's formats from the binary's registry (the hidden `formats` subcommand).
+      local formats="text json"
+      case $sub in
+        check) formats=$("$cmd" formats 2>/dev/null | cut -d' ' -f1) ;;
+        audit) formats="text json markdown" ;;
+      esac
+      COMPREPLY=($(compgen -W "$formats" -- "$cur"))
       return ;;
     --filter-mode)
       COMPREPLY=($(compgen -W "added diff_context file nofilter" -- "$cur"))

@@ -87,7 +87,7 @@ case "$case_name" in
     run 2 check "$tmp/utf8.pto" "$tmp/latin1.pto" corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto
     expect_output "utf8\.pto:2:17: error: unexpected character 'é' \(U\+00E9\)$"
     expect_output 'latin1\.pto:2:15: error: unexpected character byte 0xFF$'
-    for format in json sarif rdjson rdjsonl junit markdown github text; do
+    for format in $("$tool" formats | cut -d' ' -f1); do
       timeout 120 "$tool" check --format "$format" "$tmp/utf8.pto" "$tmp/latin1.pto" \
         corpus/sync-deadlock/bad/wait_without_set_on_some_path.pto > "$tmp/out.$format" 2>/dev/null
       code=$?

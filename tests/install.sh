@@ -35,7 +35,7 @@ grep -q 'the C++ prelude was not found' <<<"$out" || fail "no 'prelude was not f
 grep -q '^\.TH PTOVERIFY "1"' "$tmp/moved/share/man/man1/ptoverify.1" || fail "man page has no .TH header"
 grep -q -- '--filter-mode' "$tmp/moved/share/man/man1/ptoverify.1" || fail "man page lacks the check options"
 
-# Completion: subcommands, rule ids and options, read from the installed tool.
+# Completion: subcommands, rule ids, options and --format names, read from the installed tool.
 _init_completion() {
   words=("${COMP_WORDS[@]}")
   cword=$COMP_CWORD
@@ -55,6 +55,7 @@ complete_words() {
 [ "$(complete_words "$tmp/moved/bin/ptoverify" ch)" = "check" ] || fail "completion of 'ch'"
 [[ " $(complete_words "$tmp/moved/bin/ptoverify" check --rules sync-d) " == *" sync-deadlock "* ]] || fail "completion of a rule id"
 [[ " $(complete_words "$tmp/moved/bin/ptoverify" check --fil) " == *" --filter-mode "* ]] || fail "completion of an option"
+[ "$(complete_words "$tmp/moved/bin/ptoverify" check --format rdj)" = "rdjson rdjsonl" ] || fail "completion of a --format"
 
 # The package holds what the install does.
 cmake --build "$build" --target package >"$tmp/package.log" 2>&1 || { cat "$tmp/package.log"; fail "make package"; }

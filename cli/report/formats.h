@@ -1,6 +1,7 @@
 #pragma once
-// Machine-readable outputs of `ptoverify check` (docs/formats.md): json, sarif, rdjson, rdjsonl,
-// junit, github, gitcode, markdown, html. Text is cli/text_reporter.
+// The outputs of `ptoverify check --format` (docs/formats.md), registered once in
+// reportFormats(): --format's help and validation, the bash completion (`ptoverify formats`), the
+// golden test and the docs test all read that table. Text is cli/text_reporter.
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -25,10 +26,32 @@ struct ReportOptions {
   std::string fullReportHint = "run 'ptoverify check --format json' for all";
   std::vector<std::string> ruleGlobs;  // the rules that ran (JUnit lists one testcase per kernel x rule)
   std::string helpUriBase;             // SARIF rule helpUri = base + "docs/rules/<id>.md" ("" = none)
+  bool color = false;                  // text: ANSI colours
+  bool quiet = false;                  // text: findings and input errors only
 };
 
-// Every format name `--format` accepts, text included.
-const std::vector<std::string>& reportFormats();
+using ReportWriter = void (*)(const CheckResult& result, std::ostream& out, const ReportOptions& o);
+
+// What the CLI and the tests need to know about a format besides its writer.
+enum ReportTrait : unsigned {
+  kGolden = 1,              // tests/golden_formats.sh compares it with tests/golden/report.<name>
+  kComplete = 2,            // every finding: the report the size-limited ones point at
+  kDirectory = 4,           // FORMAT:DIR writes DIR/index.html, a page of its own
+  kNeedsApplicability = 8,  // each kernel's applicable rules (JUnit: a testcase per rule that applies)
+};
+
+struct ReportFormat {
+  std::string name;  // what --format takes
+  std::string help;  // one line, printed by `ptoverify formats`
+  ReportWriter write;
+  unsigned traits = 0;  // ReportTrait bits
+  bool has(ReportTrait t) const { return (traits & t) != 0; }
+};
+
+// Every format --format accepts, text first (the default).
+const std::vector<ReportFormat>& reportFormats();
+// The format of that name, or null.
+const ReportFormat* findReportFormat(const std::string& name);
 // Writes `result` in `format`; false for an unknown format.
 bool writeReport(const std::string& format, const CheckResult& result, std::ostream& out, const ReportOptions& o);
 
