@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end tests of the ptoverify binary: exit codes, diagnostics format, subcommands and the
 # real upstream corpus. Usage: cli_tests.sh PTOVERIFY SOURCE_DIR CASE
+# Each case label below (indented two spaces) is the CTest test cli_<case> (tests/CMakeLists.txt
+# reads them from this file).
 set -uo pipefail
 tool="$1"
 src="$2"
