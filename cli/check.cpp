@@ -263,163 +263,227 @@ bool inShard(const std::string& path, int shard, int shards) {
   return static_cast<int>(fnv1a(path) % static_cast<uint64_t>(shards)) == shard - 1;
 }
 
-CheckResult runCheck(const CheckRequest& req) {
-  CheckResult result;
-  result.failOn = req.failOn;
-  result.strict = req.strict;
-  std::map<std::string, std::optional<Config>> configs;  // path -> parsed (nullopt: broken)
-  bool failOnSet = req.fromCli.count("fail-on") > 0;
-  // Files share one request per configuration (a request holds the timing tables and more:
-  // copying it per file was a tenth of a run over small .pto files).
-  std::vector<std::pair<std::string, std::shared_ptr<const CheckRequest>>> work;
-  std::vector<size_t> inputIndex;
-  std::vector<std::string> inputs = collectInputs(req.paths, result.problems);
+namespace {
+
+// The files a run checks, in input order. Another shard's .pto / .mlir is loaded for linking
+// only; another shard's C++ is not loaded at all.
+struct CheckWork {
+  // Each file with its request (set on the thread that checks it: FileRequests).
+  std::vector<std::pair<std::string, std::shared_ptr<const CheckRequest>>> files;
+  std::vector<size_t> inputIndex;  // each file's place among every input of the run
+  std::vector<bool> linkOnly;
+  std::shared_ptr<std::set<std::string>> inputFiles;  // the inputs, normalised (C++ runs only)
+  std::shared_ptr<CheckRequest> plainReq;             // the request of files without a configuration
+};
+
+CheckWork planWork(const CheckRequest& req, std::vector<std::string>& problems) {
+  CheckWork work;
+  std::vector<std::string> inputs = collectInputs(req.paths, problems);
   // A shard is a set of link groups (cli/link_groups.h), so it links what one full run links.
   std::vector<std::string> leaders = req.shards > 1 ? linkGroupLeaders(inputs) : inputs;
   // The C++ front end asks whether an included file is an input; nothing else needs the set.
-  auto inputFiles = std::make_shared<std::set<std::string>>();
+  work.inputFiles = std::make_shared<std::set<std::string>>();
   if (std::any_of(inputs.begin(), inputs.end(), [](const std::string& in) { return isCppInput(in); }))
-    for (const auto& in : inputs) inputFiles->insert(normalisedPath(in));
-  auto plainReq = std::make_shared<CheckRequest>(req);
-  plainReq->inputFiles = inputFiles;
-  plainReq->spareThread = req.jobs > inputs.size();
-  std::vector<bool> linkOnly;  // another shard's .pto / .mlir: loaded for linking, not checked
+    for (const auto& in : inputs) work.inputFiles->insert(normalisedPath(in));
+  work.plainReq = std::make_shared<CheckRequest>(req);
+  work.plainReq->inputFiles = work.inputFiles;
+  work.plainReq->spareThread = req.jobs > inputs.size();
   for (size_t index = 0; index < inputs.size(); ++index) {
     const std::string& path = inputs[index];
     bool mine = req.shards <= 1 || inShard(leaders[index], req.shard, req.shards);
     if (!mine && isCppInput(path)) continue;
-    linkOnly.push_back(!mine);
-    inputIndex.push_back(index);
-    work.emplace_back(path, nullptr);
+    work.linkOnly.push_back(!mine);
+    work.inputIndex.push_back(index);
+    work.files.emplace_back(path, nullptr);
   }
-  // Each file's request is settled on the thread that checks it (finding the configurations
-  // was a twentieth of a run over small .pto files, all of it before any file was read): the
-  // configuration that applies, read once per configuration file by whichever thread asks first.
-  std::mutex configMutex;
-  std::map<std::string, std::shared_ptr<const CheckRequest>> requestFor;  // config path -> request
-  std::map<std::string, std::string> configErrors;                     // config path -> why it is broken
-  std::vector<std::string> configOf(work.size());                      // each file's config path
-  auto settleRequest = [&](size_t i) {
-    std::string cfgPath = configPathFor(work[i].first, req);
-    std::lock_guard<std::mutex> lock(configMutex);
-    configOf[i] = cfgPath;
-    work[i].second = plainReq;
+  return work;
+}
+
+// Each file's request is settled on the thread that checks it (finding the configurations
+// was a twentieth of a run over small .pto files, all of it before any file was read): the
+// configuration that applies, read once per configuration file by whichever thread asks first.
+// Files share one request per configuration (a request holds the timing tables and more:
+// copying it per file was a tenth of a run over small .pto files).
+class FileRequests {
+ public:
+  FileRequests(const CheckRequest& req, CheckWork& work) : req_(req), work_(work), configOf_(work.files.size()) {}
+
+  void settle(size_t i) {
+    std::string cfgPath = configPathFor(work_.files[i].first, req_);
+    std::lock_guard<std::mutex> lock(mutex_);
+    configOf_[i] = cfgPath;
+    work_.files[i].second = work_.plainReq;
     if (cfgPath.empty()) return;
-    auto it = configs.find(cfgPath);
-    if (it == configs.end()) {
+    auto it = configs_.find(cfgPath);
+    if (it == configs_.end()) {
       Config c;
       std::string error;
       bool ok = loadConfig(cfgPath, c, error);
-      if (!ok) configErrors[cfgPath] = error;
-      it = configs.emplace(cfgPath, ok ? std::optional<Config>(c) : std::nullopt).first;
+      if (!ok) configErrors_[cfgPath] = error;
+      it = configs_.emplace(cfgPath, ok ? std::optional<Config>(c) : std::nullopt).first;
     }
     if (!it->second) return;
-    auto& shared = requestFor[cfgPath];
+    auto& shared = requestFor_[cfgPath];
     if (!shared) {
-      auto withFile = std::make_shared<CheckRequest>(withConfig(req, *it->second));
-      withFile->inputFiles = inputFiles;
-      withFile->spareThread = plainReq->spareThread;
+      auto withFile = std::make_shared<CheckRequest>(withConfig(req_, *it->second));
+      withFile->inputFiles = work_.inputFiles;
+      withFile->spareThread = work_.plainReq->spareThread;
       shared = withFile;
     }
-    work[i].second = shared;
-  };
+    work_.files[i].second = shared;
+  }
+
   // In input order, as one thread would have met them: each broken configuration reported
   // once, and the run's one --fail-on, the command line's, else the first configuration's.
-  auto reportConfigs = [&] {
+  void report(CheckResult& result) {
+    bool failOnSet = req_.fromCli.count("fail-on") > 0;
     std::set<std::string> reported;
-    for (const std::string& cfgPath : configOf) {
+    for (const std::string& cfgPath : configOf_) {
       if (cfgPath.empty() || !reported.insert(cfgPath).second) continue;
-      const std::optional<Config>& c = configs[cfgPath];
-      if (!c) result.problems.push_back(configErrors[cfgPath]);
+      const std::optional<Config>& c = configs_[cfgPath];
+      if (!c) result.problems.push_back(configErrors_[cfgPath]);
       if (c && !failOnSet && c->failOn) {
         result.failOn = *c->failOn;
         failOnSet = true;
       }
     }
-  };
-  // -j N: files on N threads; results land in input order, so the output does not depend on N.
-  // With C++ among the inputs, every input is modelled first, then the inputs are linked
-  // (launches from orchestration code, .pto kernels beside the C++ generated from them), then
-  // the rules run.
-  result.files.resize(work.size());
-  std::atomic<size_t> done{0};
-  std::mutex progressMutex;
-  auto start = std::chrono::steady_clock::now();
-  bool showProgress = req.progress && isatty(STDERR_FILENO);
-  unsigned threads = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(work.size())));
-  auto parallel = [&](size_t count, const std::function<void(size_t)>& task) { runOnThreads(count, threads, task); };
-  size_t rejectedBefore = globalSolverStats().cacheRejected;
-  auto finished = [&] {
-    size_t count = ++done;
-    if (!showProgress) return;
-    std::lock_guard<std::mutex> lock(progressMutex);
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (s > 2.0) std::cerr << "\rptoverify: " << count << "/" << work.size() << " files" << std::flush;
-  };
-  // A .pto or .mlir kernel links only to C++ inputs (and to its own file's MIX halves), so a
-  // run without C++ checks each file on its own as soon as it is read, and frees it: the heap
-  // holds one file per thread instead of the whole tree (fresh pages for every model were a
-  // tenth of a run over 3,000 files). Another shard's files are then needed for nothing.
-  bool independent = !req.fromCli.count("param-range") &&
-                     std::none_of(work.begin(), work.end(), [](const auto& w) { return isCppInput(w.first); });
-  if (independent) {
-    parallel(work.size(), [&](size_t i) {
-      settleRequest(i);
-      if (!linkOnly[i]) {
-        result.files[i] = checkAlone(loadInput(work[i].first, *work[i].second), *work[i].second);
-        result.files[i].inputIndex = inputIndex[i];
-        assignFingerprints(result.files[i]);  // here, not after the threads: it is per file
-      }
-      finished();
-    });
-    reportConfigs();
-  } else {
-    std::vector<LoadedInput> loaded(work.size());
-    // Sources first: a header input that one of them includes is modelled there (linkInputs), so
-    // it is not parsed on its own at all (each parse of a real tree's header costs a whole TU).
-    std::vector<size_t> order, headers;
-    for (size_t i = 0; i < work.size(); ++i) (isCppHeaderPath(work[i].first) ? headers : order).push_back(i);
-    auto loadSome = [&](const std::vector<size_t>& which) {
-      parallel(which.size(), [&](size_t j) {
-        settleRequest(which[j]);
-        loaded[which[j]] = loadInput(work[which[j]].first, *work[which[j]].second);
-      });
-    };
-    loadSome(order);
-    std::set<std::string> includer;  // what the sources include
-    for (size_t i : order) includer.insert(loaded[i].file.includedFiles.begin(), loaded[i].file.includedFiles.end());
-    std::vector<size_t> alone;
-    for (size_t i : headers) {
-      if (!includer.count(normalisedPath(work[i].first))) alone.push_back(i);
-      loaded[i].file.path = work[i].first;  // an included one gets its note in linkInputs
-    }
-    loadSome(alone);
-    for (size_t i : headers)
-      if (!work[i].second) settleRequest(i);  // an included header: modelled where it is included
-    reportConfigs();
-    std::vector<LoadedFile*> files;
-    for (auto& l : loaded) files.push_back(&l.file);
-    linkInputs(files);
-    if (req.fromCli.count("param-range")) {
-      std::string unknown = unknownParamRange(req, loaded);
-      if (!unknown.empty()) {
-        result.problems.push_back(unknown);
-        return result;
-      }
-    }
-    parallel(work.size(), [&](size_t i) {
-      if (!linkOnly[i]) {
-        result.files[i] = checkInput(loaded[i], *work[i].second);
-        result.files[i].inputIndex = inputIndex[i];
-        assignFingerprints(result.files[i]);
-      }
-      finished();
-    });
   }
-  if (showProgress && std::chrono::steady_clock::now() - start > std::chrono::seconds(2)) std::cerr << "\r\033[K";
+
+ private:
+  const CheckRequest& req_;
+  CheckWork& work_;
+  std::mutex mutex_;
+  std::map<std::string, std::optional<Config>> configs_;                 // path -> parsed (nullopt: broken)
+  std::map<std::string, std::shared_ptr<const CheckRequest>> requestFor_;  // config path -> request
+  std::map<std::string, std::string> configErrors_;                      // config path -> why it is broken
+  std::vector<std::string> configOf_;                                    // each file's config path
+};
+
+// "ptoverify: N/M files" on a terminal's stderr once a run has taken two seconds.
+class Progress {
+ public:
+  Progress(const CheckRequest& req, size_t total)
+      : total_(total), show_(req.progress && isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()) {}
+
+  void fileDone() {
+    size_t count = ++done_;
+    if (!show_) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (s > 2.0) std::cerr << "\rptoverify: " << count << "/" << total_ << " files" << std::flush;
+  }
+
+  void clear() {
+    if (show_ && std::chrono::steady_clock::now() - start_ > std::chrono::seconds(2)) std::cerr << "\r\033[K";
+  }
+
+ private:
+  size_t total_;
+  bool show_;
+  std::chrono::steady_clock::time_point start_;
+  std::atomic<size_t> done_{0};
+  std::mutex mutex_;
+};
+
+// What the two ways of checking share: the work, its requests, the threads and the progress line.
+struct CheckRun {
+  CheckWork& work;
+  FileRequests& requests;
+  Progress& progress;
+  unsigned threads;
+  void parallel(size_t count, const std::function<void(size_t)>& task) const { runOnThreads(count, threads, task); }
+};
+
+// A .pto or .mlir kernel links only to C++ inputs (and to its own file's MIX halves), so a
+// run without C++ checks each file on its own as soon as it is read, and frees it: the heap
+// holds one file per thread instead of the whole tree (fresh pages for every model were a
+// tenth of a run over 3,000 files). Another shard's files are then needed for nothing.
+void checkEachAlone(CheckRun& run, CheckResult& result) {
+  CheckWork& work = run.work;
+  run.parallel(work.files.size(), [&](size_t i) {
+    run.requests.settle(i);
+    if (!work.linkOnly[i]) {
+      const CheckRequest& fileReq = *work.files[i].second;
+      result.files[i] = checkAlone(loadInput(work.files[i].first, fileReq), fileReq);
+      result.files[i].inputIndex = work.inputIndex[i];
+      assignFingerprints(result.files[i]);  // here, not after the threads: it is per file
+    }
+    run.progress.fileDone();
+  });
+  run.requests.report(result);
+}
+
+// With C++ among the inputs, every input is modelled first, then the inputs are linked
+// (launches from orchestration code, .pto kernels beside the C++ generated from them), then
+// the rules run. False when a --param-range names nothing (the problem is in `result`).
+bool checkLinked(const CheckRequest& req, CheckRun& run, CheckResult& result) {
+  CheckWork& work = run.work;
+  std::vector<LoadedInput> loaded(work.files.size());
+  // Sources first: a header input that one of them includes is modelled there (linkInputs), so
+  // it is not parsed on its own at all (each parse of a real tree's header costs a whole TU).
+  std::vector<size_t> order, headers;
+  for (size_t i = 0; i < work.files.size(); ++i) (isCppHeaderPath(work.files[i].first) ? headers : order).push_back(i);
+  auto loadSome = [&](const std::vector<size_t>& which) {
+    run.parallel(which.size(), [&](size_t j) {
+      run.requests.settle(which[j]);
+      loaded[which[j]] = loadInput(work.files[which[j]].first, *work.files[which[j]].second);
+    });
+  };
+  loadSome(order);
+  std::set<std::string> includer;  // what the sources include
+  for (size_t i : order) includer.insert(loaded[i].file.includedFiles.begin(), loaded[i].file.includedFiles.end());
+  std::vector<size_t> alone;
+  for (size_t i : headers) {
+    if (!includer.count(normalisedPath(work.files[i].first))) alone.push_back(i);
+    loaded[i].file.path = work.files[i].first;  // an included one gets its note in linkInputs
+  }
+  loadSome(alone);
+  for (size_t i : headers)
+    if (!work.files[i].second) run.requests.settle(i);  // an included header: modelled where it is included
+  run.requests.report(result);
+  std::vector<LoadedFile*> files;
+  for (auto& l : loaded) files.push_back(&l.file);
+  linkInputs(files);
+  if (req.fromCli.count("param-range")) {
+    std::string unknown = unknownParamRange(req, loaded);
+    if (!unknown.empty()) {
+      result.problems.push_back(unknown);
+      return false;
+    }
+  }
+  run.parallel(work.files.size(), [&](size_t i) {
+    if (!work.linkOnly[i]) {
+      result.files[i] = checkInput(loaded[i], *work.files[i].second);
+      result.files[i].inputIndex = work.inputIndex[i];
+      assignFingerprints(result.files[i]);
+    }
+    run.progress.fileDone();
+  });
+  return true;
+}
+
+}  // namespace
+
+CheckResult runCheck(const CheckRequest& req) {
+  CheckResult result;
+  result.failOn = req.failOn;
+  result.strict = req.strict;
+  CheckWork work = planWork(req, result.problems);
+  FileRequests requests(req, work);
+  // -j N: files on N threads; results land in input order, so the output does not depend on N.
+  result.files.resize(work.files.size());
+  Progress progress(req, work.files.size());
+  unsigned threads = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(work.files.size())));
+  CheckRun run{work, requests, progress, threads};
+  size_t rejectedBefore = globalSolverStats().cacheRejected;
+  bool independent = !req.fromCli.count("param-range") &&
+                     std::none_of(work.files.begin(), work.files.end(), [](const auto& w) { return isCppInput(w.first); });
+  if (independent) checkEachAlone(run, result);
+  else if (!checkLinked(req, run, result)) return result;
+  progress.clear();
   std::vector<FileResult> checked;
-  for (size_t i = 0; i < work.size(); ++i)
-    if (!linkOnly[i]) checked.push_back(std::move(result.files[i]));
+  for (size_t i = 0; i < work.files.size(); ++i)
+    if (!work.linkOnly[i]) checked.push_back(std::move(result.files[i]));
   result.files = std::move(checked);
   result.untrustedCacheEntries = globalSolverStats().cacheRejected - rejectedBefore;
   return result;
