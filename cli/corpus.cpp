@@ -29,7 +29,7 @@ ExpectationSet parseExpectations(const std::string& text) {
       e.line = lineNo;
       bool wellFormed = true;
       if (m[2].matched) {
-        // A line offset no file can have is a malformed expectation (issue 18), not a crash.
+        // A line offset no file can have is a malformed expectation, not a crash.
         auto n = parseInt(m[4].str());
         if (!n || *n > 100000000) {
           wellFormed = false;
@@ -67,6 +67,38 @@ ExpectationSet parseExpectations(const std::string& text) {
   return set;
 }
 
+namespace {
+// The rule a corpus/<rule-id>/good/ file is a good case of; "" for any other file.
+std::string goodCaseRule(const std::string& path) {
+  auto pos = path.rfind("/good/");
+  if (pos == std::string::npos) return "";
+  std::string dir = path.substr(0, pos);
+  return dir.substr(dir.rfind('/') + 1);  // npos + 1: the whole of a relative "rule-id"
+}
+
+// A good case passes only where its rule ran: on some kernel it applied and had the facts to
+// decide (audit's Proved, or a finding of it). Otherwise no finding proves nothing. "" when it
+// ran, else why not.
+std::string whyRuleNeverRan(const FileResult& got, const std::string& rule, const CheckRequest& req) {
+  if (!findRule(rule)) return "no rule of this build has that id";
+  if (!ruleEnabled(rule, req.ruleGlobs)) return "--rules or the case's configuration disables it";
+  std::string notChecked;
+  for (size_t i = 0; i < got.kernelNames.size(); ++i) {
+    auto why = got.notChecked[i].find(rule);
+    if (why != got.notChecked[i].end()) {
+      notChecked += (notChecked.empty() ? "" : "; ") + ("@" + got.kernelNames[i] + ": " + why->second);
+      continue;
+    }
+    if (got.applicableRules[i].count(rule)) return "";
+  }
+  for (const auto& f : got.findings)
+    if (f.ruleId == rule) return "";
+  if (got.kernelNames.empty()) return "the file has no kernel";
+  if (!notChecked.empty()) return "not checked (" + notChecked + ")";
+  return "it applies to none of the file's kernels (audit: N/A)";
+}
+}  // namespace
+
 CorpusFileResult verifyFile(const std::string& path, const CheckRequest& req) {
   CorpusFileResult r;
   r.path = path;
@@ -86,7 +118,14 @@ CorpusFileResult verifyFile(const std::string& path, const CheckRequest& req) {
     r.failures.push_back(configError);
     return r;
   }
+  const std::string goodOf = goodCaseRule(path);
+  fileReq.recordApplicability |= !goodOf.empty();
   FileResult got = checkFile(path, fileReq);
+  if (!goodOf.empty()) {
+    std::string why = whyRuleNeverRan(got, goodOf, fileReq);
+    if (!why.empty())
+      r.failures.push_back(path + ":1: a good case of " + goodOf + " that " + goodOf + " never checked: " + why);
+  }
   std::vector<bool> used(exp.expected.size(), false);
   auto witnessText = [](const std::vector<std::pair<std::string, int64_t>>& values) {
     std::string t = valuesText(values);

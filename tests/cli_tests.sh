@@ -277,6 +277,16 @@ PY
     [ -f "$tmp/docs/rules/barrier-lane-skip.md" ] || fail "no doc page"
     grep -q 'expect-error@+1 {{barrier-lane-skip}}' "$tmp/corpus/barrier-lane-skip/bad/first_case.pto" || fail "no bad case"
     grep -q 'expect-no-findings' "$tmp/corpus/barrier-lane-skip/good/first_case.pto" || fail "no good case"
+    # The good case passes `corpus` only where its rule runs. Unbuilt, the new rule never does;
+    # built, it reads what the template's applies() reads, set and wait flags, as sync-deadlock
+    # does: in sync-deadlock's folder the case must pass.
+    good="$tmp/corpus/barrier-lane-skip/good/first_case.pto"
+    run 1 corpus "$good"
+    expect_output 'first_case\.pto:1: a good case of barrier-lane-skip that barrier-lane-skip never checked: no rule of this build has that id'
+    grep -q 'return t.hasAny({OpKind::SetFlag, OpKind::WaitFlag});' "$tmp/rules/barrier_lane_skip.cpp" ||
+      fail "the template's applies() changed: make sync-deadlock below a rule that reads what it reads"
+    mkdir -p "$tmp/corpus/sync-deadlock/good" && cp "$good" "$tmp/corpus/sync-deadlock/good/"
+    run 0 corpus "$tmp/corpus/sync-deadlock/good/first_case.pto"
     (cd "$tmp" && scripts/new-rule barrier-lane-skip >/dev/null 2>&1) && fail "new-rule overwrote an existing rule"
     (cd "$tmp" && scripts/new-rule NotAnId >/dev/null 2>&1) && fail "new-rule accepted a bad id"
     rm -rf "$tmp"

@@ -41,3 +41,23 @@ extern "C" __global__ AICORE void kernel_entry(__gm__ int64_t* args) {
       break;
   }
 }
+
+// The launch: one synchronously started 8-lane wave, with its two counters' workspace created
+// zeroed and passed InOut, and the stop phase as a scalar.
+void aicpu_orchestration_entry(const ChipTaskArgs& orch_args) {
+  uint64_t stop = orch_args.scalar(0);
+  uint32_t ws_ci_shapes[1] = {2 * pto::SYNCALL_SOFT_WORKSPACE_INT32};
+  TensorCreateInfo ws_ci(ws_ci_shapes, 1, DataType::INT32);
+  ws_ci.set_initial_value(0);
+  TaskOutputTensors ws_allocation = alloc_tensors(ws_ci);
+  const Tensor& ws = ws_allocation.get_ref(0);
+
+  // Task 1: kernel_entry
+  L0TaskArgs args;
+  args.add_inout(ws);
+  args.add_scalar(stop);
+  args.launch_spec.set_block_num(8);
+  args.launch_spec.set_require_sync_start(true);
+  args.set_allow_early_resolve(true);
+  TaskOutputTensors args_output = rt_submit_aiv_task(1, args);
+}
