@@ -77,7 +77,7 @@ std::string goodCaseRule(const std::string& path) {
 }
 
 // A good case passes only where its rule ran: on some kernel it applied and had the facts to
-// decide (audit's Proved, or a finding of it). Otherwise no finding proves nothing. "" when it
+// decide (audit's Proved, or a finding of it); elsewhere its silence proves nothing. "" when it
 // ran, else why not.
 std::string whyRuleNeverRan(const FileResult& got, const std::string& rule, const CheckRequest& req) {
   if (!findRule(rule)) return "no rule of this build has that id";

@@ -1,4 +1,8 @@
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "cli/corpus.h"
 
@@ -23,4 +27,44 @@ TEST_CASE("expectations: offsets, same line, absolute, several per line, malform
   CHECK(s.syntaxProblems == std::vector<std::string>{"5"});
   CHECK_FALSE(s.noFindings);
   CHECK(parseExpectations("// expect-no-findings\n").noFindings);
+}
+
+namespace {
+// Writes `text` to DIR/<rule>/good/case.pto under a fresh temporary DIR; returns the path.
+std::string goodCase(const std::string& rule, const std::string& text) {
+  auto dir = std::filesystem::temp_directory_path() / ("ptov-good-" + std::to_string(::getpid())) / rule / "good";
+  std::filesystem::create_directories(dir);
+  std::string path = (dir / "case.pto").string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+const char* kSetWait =
+    "// expect-no-findings\n"
+    "func.func @k() attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+    "  pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n"
+    "  pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n"
+    "  return\n"
+    "}\n";
+}  // namespace
+
+TEST_CASE("corpus: a good case passes only where its rule ran") {
+  CheckRequest req;
+  req.useConfigFiles = false;
+  // sync-deadlock reads set and wait flags: it runs on this kernel and proves it.
+  CorpusFileResult ran = verifyFile(goodCase("sync-deadlock", kSetWait), req);
+  CHECK(ran.passed());
+  // comm-publish-fence reads notifies, puts, invalidates and fences: none here.
+  CorpusFileResult na = verifyFile(goodCase("comm-publish-fence", kSetWait), req);
+  REQUIRE(na.failures.size() == 1);
+  CHECK(na.failures[0].find("a good case of comm-publish-fence that comm-publish-fence never checked: it applies to "
+                            "none of the file's kernels") != std::string::npos);
+  CorpusFileResult unknown = verifyFile(goodCase("no-such-rule", kSetWait), req);
+  REQUIRE(unknown.failures.size() == 1);
+  CHECK(unknown.failures[0].find("no rule of this build has that id") != std::string::npos);
+  req.ruleGlobs = {"-sync-deadlock"};
+  CorpusFileResult disabled = verifyFile(goodCase("sync-deadlock", kSetWait), req);
+  REQUIRE(disabled.failures.size() == 1);
+  CHECK(disabled.failures[0].find("disables it") != std::string::npos);
+  std::filesystem::remove_all(std::filesystem::temp_directory_path() / ("ptov-good-" + std::to_string(::getpid())));
 }
