@@ -87,34 +87,43 @@ struct SyncStep {
 
 // Every buffer reference reduced to numbers once: each access is compared with every access in
 // its window.
+// A value or view name interned once per search, so places compare by number.
+using NameId = int;
+constexpr NameId kNoName = -1;
+
 struct Place {
-  int space, param, value, view;  // the MemSpace; names as ids (view -1: none)
+  MemSpace space;
+  int param;           // the kernel parameter, -1 none
+  NameId value, view;  // view kNoName: none
   bool peer;
   const TileRange* tile;
   const MemRef* ref;  // for the bytes of its root an access through a view covers
 };
 
 // Do two accesses touch the same bytes? Decided without building an expression where it can
-// be: 0 no, 1 yes, 2 when the GM boxes or slots need the solver (then `boxOverlap` builds the
-// condition).
-int overlapKind(const Place& a, const Place& b, const TraceAccess& x, const TraceAccess& y) {
-  if (a.space != b.space) return 0;
-  if (a.space == static_cast<int>(MemSpace::GM)) {
-    if (a.param < 0 || a.param != b.param || a.peer != b.peer) return 0;
-    bool boxes = a.view >= 0 && a.view == b.view && x.offsets.size() == y.offsets.size() &&
+// be; Maybe when the GM boxes or slots need the solver (then `boxOverlap` builds the condition).
+enum class Overlap { Never, Always, Maybe };
+
+Overlap overlapKind(const Place& a, const Place& b, const TraceAccess& x, const TraceAccess& y) {
+  using O = Overlap;
+  auto when = [](bool meet) { return meet ? O::Always : O::Never; };
+  if (a.space != b.space) return O::Never;
+  if (a.space == MemSpace::GM) {
+    if (a.param < 0 || a.param != b.param || a.peer != b.peer) return O::Never;
+    bool boxes = a.view != kNoName && a.view == b.view && x.offsets.size() == y.offsets.size() &&
                  x.sizes.size() == x.offsets.size() && y.sizes.size() == y.offsets.size() && !x.offsets.empty();
-    if (!boxes) return a.value == b.value ? 1 : 0;
-    return 2;
+    if (!boxes) return when(a.value == b.value);
+    return O::Maybe;
   }
   // Two views of one root overlap unless both are known to lie in disjoint bytes of it (line
   // by line for strided column slices); two slots chosen by the loop counters, where their
   // byte ranges meet in those iterations (the solver decides).
   if (a.value == b.value) {
-    if (offsetInRoot(*a.ref) && offsetInRoot(*b.ref)) return a.ref->tileViewSharesBytes(*b.ref) ? 1 : 0;
+    if (offsetInRoot(*a.ref) && offsetInRoot(*b.ref)) return when(a.ref->tileViewSharesBytes(*b.ref));
     bool slots = x.offsets.size() == 1 && y.offsets.size() == 1 && x.sizes.size() == 1 && y.sizes.size() == 1;
-    return slots ? 2 : 1;
+    return slots ? O::Maybe : O::Always;
   }
-  if (!a.tile || !b.tile) return 0;
+  if (!a.tile || !b.tile) return O::Never;
   // Two placed tiles: the bytes each access covers in the space, line by line (a contiguous
   // access, the common case, is one range: compared without building lists).
   auto span = [](const Place& p) {
@@ -124,11 +133,11 @@ int overlapKind(const Place& a, const Place& b, const TraceAccess& x, const Trac
   };
   auto [aBegin, aEnd] = span(a);
   auto [bBegin, bEnd] = span(b);
-  if (aEnd <= bBegin || bEnd <= aBegin) return 0;
+  if (aEnd <= bBegin || bEnd <= aBegin) return O::Never;
   auto strided = [](const Place& p) {
     return offsetInRoot(*p.ref) && p.ref->tileViewLineBytes > 0 && p.ref->tileViewLines > 1;
   };
-  if (!strided(a) && !strided(b)) return 1;
+  if (!strided(a) && !strided(b)) return O::Always;
   auto bytes = [](const Place& p) {
     std::optional<int64_t> inRoot = offsetInRoot(*p.ref);
     if (!inRoot) return std::vector<std::pair<int64_t, int64_t>>{{p.tile->begin, p.tile->end}};
@@ -136,7 +145,7 @@ int overlapKind(const Place& a, const Place& b, const TraceAccess& x, const Trac
     for (const auto& [b, e] : p.ref->tileViewBytesAt(*inRoot)) out.push_back({p.tile->begin + b, p.tile->begin + e});
     return out;
   };
-  return rangesMeet(bytes(a), bytes(b)) ? 1 : 0;
+  return when(rangesMeet(bytes(a), bytes(b)));
 }
 
 // Both boxes are non-empty (a size ptoverify cannot compute is still a size) and share a point.
@@ -213,11 +222,11 @@ class RaceSearch {
   std::map<std::pair<const MemRef*, const MemRef*>, bool> everOverlap_;
   std::vector<int8_t> mayRun_;              // per trace op: -1 not asked, 0 never runs, 1 may run
   std::map<std::string, TileRange> tiles_;  // constant placements by tile
-  std::unordered_map<std::string, int> ids_;
+  std::unordered_map<std::string, NameId> ids_;
   std::unordered_map<const MemRef*, Place> placeOf_;
   std::vector<std::vector<Pipe>> pipeOf_;                      // per trace op, per access
   std::vector<std::vector<const Place*>> placesOf_;            // per trace op, per access
-  std::map<std::pair<int, Pipe>, std::vector<size_t>> opsOn_;  // accessing trace ops per (space, pipe)
+  std::map<std::pair<MemSpace, Pipe>, std::vector<size_t>> opsOn_;  // accessing trace ops per (space, pipe)
   std::vector<SyncStep> syncs_;
   std::set<std::pair<const Op*, const Op*>> reported_;
   // Pairs of source ops already shown racing: another inlined instance of the same two calls (a
@@ -426,7 +435,7 @@ void RaceSearch::placeTiles() {
 // Each access's pipe and place, and the accessing ops of each (space, pipe) in trace order: an
 // access is compared only with earlier accesses on other pipes in its own space.
 void RaceSearch::placeAccesses() {
-  auto id = [&](const std::string& name) { return ids_.emplace(name, static_cast<int>(ids_.size())).first->second; };
+  auto id = [&](const std::string& name) { return ids_.emplace(name, static_cast<NameId>(ids_.size())).first->second; };
   pipeOf_.resize(t_.ops.size());
   placesOf_.resize(t_.ops.size());
   for (size_t k = 0; k < t_.ops.size(); ++k) {
@@ -435,10 +444,10 @@ void RaceSearch::placeAccesses() {
       auto it = placeOf_.find(x.ref);
       if (it == placeOf_.end()) {
         auto tile = tiles_.find(x.ref->value);
-        Place pl{static_cast<int>(x.ref->space),
+        Place pl{x.ref->space,
                  x.ref->param,
                  id(x.ref->value),
-                 x.ref->view.empty() ? -1 : id(x.ref->view),
+                 x.ref->view.empty() ? kNoName : id(x.ref->view),
                  x.ref->peer,
                  tile == tiles_.end() ? nullptr : &tile->second,
                  x.ref};
@@ -478,12 +487,12 @@ void RaceSearch::compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vect
       const TraceAccess& xa = a.accesses[xaIndex];
       if (pipeOf_[i][xaIndex] != p) continue;  // compared on its own pipe's list
       // A staging tile between two library phases: the library orders its own buffer.
-      if (xa.ref->pipe != Pipe::Unknown && xb.ref->pipe != Pipe::Unknown && pb.space != static_cast<int>(MemSpace::GM))
+      if (xa.ref->pipe != Pipe::Unknown && xb.ref->pipe != Pipe::Unknown && pb.space != MemSpace::GM)
         continue;
       if (!xa.write && !xb.write) continue;
-      int kind = overlapKind(*placesOf_[i][xaIndex], pb, xa, xb);
-      if (kind == 0) continue;
-      ExprPtr touch = kind == 1 ? exprTrue() : boxOverlap(xa, xb);
+      Overlap kind = overlapKind(*placesOf_[i][xaIndex], pb, xa, xb);
+      if (kind == Overlap::Never) continue;
+      ExprPtr touch = kind == Overlap::Always ? exprTrue() : boxOverlap(xa, xb);
       if (evalConst(touch) == std::optional<int64_t>(0)) continue;
       if (reported_.count({a.op, b.op}) || shownRacing_.count(sitesOf(*a.op, *b.op))) {
         settled = true;
@@ -500,7 +509,7 @@ void RaceSearch::compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vect
       }
       // Asked only for pairs the cheap walks leave unordered (the static question costs more
       // than they do, less than the full walk); a no spares every copy of the pair.
-      if (kind == 2 && !mayEverOverlap(xa, xb)) continue;
+      if (kind == Overlap::Maybe && !mayEverOverlap(xa, xb)) continue;
       if (!beyondWindow && (ordered(i, j, p, q, Runs::ByEarlierGuard) || ordered(i, j, p, q, Runs::OnEveryPath))) {
         // When this one runs whenever the later access does, the older ones are ordered too. By
         // shape only: a "no" just looks at the older ones one by one (same findings on
@@ -556,11 +565,11 @@ PipeRaces RaceSearch::run() {
     }
     if (evalConst(t_.ops[j].guard) == std::optional<int64_t>(0)) continue;
     for (size_t xbIndex = 0; xbIndex < t_.ops[j].accesses.size(); ++xbIndex) {
-      const int space = placesOf_[j][xbIndex]->space;
+      const MemSpace space = placesOf_[j][xbIndex]->space;
       const Pipe q = pipeOf_[j][xbIndex];
       if (q == Pipe::Unknown) continue;
       std::vector<std::pair<size_t, PipeRace>> found;  // by the earlier access's trace index
-      for (auto on = opsOn_.lower_bound({space, Pipe::S}); on != opsOn_.end() && on->first.first == space; ++on)
+      for (auto on = opsOn_.lower_bound({space, Pipe{}}); on != opsOn_.end() && on->first.first == space; ++on)
         if (on->first.second != q) compareOnPipe(j, xbIndex, on->first.second, on->second, found);
       // Latest earlier access first, whatever its pipe (the order the findings have always had).
       std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });

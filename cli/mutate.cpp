@@ -289,7 +289,7 @@ class Generator {
   }
 
   void bypassWrittenLoad(const Kernel& k, const Op& op, const mlir::Op& g) {
-    if (!op.cachePolicy.empty() || !g.attrs.empty() || op.reads.empty() || op.reads[0].param < 0) return;
+    if (op.cachePolicy != CachePolicy::Default || !g.attrs.empty() || op.reads.empty() || op.reads[0].param < 0) return;
     int param = op.reads[0].param;
     bool written = false;
     forEachOp(*k.body, [&](const Op& w) {

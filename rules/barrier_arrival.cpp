@@ -38,7 +38,7 @@ class BarrierArrival : public Rule {
     for (const auto& group : barrierCounters(k)) {
       const Op& first = *group.front();
       std::string counter = counterText(first);
-      std::string what = "'" + first.name + "' (" + first.syncMode + ", " + first.coreType +
+      std::string what = "'" + first.name + "' (" + syncModeName(first.syncMode) + ", " + coreTypeName(first.coreType, first.dialect) +
                          (counter.empty() ? "" : ", " + counter) + ")";
       auto [v, problem] = ctx.proofs().barrierArrival(group);
       std::string msg;

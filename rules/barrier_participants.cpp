@@ -53,7 +53,7 @@ class BarrierParticipants : public Rule {
     std::optional<int64_t> lanes = k.launchedLanes();
     for (const auto& group : barrierCounters(k)) {
       const Op& b = *group.front();
-      if (b.syncMode == "soft") checkSoft(k, group, lanes, ctx);
+      if (b.syncMode == SyncMode::Soft) checkSoft(k, group, lanes, ctx);
       else checkHard(k, b, aivCores, ctx);
     }
     // Every lane steps through its phase by the number of lanes launched: a different stride
@@ -130,7 +130,7 @@ class BarrierParticipants : public Rule {
   // phases' grid strides agree with each other, as they all stand for the lanes launched.
   static void checkStridesAgree(const Kernel& k, RuleContext& ctx) {
     for (const Op* b : barriersOf(k))
-      if (b->syncMode == "soft" && evalConst(b->participants)) return;
+      if (b->syncMode == SyncMode::Soft && evalConst(b->participants)) return;
     const GridStrideLoop* first = nullptr;
     for (const auto& loop : k.cpp->gridLoops) {
       auto stride = evalConst(loop.stride);
@@ -151,10 +151,10 @@ class BarrierParticipants : public Rule {
   }
 
   static void checkHard(const Kernel& k, const Op& b, int64_t aivCores, RuleContext& ctx) {
-    if (b.coreType == "aiv" && k.cpp->mixed)
+    if (b.coreType == CoreType::Vector && k.cpp->mixed)
       ctx.report(b.loc, "'" + b.name + "' in its default form synchronises the AIV cores only; this kernel also runs "
                         "cube code, whose cores are never released: use the mixed form SyncAll<false>()");
-    if (b.coreType == "mix" && !k.cpp->mixed)
+    if (b.coreType == CoreType::Mix && !k.cpp->mixed)
       ctx.report(b.loc, "SyncAll<false>() waits for the cube cores too, but this kernel is AIV-only: derive the "
                         "barrier from the kernel's core topology (SyncAll<>() or a soft barrier)");
     for (const LaunchFacts* l : k.launches)

@@ -26,7 +26,7 @@ class CacheBypassOffset : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     forEachOp(*k.body, [&](const Op& op) {
       if (op.kind != OpKind::Load) return;
-      bool bypass = op.cachePolicy == "l2_bypass";
+      bool bypass = op.cachePolicy == CachePolicy::L2Bypass;
       bool hasOffset = !op.offsetValue.empty();
       if (bypass && k.arch == "a2a3" && !hasOffset) {
         ctx.report(op.loc, "l2_bypass tload has no 'offset = %__pypto_l2_cache_offset' operand: on a2a3 it "

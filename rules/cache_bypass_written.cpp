@@ -30,7 +30,7 @@ class CacheBypassWritten : public Rule {
       if (op.writesGm()) writers.push_back(&op);
     });
     forEachOp(*k.body, [&](const Op& op) {
-      if (op.kind != OpKind::Load || op.cachePolicy != "l2_bypass") return;
+      if (op.kind != OpKind::Load || op.cachePolicy != CachePolicy::L2Bypass) return;
       for (const auto& r : op.reads) {
         if (r.space != MemSpace::GM || r.param < 0) continue;
         for (const Op* w : writers)

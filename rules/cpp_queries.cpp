@@ -14,13 +14,14 @@ std::vector<const Op*> barriersOf(const Kernel& k) {
 
 SourceLoc siteOf(const Op& barrier) { return barrier.callSite.line > 0 ? barrier.callSite : barrier.loc; }
 
-bool isSoftBarrier(const Op& op) { return op.kind == OpKind::SyncAll && op.syncMode == "soft"; }
+bool isSoftBarrier(const Op& op) { return op.kind == OpKind::SyncAll && op.syncMode == SyncMode::Soft; }
 
 std::vector<std::vector<const Op*>> barrierCounters(const Kernel& k) {
   std::map<std::string, size_t> index;
   std::vector<std::vector<const Op*>> out;
   for (const Op* b : barriersOf(k)) {
-    std::string key = b->syncMode + "|" + b->coreType + "|" + (b->uses.empty() ? "" : b->uses.front());
+    std::string key = std::string(syncModeName(b->syncMode)) + "|" + coreTypeName(b->coreType, b->dialect) + "|" +
+                      (b->uses.empty() ? "" : b->uses.front());
     auto [it, fresh] = index.emplace(key, out.size());
     if (fresh) out.emplace_back();
     out[it->second].push_back(b);

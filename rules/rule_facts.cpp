@@ -11,10 +11,10 @@ KernelTraits kernelTraits(const Kernel& k) {
   forEachOp(*k.body, [&](const Op& op) {
     t.kinds |= uint64_t{1} << static_cast<unsigned>(op.kind);
     t.hivmCrossCore |=
-        op.name.rfind("hivm.hir.", 0) == 0 &&
+        op.dialect == Dialect::Hivm &&
         (op.kind == OpKind::CrossCoreSet || op.kind == OpKind::CrossCoreWait || op.kind == OpKind::SyncAll);
-    t.softSync |= op.kind == OpKind::SyncAll && op.syncMode == "soft";
-    t.cachePolicy |= !op.cachePolicy.empty();
+    t.softSync |= op.kind == OpKind::SyncAll && op.syncMode == SyncMode::Soft;
+    t.cachePolicy |= op.cachePolicy != CachePolicy::Default;
   });
   for (const auto& p : k.params) t.cachePolicy |= p.synthetic;
   return t;

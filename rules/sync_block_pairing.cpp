@@ -20,7 +20,7 @@ namespace {
 constexpr int64_t kMaxFlag = 15;
 constexpr int64_t kCounterCap = 15;
 
-bool sameCoreTypeMode(const Op& op) { return op.syncMode != "INTRA_BLOCK_SYNCHRONIZATION"; }
+bool sameCoreTypeMode(const Op& op) { return op.syncMode != SyncMode::IntraBlock; }
 
 bool satisfies(const Op& set, const Op& wait) {
   if (set.kind != OpKind::CrossCoreSet || set.event.src != wait.event.src || set.event.dst != wait.event.dst)
@@ -32,7 +32,7 @@ bool satisfies(const Op& set, const Op& wait) {
 }
 
 std::string describe(const Op& op) {
-  return "'" + op.name + "' [" + op.coreType + ", " + pipeName(op.event.src) + ", " + pipeName(op.event.dst) +
+  return "'" + op.name + "' [" + coreTypeName(op.coreType, op.dialect) + ", " + pipeName(op.event.src) + ", " + pipeName(op.event.dst) +
          "] flag " + (op.event.id ? std::to_string(*op.event.id) : toString(op.event.idExpr));
 }
 
@@ -60,7 +60,7 @@ class SyncBlockPairing : public Rule {
     auto collect = [&](const Kernel& kernel, bool own) {
       forEachOp(*kernel.body, [&](const Op& op) {
         if (op.kind != OpKind::CrossCoreSet && op.kind != OpKind::CrossCoreWait) return;
-        if (op.name.rfind("hivm.hir.", 0) != 0) return;
+        if (op.dialect != Dialect::Hivm) return;
         if (own) mine.push_back(&op);
         if (op.kind == OpKind::CrossCoreSet) sets.push_back(&op);
       });
@@ -87,7 +87,7 @@ class SyncBlockPairing : public Rule {
     // A half of a MIX function whose other half is not in this input (no f_mix_aic/aiv peer,
     // and every intra-block op runs on one core type): its intra-block waits pair with code we
     // cannot see.
-    std::set<std::string> coreTypes;
+    std::set<CoreType> coreTypes;
     for (const Op* op : mine)
       if (!sameCoreTypeMode(*op)) coreTypes.insert(op->coreType);
     bool otherHalfMissing = k.mixPeers.empty() && coreTypes.size() == 1;
@@ -105,7 +105,7 @@ class SyncBlockPairing : public Rule {
         noted = true;
         continue;
       }
-      std::string from = sameCoreTypeMode(*wait) ? "the same core type (" + wait->syncMode + ")"
+      std::string from = sameCoreTypeMode(*wait) ? "the same core type (" + std::string(syncModeName(wait->syncMode)) + ")"
                                                  : "the other core type";
       ctx.report(wait->loc, describe(*wait) + " has no sync_block_set from " + from +
                                 " with the same pipes and flag in this kernel or its other MIX half: it waits forever");
@@ -129,11 +129,11 @@ class SyncBlockPairing : public Rule {
     switch (s.kind) {
       case Stmt::Kind::OpStmt: {
         const Op& op = s.op;
-        if (op.name.rfind("hivm.hir.", 0) != 0) return;
+        if (op.dialect != Dialect::Hivm) return;
         if (op.kind == OpKind::CrossCoreWait) return flush(counts, ctx);
         if (op.kind != OpKind::CrossCoreSet) return;
         std::string key = "flag " + (op.event.id ? std::to_string(*op.event.id) : toString(op.event.idExpr)) +
-                          " of the " + op.coreType + " side's target";
+                          " of the " + coreTypeName(op.coreType, op.dialect) + " side's target";
         auto& e = counts[key];
         e.first = add(e.first, Expr::constant(1));
         e.second = &op;
@@ -195,10 +195,10 @@ class SyncBlockPairing : public Rule {
   static void checkSharedBarrierFlags(const Kernel& k, RuleContext& ctx) {
     std::map<int64_t, const Op*> first;
     forEachOp(*k.body, [&](const Op& op) {
-      if (op.kind != OpKind::SyncAll || op.name != "hivm.hir.sync_block" || !op.event.id) return;
+      if (op.kind != OpKind::SyncAll || op.dialect != Dialect::Hivm || !op.event.id) return;
       auto [it, fresh] = first.emplace(*op.event.id, &op);
       if (fresh) return;
-      Finding& f = ctx.report(op.loc, "sync_block '" + op.syncMode + "' uses cross-core flag " +
+      Finding& f = ctx.report(op.loc, "sync_block '" + std::string(syncModeName(op.syncMode)) + "' uses cross-core flag " +
                                           std::to_string(*op.event.id) + ", like the barrier before it: a fast " +
                                           "sub-block's arrival at this barrier satisfies a slow one still waiting at "
                                           "the first, and the halves deadlock (give each barrier its own flag)");

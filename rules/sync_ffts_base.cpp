@@ -45,7 +45,7 @@ class SyncFftsBase : public Rule {
     const Op* firstUnbased = nullptr;
     forEachOp(*k.body, [&](const Op& op) {
       if (op.kind == OpKind::SetFfts) setsBase = true;
-      bool barrier = op.kind == OpKind::SyncAll && op.name == "hivm.hir.sync_block";
+      bool barrier = op.kind == OpKind::SyncAll && op.dialect == Dialect::Hivm;  // sync_block
       bool canCarry = op.kind == OpKind::CrossCoreSet || barrier;
       if (canCarry) (op.fftsBase ? anySetCarries : anySetLacks) = true;
       if ((canCarry || op.kind == OpKind::CrossCoreWait) && !op.fftsBase && !firstUnbased) firstUnbased = &op;

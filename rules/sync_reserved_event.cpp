@@ -21,7 +21,7 @@ bool libraryPair(Pipe src, Pipe dst) {
 
 // The flags a sync_block of `mode` decomposes into (HIVMDecomposeOp defaults, reference §1.6).
 std::set<int64_t> barrierFlags(const Op& syncBlock) {
-  if (syncBlock.syncMode == "ALL") return {10, 11, 12, 13};
+  if (syncBlock.syncMode == SyncMode::All) return {10, 11, 12, 13};
   if (syncBlock.event.id) return {*syncBlock.event.id};
   return {};
 }
@@ -52,7 +52,7 @@ class SyncReservedEvent : public Rule {
     std::map<int64_t, const Op*> owned;
     auto collectBarriers = [&](const Kernel& kernel) {
       forEachOp(*kernel.body, [&](const Op& op) {
-        if (op.kind == OpKind::SyncAll && op.name == "hivm.hir.sync_block")
+        if (op.kind == OpKind::SyncAll && op.dialect == Dialect::Hivm)  // sync_block
           for (int64_t f : barrierFlags(op)) owned.emplace(f, &op);
       });
     };
@@ -60,7 +60,7 @@ class SyncReservedEvent : public Rule {
     for (const Kernel* peer : k.mixPeers) collectBarriers(*peer);
 
     forEachOp(*k.body, [&](const Op& op) {
-      if (op.name.rfind("hivm.hir.", 0) != 0) return;
+      if (op.dialect != Dialect::Hivm) return;
       if (op.kind == OpKind::SetFlag || op.kind == OpKind::WaitFlag) {
         for (int64_t id : idsOf(op))
           if (id == kLibraryEvent && libraryPair(op.event.src, op.event.dst))
@@ -72,7 +72,7 @@ class SyncReservedEvent : public Rule {
           auto barrier = owned.find(flag);
           if (barrier != owned.end()) {
             Finding& f = ctx.report(op.loc, "cross-core flag " + std::to_string(flag) + " of '" + op.name +
-                                                "' is also used by the lowering of a '" + barrier->second->syncMode +
+                                                "' is also used by the lowering of a '" + syncModeName(barrier->second->syncMode) +
                                                 "' sync_block barrier: a set of one is consumed by the other's wait");
             f.notes.push_back({barrier->second->loc, "the sync_block that owns flag " + std::to_string(flag)});
           } else if ((flag == 14 || flag == 15) && !(op.event.src == Pipe::S && op.event.dst == Pipe::S)) {

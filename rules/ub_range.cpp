@@ -83,7 +83,7 @@ class UbRange : public Rule {
   // (and are symbolic slot numbers in its lit tests), with its own alignment rules.
   static bool checkedPlacement(const Op& op, const std::string& arch) {
     if (op.kind != OpKind::TileAlloc && op.kind != OpKind::TileAssign) return false;
-    return (op.name.rfind("pto.", 0) == 0 || op.name == "TASSIGN") && limitsFor(op.tileSpace, arch).has_value();
+    return (op.dialect == Dialect::Pto || op.dialect == Dialect::Cpp) && limitsFor(op.tileSpace, arch).has_value();
   }
 
   static std::string rangeText(const ByteRange& r) {

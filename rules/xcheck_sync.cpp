@@ -23,7 +23,7 @@ std::string opToken(const Op& op) {
     case OpKind::PipeBarrier: return std::string("pipe_barrier(") + pipeName(op.barrierPipe) + ")";
     case OpKind::Fence: return op.fenceScope == FenceScope::Dsb ? "dsb" : "GM fence (pipe_barrier(PIPE_ALL); dsb)";
     case OpKind::CacheInvalidate: return op.invalidateAll ? "invalidate all" : "invalidate line";
-    case OpKind::SyncAll: return "all-core barrier (" + op.syncMode + ")";
+    case OpKind::SyncAll: return "all-core barrier (" + std::string(syncModeName(op.syncMode)) + ")";
     case OpKind::Notify: return "notify";
     case OpKind::Wait: return "signal wait";
     default: return "";

@@ -32,7 +32,7 @@ check_all corpus corpus examples
 "$bin" audit corpus examples >"$out/audit.txt" 2>&1
 "$bin" rules --format json >"$out/rules.json" 2>&1
 "$bin" config --dump >"$out/config.yaml" 2>&1
-for id in $("$bin" rules --format json | python3 -c 'import json,sys; [print(r["id"]) for r in json.load(sys.stdin)]'); do
+for id in $("$bin" rules --format json | python3 -c 'import json,sys; [print(r["id"]) for r in json.load(sys.stdin)["rules"]]'); do
   "$bin" explain "$id" >"$out/explain-$id.md" 2>&1
 done
 

@@ -91,8 +91,32 @@ TEST_CASE("lifter: sync ops in every spelling") {
   CHECK(ops[6]->fenceScope == FenceScope::GM);
   CHECK(ops[7]->kind == OpKind::CrossCoreSet);
   CHECK(*ops[7]->event.id == 4);
-  CHECK(ops[8]->syncMode == "hard");
-  CHECK(ops[8]->coreType == "mix");
+  CHECK(ops[8]->syncMode == SyncMode::Hard);
+  CHECK(ops[8]->coreType == CoreType::Mix);
+  CHECK(ops[8]->dialect == Dialect::Pto);
+}
+
+TEST_CASE("model: core types and sync modes read every dialect's spelling and print the op's own") {
+  for (Dialect d : {Dialect::Cpp, Dialect::Pto, Dialect::Hivm})
+    for (CoreType c : {CoreType::Vector, CoreType::Cube})
+      CHECK(coreTypeFromName(coreTypeName(c, d)) == c);
+  CHECK(std::string(coreTypeName(CoreType::Vector, Dialect::Pto)) == "aiv_only");
+  CHECK(std::string(coreTypeName(CoreType::Vector, Dialect::Cpp)) == "aiv");
+  CHECK(std::string(coreTypeName(CoreType::Cube, Dialect::Hivm)) == "CUBE");
+  CHECK(std::string(coreTypeName(CoreType::Mix, Dialect::Pto)) == "mix");
+  CHECK(coreTypeFromName("CUBE_OR_VECTOR") == CoreType::CubeOrVector);
+  CHECK(coreTypeFromName("aiv_and_more") == CoreType::Other);
+  CHECK(coreTypeFromName("") == CoreType::None);
+  for (SyncMode m : {SyncMode::Hard, SyncMode::Soft, SyncMode::AllCube, SyncMode::AllSubVector, SyncMode::All,
+                     SyncMode::IntraBlock, SyncMode::InterSubBlock})
+    CHECK(syncModeFromName(syncModeName(m)) == m);
+  CHECK(syncModeFromName("BARRIER_MAYBE") == SyncMode::Other);
+  CHECK(cachePolicyFromName("l2_bypass") == CachePolicy::L2Bypass);
+  CHECK(cachePolicyFromName("l2_keep") == CachePolicy::Other);
+  CHECK(cachePolicyFromName("") == CachePolicy::Default);
+  CHECK(dialectOfMlirName("pto.tload") == Dialect::Pto);
+  CHECK(dialectOfMlirName("hivm.hir.sync_block") == Dialect::Hivm);
+  CHECK(dialectOfMlirName("arith.addi") == Dialect::Generic);
 }
 
 TEST_CASE("lifter: tload cache policy and offset, loops with bounds, if conditions") {
@@ -122,7 +146,7 @@ TEST_CASE("lifter: tload cache policy and offset, loops with bounds, if conditio
   CHECK(toString(ifs.cond) == "(%i eq 0)");
   const Op& load = ifs.children[0]->children[0]->op;
   CHECK(load.kind == OpKind::Load);
-  CHECK(load.cachePolicy == "l2_bypass");
+  CHECK(load.cachePolicy == CachePolicy::L2Bypass);
   CHECK(load.offsetValue == "%__pypto_l2_cache_offset");
   CHECK(load.offsetParam == 1);
   CHECK(load.reads[0].param == 0);
@@ -225,12 +249,13 @@ TEST_CASE("lifter: HIVM sync ops, buffers and library events") {
   CHECK(ops[6]->pipes == std::vector<Pipe>{Pipe::M});
   const Op* set = ops.back()->kind == OpKind::Return ? ops[ops.size() - 2] : ops.back();
   CHECK(set->kind == OpKind::CrossCoreSet);
-  CHECK(set->coreType == "CUBE");
+  CHECK(set->coreType == CoreType::Cube);
+  CHECK(set->dialect == Dialect::Hivm);
   CHECK(set->event.src == Pipe::FIX);
   CHECK(set->event.dst == Pipe::S);
   CHECK(set->event.id == 3);
   CHECK(set->fftsBase);
-  CHECK(set->syncMode == "INTRA_BLOCK_SYNCHRONIZATION");
+  CHECK(set->syncMode == SyncMode::IntraBlock);
 }
 
 TEST_CASE("lifter: tile views are accesses of their root, fusion-region results name the yielded tile, sibling regions reuse names") {

@@ -28,6 +28,7 @@ class CallLowering : public WrapperFacts {
     Op op;
     op.kind = kind;
     op.name = name;
+    op.dialect = Dialect::Cpp;
     op.loc = loc(l);
     if (!callSites_.empty()) op.callSite = callSites_.back();
     return op;
@@ -446,7 +447,7 @@ class CallLowering : public WrapperFacts {
     op.pipes = ptoisa::pipesFor(in, src, dst, hasTmp);
     if (in.kind == OpKind::Load) {
       std::string hint = dyn_cast<CallExpr>(call) ? templateArgText(cast<CallExpr>(call), 0) : "";
-      if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = "l2_bypass";
+      if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = CachePolicy::L2Bypass;
     }
     emit(seq, std::move(op));
   }
@@ -523,17 +524,17 @@ class CallLowering : public WrapperFacts {
     auto arg = [&](unsigned i) { return argOf(call, i); };
     Origin ws;
     if (shape == CS::SyncAllAscendC) {
-      op.syncMode = "hard";
-      op.coreType = templateArgText(call, 0) == "false" ? "mix" : "aiv";
+      op.syncMode = SyncMode::Hard;
+      op.coreType = templateArgText(call, 0) == "false" ? CoreType::Mix : CoreType::Vector;
     } else if (shape == CS::SyncAllPto) {
-      op.syncMode = templateArgText(call, 0) == "Hard" ? "hard" : "soft";
+      op.syncMode = templateArgText(call, 0) == "Hard" ? SyncMode::Hard : SyncMode::Soft;
       std::string core = templateArgText(call, 1);
-      op.coreType = core == "AICOnly" ? "aic" : core == "Mix" ? "mix" : "aiv";
+      op.coreType = core == "AICOnly" ? CoreType::Cube : core == "Mix" ? CoreType::Mix : CoreType::Vector;
       ws = originOf(arg(0));
       if (arg(1)) op.participants = value(arg(1));
     } else {  // SYNCALL_SOFT_AIV_BARRIER(gm, ub, participants, index)
-      op.syncMode = "soft";
-      op.coreType = "aiv";
+      op.syncMode = SyncMode::Soft;
+      op.coreType = CoreType::Vector;
       ws = originOf(arg(0));
       if (arg(2)) op.participants = value(arg(2));
       if (arg(3)) op.participantIndex = value(arg(3));

@@ -85,6 +85,7 @@ bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
     Op m;
     m.kind = OpKind::TileAlloc;
     m.name = n;
+    m.dialect = dialectOfMlirName(n);
     m.loc = op.loc;
     m.tileValue = op.results.empty() ? "" : op.results[0];
     m.tileSpace = v.space;
@@ -108,6 +109,7 @@ bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
     Op m;
     m.kind = n == "memref.load" ? OpKind::ScalarLoad : OpKind::ScalarStore;
     m.name = n;
+    m.dialect = dialectOfMlirName(n);
     m.loc = op.loc;
     m.pipes = {Pipe::S};
     m.uses = ops;
@@ -139,6 +141,7 @@ bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
   Op m;
   m.kind = facts.kind;
   m.name = n;
+  m.dialect = Dialect::Hivm;
   m.loc = op.loc;
   m.pipes = facts.pipes;
   m.uses = ops;
@@ -154,7 +157,7 @@ bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
     case OpKind::CrossCoreWait: {
       std::vector<std::string> items = bracketList(op);  // [core type, set pipe, wait pipe]
       if (items.size() >= 3) {
-        m.coreType = items[0];
+        m.coreType = coreTypeFromName(items[0]);
         m.event.src = pipeFromName(items[1]);
         m.event.dst = pipeFromName(items[2]);
       }
@@ -168,12 +171,12 @@ bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
       }
       m.fftsBase = !op.attr("ffts_base_addr").empty();
       std::string mode = op.attr("sync_instr_mode");
-      m.syncMode = mode.empty() ? "INTRA_BLOCK_SYNCHRONIZATION" : angleBody(mode);
+      m.syncMode = mode.empty() ? SyncMode::IntraBlock : syncModeFromName(angleBody(mode));
       break;
     }
     case OpKind::SyncAll: {
       std::vector<std::string> items = bracketList(op);  // [mode(, flag : i16)]
-      m.syncMode = items.empty() ? "" : items[0];
+      m.syncMode = items.empty() ? SyncMode::None : syncModeFromName(items[0]);
       int flag = defaultSyncBlockFlag(m.syncMode);
       for (const auto& t : op.tokens)
         if (t.kind == Tok::Integer) {
@@ -231,6 +234,7 @@ void OpLifter::liftCubeMacro(const mlir::Op& op, Op macro, Stmt& seq) {
     if (evalConst(id) == std::optional<int64_t>(-1)) return;
     Op e;
     e.kind = kind;
+    e.dialect = macro.dialect;
     e.name = macro.name + " (library " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + ")";
     e.loc = op.loc;
     e.event.src = src;

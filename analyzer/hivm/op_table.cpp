@@ -65,10 +65,11 @@ MemSpace addressSpace(const std::string& type) {
   return it == m.end() ? M::Other : it->second;
 }
 
-int defaultSyncBlockFlag(const std::string& mode) {
-  if (mode == "ALL_CUBE" || mode == "BARRIER_CUBE") return 15;  // interCube
-  if (mode == "ALL_VECTOR" || mode == "ALL_SUB_VECTOR" || mode == "BARRIER_VECTOR") return 14;  // interVector
-  if (mode == "ALL") return 13;  // blockAllInterCube (with 12, 11, 10 on the other steps)
+int defaultSyncBlockFlag(SyncMode mode) {
+  using M = SyncMode;
+  if (mode == M::AllCube || mode == M::BarrierCube) return 15;  // interCube
+  if (mode == M::AllVector || mode == M::AllSubVector || mode == M::BarrierVector) return 14;  // interVector
+  if (mode == M::All) return 13;  // blockAllInterCube (with 12, 11, 10 on the other steps)
   return -1;
 }
 

@@ -15,7 +15,7 @@ MemSpace addressSpace(const std::string& type);
 
 // Cross-core flag ids HIVMDecomposeOp hard-codes for sync_block (reference §1.6): the default
 // flag of each mode's barrier.
-int defaultSyncBlockFlag(const std::string& mode);
+int defaultSyncBlockFlag(SyncMode mode);
 
 // "Ascend950..." targets are RegBase (a5); everything else, and no target, is the memory-based
 // 910B family (a2a3).

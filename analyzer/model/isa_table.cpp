@@ -324,6 +324,7 @@ std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& ope
   Op load;
   load.kind = OpKind::Load;
   load.name = op.name + " (its load into the staging tile)";
+  load.dialect = op.dialect;
   load.loc = op.loc;
   load.callSite = op.callSite;
   load.pipes = {P::MTE2};
@@ -341,6 +342,7 @@ std::vector<Op> stagedOps(const Instr& in, const std::vector<const MemRef*>& ope
       for (OpKind kind : {OpKind::SetFlag, OpKind::WaitFlag}) {
         Op ev;
         ev.kind = kind;
+        ev.dialect = op.dialect;
         ev.name = op.name + " (its own " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + " on EVENT_ID" +
                   std::to_string(e.id) + ")";
         ev.loc = op.loc;

@@ -133,6 +133,94 @@ const char* memSpaceName(MemSpace s) {
   return "";
 }
 
+Dialect dialectOfMlirName(const std::string& opName) {
+  if (opName.rfind("pto.", 0) == 0) return Dialect::Pto;
+  if (opName.rfind("hivm.", 0) == 0) return Dialect::Hivm;
+  return Dialect::Generic;
+}
+
+namespace {
+// Each core type as C++ (pto-isa's SYNCALL, AscendC), .pto (#pto.sync_core_type) and HIVM
+// (#hivm.tcore_type) spell it; "" where the dialect has no such type.
+struct CoreTypeSpelling {
+  CoreType type;
+  const char* cpp;
+  const char* pto;
+  const char* hivm;
+};
+const CoreTypeSpelling kCoreTypes[] = {
+    {CoreType::Vector, "aiv", "aiv_only", "VECTOR"},
+    {CoreType::Cube, "aic", "aic_only", "CUBE"},
+    {CoreType::Mix, "mix", "mix", ""},
+    {CoreType::CubeOrVector, "", "", "CUBE_OR_VECTOR"},
+    {CoreType::CubeAndVector, "", "", "CUBE_AND_VECTOR"},
+};
+
+struct SyncModeSpelling {
+  SyncMode mode;
+  const char* name;
+};
+const SyncModeSpelling kSyncModes[] = {
+    {SyncMode::Hard, "hard"},
+    {SyncMode::Soft, "soft"},
+    {SyncMode::AllCube, "ALL_CUBE"},
+    {SyncMode::AllVector, "ALL_VECTOR"},
+    {SyncMode::AllSubVector, "ALL_SUB_VECTOR"},
+    {SyncMode::BarrierCube, "BARRIER_CUBE"},
+    {SyncMode::BarrierVector, "BARRIER_VECTOR"},
+    {SyncMode::All, "ALL"},
+    {SyncMode::IntraBlock, "INTRA_BLOCK_SYNCHRONIZATION"},
+    {SyncMode::InterBlock, "INTER_BLOCK_SYNCHRONIZATION"},
+    {SyncMode::InterSubBlock, "INTER_SUBBLOCK_SYNCHRONIZATION"},
+    {SyncMode::Other, "other"},
+};
+}  // namespace
+
+const char* coreTypeName(CoreType c, Dialect d) {
+  if (c == CoreType::Other) return "other";
+  for (const auto& e : kCoreTypes) {
+    if (e.type != c) continue;
+    const char* own = d == Dialect::Hivm ? e.hivm : d == Dialect::Pto ? e.pto : e.cpp;
+    return *own ? own : *e.cpp ? e.cpp : e.hivm;
+  }
+  return "";
+}
+
+CoreType coreTypeFromName(const std::string& name) {
+  if (name.empty()) return CoreType::None;
+  for (const auto& e : kCoreTypes)
+    for (const char* spelling : {e.cpp, e.pto, e.hivm})
+      if (*spelling && name == spelling) return e.type;
+  return CoreType::Other;
+}
+
+const char* syncModeName(SyncMode m) {
+  for (const auto& e : kSyncModes)
+    if (e.mode == m) return e.name;
+  return "";
+}
+
+SyncMode syncModeFromName(const std::string& name) {
+  if (name.empty()) return SyncMode::None;
+  for (const auto& e : kSyncModes)
+    if (name == e.name) return e.mode;
+  return SyncMode::Other;
+}
+
+const char* cachePolicyName(CachePolicy p) {
+  switch (p) {
+    case CachePolicy::L2Bypass: return "l2_bypass";
+    case CachePolicy::Other: return "other";
+    case CachePolicy::Default: break;
+  }
+  return "";
+}
+
+CachePolicy cachePolicyFromName(const std::string& name) {
+  if (name.empty()) return CachePolicy::Default;
+  return name == cachePolicyName(CachePolicy::L2Bypass) ? CachePolicy::L2Bypass : CachePolicy::Other;
+}
+
 bool MemRef::sameBuffer(const MemRef& o) const {
   if (space != o.space) return false;
   if (param >= 0 || o.param >= 0) return param == o.param && peer == o.peer;

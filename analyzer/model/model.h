@@ -58,6 +58,52 @@ const char* memSpaceName(MemSpace s);
 // not order the GM writes in flight at it (the translator decides which are GM fences).
 enum class FenceScope : uint8_t { Unknown, LocalMemory, GM, All, Dsb };
 
+// The dialect an op is written in: the namespace of its MLIR name (pto., hivm.; arith, scf,
+// func, cf and memref are Generic), or a call in C++ (pto-isa, CCE intrinsics, AscendC).
+enum class Dialect : uint8_t { Generic, Pto, Hivm, Cpp };
+// Pto for "pto.*", Hivm for "hivm.*", else Generic.
+Dialect dialectOfMlirName(const std::string& opName);
+
+// The cores a barrier or cross-core op concerns: an all-core barrier's core type (C++
+// `SYNCALL<.., AIVOnly>`, pto.syncall's core_type) or the core an HIVM sync_block_set/wait runs
+// on (HIVM's TCoreType). None: not given.
+enum class CoreType : uint8_t { None, Vector, Cube, Mix, CubeOrVector, CubeAndVector, Other };
+// As the op's dialect spells it: C++ "aiv" / "aic" / "mix", .pto "aiv_only" / "aic_only" / "mix",
+// HIVM "VECTOR" / "CUBE" / "CUBE_OR_VECTOR" / "CUBE_AND_VECTOR"; "" for None.
+const char* coreTypeName(CoreType c, Dialect d);
+// Any dialect's spelling; Other for one no dialect has, None for "".
+CoreType coreTypeFromName(const std::string& name);
+
+// An all-core barrier's form (C++ and .pto: hard or soft; HIVM sync_block: which cores it
+// joins), or an HIVM sync_block_set/wait's instruction mode.
+enum class SyncMode : uint8_t {
+  None,
+  Hard,
+  Soft,
+  AllCube,
+  AllVector,
+  AllSubVector,
+  BarrierCube,
+  BarrierVector,
+  All,
+  IntraBlock,
+  InterBlock,
+  InterSubBlock,
+  Other,
+};
+// The mode as its dialect spells it: "hard", "soft", "ALL_CUBE", "INTRA_BLOCK_SYNCHRONIZATION", ...
+const char* syncModeName(SyncMode m);
+// The inverse of syncModeName; Other for a spelling it does not know, None for "".
+SyncMode syncModeFromName(const std::string& name);
+
+// A load's cache policy: none given, PTOAS's `l2_bypass` (C++: the NotAlloc cache hints), or
+// another one.
+enum class CachePolicy : uint8_t { Default, L2Bypass, Other };
+// "" / "l2_bypass" / "other".
+const char* cachePolicyName(CachePolicy p);
+// The inverse of cachePolicyName: Default for "", Other for a policy it does not know.
+CachePolicy cachePolicyFromName(const std::string& name);
+
 // Where a memory access goes. `param` is the kernel parameter the address derives from
 // (through make_tensor_view / partition_view / addptr chains), -1 when unknown or local.
 struct MemRef {
@@ -150,6 +196,7 @@ struct EventRef {
 struct Op {
   OpKind kind = OpKind::Other;
   std::string name;  // source spelling, e.g. "pto.tstore"
+  Dialect dialect = Dialect::Generic;
   SourceLoc loc;
   // C++: the call of the inlined function whose body holds this op (a barrier written once in a
   // helper is reached from several call sites); empty when the op is written in the root.
@@ -168,8 +215,8 @@ struct Op {
   bool invalidateAll = false;
   // CacheInvalidate (region form), Notify / Wait / Test (the signal): the address.
   MemRef target;
-  // Load: cache policy attribute ("" = default, "l2_bypass", ...) and the `offset =` operand.
-  std::string cachePolicy;
+  // Load: cache policy attribute and the `offset =` operand.
+  CachePolicy cachePolicy = CachePolicy::Default;
   std::string offsetValue;  // SSA name of the offset operand, "" if none
   int offsetParam = -1;     // kernel parameter the offset operand is, -1 if not a parameter
   // TileAlloc / TileAssign: the tile, its space, constant address and size in bytes.
@@ -182,7 +229,8 @@ struct Op {
   // CrossCoreSet/Wait (HIVM sync_block_set/wait): coreType is the core that runs the op
   // (CUBE/VECTOR), event.src/dst the [set pipe, wait pipe], event.id the flag, syncMode the
   // instr mode (INTRA_BLOCK_SYNCHRONIZATION by default).
-  std::string syncMode, coreType;
+  SyncMode syncMode = SyncMode::None;
+  CoreType coreType = CoreType::None;
   // SyncAll from C++: the participant count, the participant's own index (indexed soft
   // barriers), and the workspace offset in 32-bit words. Null when the form has none.
   ExprPtr participants, participantIndex, workspaceOffset;

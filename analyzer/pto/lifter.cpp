@@ -530,6 +530,7 @@ class FunctionLifter : public mlir::LiftContext {
     Op m;
     m.kind = facts.kind;
     m.name = n;
+    m.dialect = dialectOfMlirName(n);
     m.loc = op.loc;
     m.pipes = facts.pipes;
     m.uses = op.operands;
@@ -543,7 +544,7 @@ class FunctionLifter : public mlir::LiftContext {
         if (!ops.empty()) m.reads.push_back(memRefOf(ops[0]));
         if (ops.size() > 1) m.writes.push_back(tileRef(ops[1]));
         std::string policy = op.attr("cache_policy");
-        if (!policy.empty()) m.cachePolicy = angleBody(policy);
+        if (!policy.empty()) m.cachePolicy = cachePolicyFromName(angleBody(policy));
         auto off = op.keywords.find("offset");
         if (off != op.keywords.end()) {
           m.offsetValue = off->second;
@@ -618,8 +619,8 @@ class FunctionLifter : public mlir::LiftContext {
           }
         break;
       case OpKind::SyncAll:
-        m.syncMode = angleBody(op.attr("mode"));
-        m.coreType = angleBody(op.attr("core_type"));
+        m.syncMode = syncModeFromName(angleBody(op.attr("mode")));
+        m.coreType = coreTypeFromName(angleBody(op.attr("core_type")));
         break;
       case OpKind::TileAlloc:
       case OpKind::TileAssign:
