@@ -1,5 +1,5 @@
 // cache-bypass-offset: on a2a3 an l2_bypass tload must carry `offset = %__pypto_l2_cache_offset`
-// (without it PTOAS emits an ordinary cached load); on a5 it must never carry one (seed 001).
+// (without it PTOAS emits an ordinary cached load); on a5 it must never carry one (PyPTO's GM cache access policy).
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 

@@ -1,5 +1,5 @@
 // cache-bypass-written: BYPASS asserts nobody writes the bytes while the kernel runs; a bypass
-// load of a tensor this kernel itself writes mixes cached writes with uncached reads (seed 001).
+// load of a tensor this kernel itself writes mixes cached writes with uncached reads (PyPTO's GM cache access policy).
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 

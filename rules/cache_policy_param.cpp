@@ -1,5 +1,6 @@
 // cache-policy-param: the synthetic i64 parameter %__pypto_l2_cache_offset exists exactly once
-// iff some load uses it (a2a3), and never on a5 (seed 001: "offset 参数每个 kernel 只追加一次").
+// iff some load uses it (a2a3), and never on a5 (PyPTO's GM cache access policy: the offset
+// parameter is appended once per kernel).
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 

@@ -1,6 +1,6 @@
 // comm-put-drain: a tput is a DMA; a GM fence orders memory but does not drain the MTE pipes
 // that issued it. A `pto.barrier <PIPE_ALL>` must sit between the tput and its
-// cacheinvalid / fence / notify (seed 000; PTOAS #872: an MTE3 barrier is not enough).
+// cacheinvalid / fence / notify (PyPTO's InsertCommFence pass; PTOAS #872: an MTE3 barrier is not enough).
 #include "rules/model_queries.h"
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"

@@ -1,6 +1,7 @@
 // comm-wait-batching (note): a loop, or a run of statements, that only waits and invalidates
 // after every wait. No memory access sits between the waits, so one whole-GM invalidate after
-// the last wait is equivalent: (P-1) full-cache flushes per barrier generation become 1 (seed 000).
+// the last wait is equivalent: (P-1) full-cache flushes per barrier generation become 1 (PyPTO's
+// InsertCommFence pass).
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 

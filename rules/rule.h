@@ -48,7 +48,8 @@ struct RuleSettings {
   std::set<std::string> hostRead;
 };
 
-// Seed 003's review levels, mapped onto severities: Blocker = error, Major = warning, Minor = note.
+// The review levels of the pypto-machine-code-review timing rules, mapped onto severities:
+// Blocker = error, Major = warning, Minor = note.
 enum class ReviewGrade { Blocker, Major, Minor };
 const char* gradeName(ReviewGrade g);
 

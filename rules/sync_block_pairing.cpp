@@ -1,6 +1,7 @@
 // sync-block-pairing: HIVM cross-core flags (sync_block_set / sync_block_wait). A flag is a
 // counter per (core, flag id): a set increments the target core's counter, a wait blocks until
-// it is non-zero and decrements it (reference §1.5). Checked here:
+// it is non-zero and decrements it (CANN's CrossCoreSetFlag / CrossCoreWaitFlag
+// documentation). Checked here:
 //   - every wait has a set that can satisfy it: same [set pipe, wait pipe] and flag, from the
 //     other core type for intra-block sync (cube <-> vector), the same type for inter-block and
 //     inter-sub-block sync; in the same MIX function or its other half (f_mix_aic <-> f_mix_aiv);

@@ -19,7 +19,8 @@ bool libraryPair(Pipe src, Pipe dst) {
   return reserved.count({src, dst}) > 0;
 }
 
-// The flags a sync_block of `mode` decomposes into (HIVMDecomposeOp defaults, reference §1.6).
+// The flags a sync_block of `mode` decomposes into (AscendNPU IR's HIVMDecomposeOp.cpp
+// defaults).
 std::set<int64_t> barrierFlags(const Op& syncBlock) {
   if (syncBlock.syncMode == "ALL") return {10, 11, 12, 13};
   if (syncBlock.event.id) return {*syncBlock.event.id};

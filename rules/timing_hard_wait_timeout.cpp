@@ -1,8 +1,8 @@
-// timing-hard-wait-timeout (seed 003 rule 3): a spin wait on another AICPU whose timeout is a
-// hard failure must wait at least the OS throttle window (GetOsThrottleSafeWaitTimeout(), 100 ms):
-// the device OS lets one AICPU run ~950 ms and then parks it ~50 ms, plus scheduling delay, and a
-// counter-based wait keeps counting meanwhile. A wait whose timeout only degrades (drops a
-// thread, retries) keeps its short timeout and is not reported.
+// timing-hard-wait-timeout (the pypto-machine-code-review timing rules, rule 3): a spin wait on
+// another AICPU whose timeout is a hard failure must wait at least the OS throttle window
+// (GetOsThrottleSafeWaitTimeout(), 100 ms): the device OS lets one AICPU run ~950 ms and then parks
+// it ~50 ms, plus scheduling delay, and a counter-based wait keeps counting meanwhile. A wait whose
+// timeout only degrades (drops a thread, retries) keeps its short timeout and is not reported.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -27,7 +27,7 @@ bool isHardFailure(const WaitExit& e, const TimingConfig& t) {
   return e.kind == WaitExit::Kind::Return && anyNameMatches(t.errorReturns, e.returned);
 }
 
-// A duration written into a name, as seed 003's timeout families do: TIMEOUT_A2A3_100US -> 100 us.
+// A duration written into a name, as cann/pypto's timeout families do: TIMEOUT_A2A3_100US -> 100 us.
 std::optional<int64_t> microsInName(const std::string& name) {
   static const std::regex unit(R"((\d+)(US|MS|SEC|S|MIN)$)", std::regex::icase);
   std::smatch m;

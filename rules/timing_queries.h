@@ -1,5 +1,6 @@
 #pragma once
-// Helpers shared by the timing rules (seed 003): matching configured names against functions and calls.
+// Helpers shared by the pypto-machine-code-review timing rules: matching configured names
+// against functions and calls.
 #include <set>
 #include <string>
 #include <vector>

@@ -1,8 +1,9 @@
-// timing-shared-field-write (seed 003 rule 1): judge a field by who still reads it, not by the
-// struct it hangs on. A field that sche or aicore also reads and whose value changes every round
-// must not be rewritten in place on the shared object: this round's value goes to DevStartArgs
-// or a per-slot cache. The reader-set table is configuration (timing.shared-fields). Who writes
-// is the role whose entry point reaches the function; when none does, the answer is unknown.
+// timing-shared-field-write (the pypto-machine-code-review timing rules, rule 1): judge a field by
+// who still reads it, not by the struct it hangs on. A field that sche or aicore also reads and
+// whose value changes every round must not be rewritten in place on the shared object: this round's
+// value goes to DevStartArgs or a per-slot cache. The reader-set table is configuration
+// (timing.shared-fields). Who writes is the role whose entry point reaches the function; when none
+// does, the answer is unknown.
 #include <algorithm>
 
 #include "analyzer/model/cpp_facts.h"

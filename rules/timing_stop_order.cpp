@@ -1,8 +1,9 @@
-// timing-stop-order (seed 003 rule 2): a slot is handed back only after the ones really using
-// it are done. Stopping managed cores is STOP made visible (queue write) -> full fence -> clear
-// the slots -> fence -> GOODBYE, on every path: a fence inside an optional `if` does not count on
-// the path that skips it. Where the wait calls are configured, reclaiming a slot after waiting
-// for sche but not for the AICores is reported too (sche exiting != AICores done reading).
+// timing-stop-order (the pypto-machine-code-review timing rules, rule 2): a slot is handed back
+// only after the ones really using it are done. Stopping managed cores is STOP made visible (queue
+// write) -> full fence -> clear the slots -> fence -> GOODBYE, on every path: a fence inside an
+// optional `if` does not count on the path that skips it. Where the wait calls are configured,
+// reclaiming a slot after waiting for sche but not for the AICores is reported too (sche exiting !=
+// AICores done reading).
 #include <algorithm>
 #include <map>
 

@@ -14,7 +14,7 @@ struct SpaceLimits {
   int64_t alignment;
 };
 
-// Capacities from PTOAS PTOPlanMemoryModern (reference notes §6); alignment from its verifier.
+// Capacities from PTOAS PTOPlanMemoryModern (its per-arch sizes); alignment from its verifier.
 std::optional<SpaceLimits> limitsFor(MemSpace space, const std::string& arch) {
   bool a5 = arch == "a5";
   switch (space) {
@@ -58,8 +58,8 @@ class UbRange : public Rule {
     return out;
   }
 
-  // C++ (seed 004 §4.5): a hand-placed UB scratch (a soft barrier's) lies above every generated
-  // body's TASSIGN high-water, below pto-isa's temp region, and on a 64-byte boundary.
+  // C++ (the DeepSeek-V4 MoE fusion write-up §4.5): a hand-placed UB scratch (a soft barrier's)
+  // lies above every generated body's TASSIGN high-water, below pto-isa's temp region, and on a 64-byte boundary.
   static void checkScratch(const Kernel& k, RuleContext& ctx) {
     if (!k.cpp) return;
     int64_t temp = ctx.option("pto-temp-offset");

@@ -56,7 +56,8 @@ TEST_CASE("comm-publish-fence") {
   // ...even when the kernel marks it with a single-line invalidate: the kernel's end releases it.
   CHECK(findingsOf("comm-publish-fence", comm(store + inval)).empty());
   CHECK(findingsOf("comm-publish-fence", comm(store + inval + fence)).empty());
-  // Write and notify in different loops (seed 000): the fence must come after the write.
+  // Write and notify in different loops (PyPTO's InsertCommFence pass): the fence must come
+  // after the write.
   std::string loops = "    scf.for %i = %c0 to %c1 step %c1 {\n" + store + "    }\n    scf.for %j = %c0 to %c1 step %c1 {\n" +
                       kNotify + "    }\n";
   auto f = findingsOf("comm-publish-fence", comm(loops));

@@ -1,4 +1,5 @@
-// The timing rules (seed 003) on machine facts built by hand: the rules' logic without Clang.
+// The pypto-machine-code-review timing rules on machine facts built by hand: the rules' logic
+// without Clang.
 // The C++ front end's side is covered by corpus/timing-*/ and the cli_timing-rules test.
 #include <doctest/doctest.h>
 
