@@ -40,7 +40,10 @@ class SyncReservedEvent : public Rule {
                             {"AscendNPU-IR Utility.h reserved pairs (EVENT_ID7 for the template library)",
                              "AscendNPU-IR a5ebfcf23 (library id moved to EVENT_ID7)",
                              "AscendNPU-IR bee824b22 (block-all handshake on flags 14/15)",
-                             "HIVMDecomposeOp default flags 10-15"}};
+                             "HIVMDecomposeOp default flags 10-15"},
+        // What it does not check: its page's section of that name.
+        {"Only the reserved ids are checked: whether an id's sets and waits pair up is `sync-event-pairing`'s and "
+         "`sync-block-pairing`'s."}};
     return i;
   }
 
