@@ -233,6 +233,33 @@ std::string findConfigOfFile(const std::string& file) {
   return configOfWrittenDir.emplace(dir, found).first->second;
 }
 
+namespace {
+// An option's value as `config --dump` prints it, whatever style the file wrote it in: a list or
+// map of names on one line, a table one entry a line. Returns whether it took one line.
+bool emitValue(YAML::Emitter& e, const YAML::Node& n) {
+  if (!n.IsSequence() && !n.IsMap()) {
+    e << n;
+    return true;
+  }
+  bool flat = true;
+  for (const auto& item : n) flat &= n.IsSequence() ? item.IsScalar() : item.second.IsScalar();
+  if (flat) e << YAML::Flow;
+  if (n.IsSequence()) {
+    e << YAML::BeginSeq;
+    for (const auto& item : n) emitValue(e, item);
+    e << YAML::EndSeq;
+  } else {
+    e << YAML::BeginMap;
+    for (const auto& kv : n) {
+      e << YAML::Key << kv.first.Scalar() << YAML::Value;
+      emitValue(e, kv.second);
+    }
+    e << YAML::EndMap;
+  }
+  return flat;
+}
+}  // namespace
+
 std::string dumpConfig(const Config& c) {
   YAML::Emitter e;
   e << YAML::BeginMap;
@@ -265,14 +292,12 @@ std::string dumpConfig(const Config& c) {
     auto configured = c.ruleOptions.find(r->info().id);
     e << YAML::Key << r->info().id << YAML::Value << YAML::BeginMap;
     for (const RuleOption& o : options) {
-      YAML::Node value = o.defaultFor(c.arch.value_or("a2a3"));
+      const YAML::Node* value = &o.defaultFor(c.arch.value_or("a2a3"));
       if (configured != c.ruleOptions.end())
-        if (auto it = configured->second.find(o.name); it != configured->second.end()) value = it->second.yaml;
-      // The help after a one-line value, above a table.
-      bool oneLine = value.IsScalar() || value.Style() == YAML::EmitterStyle::Flow;
-      if (!oneLine) e << YAML::Comment(o.help);
-      e << YAML::Key << o.name << YAML::Value << value;
-      if (oneLine) e << YAML::Comment(o.help);
+        if (auto it = configured->second.find(o.name); it != configured->second.end()) value = &it->second.yaml;
+      e << YAML::Key << o.name << YAML::Value;
+      // The help after a one-line value (`explain` has every option's).
+      if (emitValue(e, *value)) e << YAML::Comment(o.help);
     }
     e << YAML::EndMap;
   }

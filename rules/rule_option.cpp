@@ -117,10 +117,12 @@ void configureOption(RuleOptions& options, const std::string& ruleId, const Rule
                      const std::string& what) {
   auto& slot = options[ruleId];
   auto before = slot.find(o.name);
-  YAML::Node merged = value;
-  if (o.merge) merged = o.merge(value, before != slot.end() ? before->second.yaml : o.defaultFor(""), what);
+  YAML::Node merged = o.merge ? o.merge(value, before != slot.end() ? before->second.yaml : o.defaultFor(""), what)
+                              : value;
   std::any read = o.read(merged, what);
-  slot[o.name] = OptionValue{merged, std::move(read)};
+  // Replaced, not assigned: assigning a YAML::Node rewrites the node it referred to.
+  slot.erase(o.name);
+  slot.emplace(o.name, OptionValue{merged, std::move(read)});
 }
 
 }  // namespace ptov

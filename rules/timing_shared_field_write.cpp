@@ -79,11 +79,12 @@ YAML::Node rowNode(const SharedField& f) {
 YAML::Node mergeRows(const YAML::Node& configured, const YAML::Node& current, const std::string& what) {
   std::vector<SharedField> added = readRows(configured, what), kept = readRows(current, what);
   YAML::Node out(YAML::NodeType::Sequence);
+  // (Nodes are pushed, never assigned: assigning a YAML::Node rewrites the node it referred to.)
   for (size_t i = 0; i < kept.size(); ++i) {
-    YAML::Node row = current[i];
-    for (size_t j = 0; j < added.size(); ++j)
-      if (added[j].structName == kept[i].structName && added[j].field == kept[i].field) row = rowNode(added[j]);
-    out.push_back(row);
+    auto same = std::find_if(added.begin(), added.end(), [&](const SharedField& a) {
+      return a.structName == kept[i].structName && a.field == kept[i].field;
+    });
+    out.push_back(same != added.end() ? rowNode(*same) : current[i]);
   }
   for (size_t j = 0; j < added.size(); ++j) {
     bool replaces = std::any_of(kept.begin(), kept.end(), [&](const SharedField& k) {
