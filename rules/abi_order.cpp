@@ -28,8 +28,8 @@ class AbiOrder : public Rule {
         // What it does not check: its page's section of that name.
         {"Without the callee's `.pto` in the same run, the forwarded call is not compared with its `func.func` "
          "signature (argument count, tensor and scalar positions).",
-         "What the orchestration code puts into `args[]` is not compared with what the wrapper reads: the wrapper is "
-         "checked against PyPTO's packing order and its own ABI enum."}};
+         "Without a linked launch, what the orchestration code puts into `args[]` is not compared with what the "
+         "wrapper reads."}};
     return i;
   }
 

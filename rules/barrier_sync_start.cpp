@@ -22,7 +22,7 @@ class BarrierSyncStart : public Rule {
          "pypto #1935 (hard syncall without sync_start deadlocks)"},
         // What it does not check: its page's section of that name.
         {"Without a linked launch nothing is checked (`ptoverify audit` says \"not checked: no launch linked\").",
-         "Whether the participants really are resident at once (enough cores for the launch) is not checked."}};
+         "Whether the launch has as many lanes as the barrier waits for is `barrier-participants`'s."}};
     return i;
   }
 

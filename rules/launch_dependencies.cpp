@@ -28,7 +28,8 @@ class LaunchDependencies : public Rule {
         // What it does not check: its page's section of that name.
         {"Dependency entries whose id is not a task submitted in the same function (a parameter, an undeclared "
          "fragment name) are left out: nothing is claimed about them.",
-         "Tensors created without `manual_dep=true` are not checked: the runtime adds their edges itself."}};
+         "A read of a tensor created without `manual_dep=true` is not checked for a dependency on its writer: the "
+         "runtime adds that edge itself."}};
     return i;
   }
 

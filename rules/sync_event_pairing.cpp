@@ -60,7 +60,7 @@ class SyncEventPairing : public Rule {
         // What it does not check: its page's section of that name.
         {"Ids that depend on values ptoverify cannot compute make the query about that pipe pair `unknown`, never a "
          "pass.",
-         "Loops are modelled as docs/solver.md describes, not unrolled in full."}};
+         "Loops with a symbolic trip count are checked on the iterations docs/solver.md keeps, not on every one."}};
     return i;
   }
 
