@@ -241,7 +241,6 @@ static CheckRequest withConfig(const CheckRequest& req, const Config& c) {
     for (const auto& [name, range] : c.paramRanges) r.solver.paramRanges[name] = range;
   r.severityOverrides = c.severity;
   r.ruleSettings.options = c.ruleOptions;
-  r.ruleSettings.timing = c.timing;
   r.ruleSettings.hostRead = c.hostRead;
   return r;
 }

@@ -13,245 +13,152 @@ namespace ptov {
 namespace {
 namespace fs = std::filesystem;
 
-struct ConfigError {
-  std::string message;
-  YAML::Mark mark;
-};
-
-[[noreturn]] void fail(const YAML::Node& n, const std::string& msg) { throw ConfigError{msg, n.Mark()}; }
-
-std::string scalar(const YAML::Node& n, const std::string& what) {
-  if (!n.IsScalar()) fail(n, what + " must be a single value");
-  return n.Scalar();
-}
-
 Severity severityOf(const YAML::Node& n, const std::string& what) {
   Severity s;
-  if (!parseSeverity(scalar(n, what), s)) fail(n, what + " must be error, warning or note, not '" + n.Scalar() + "'");
+  if (!parseSeverity(readScalar(n, what), s))
+    failAt(n, what + " must be error, warning or note, not '" + n.Scalar() + "'");
   return s;
-}
-
-int64_t integer(const YAML::Node& n, const std::string& what) {
-  try {
-    size_t used = 0;
-    std::string s = scalar(n, what);
-    int64_t v = std::stoll(s, &used);
-    if (used != s.size()) throw std::invalid_argument(s);
-    return v;
-  } catch (const std::logic_error&) {
-    fail(n, what + " must be an integer, not '" + n.Scalar() + "'");
-  }
 }
 
 bool isRule(const std::string& id) { return findRule(id) != nullptr; }
 
-bool boolean(const YAML::Node& n, const std::string& what) {
-  std::string s = scalar(n, what);
-  if (s == "true") return true;
-  if (s == "false") return false;
-  fail(n, what + " must be true or false, not '" + s + "'");
+// `options: RULE: {NAME: VALUE}`: each value goes through the option's own reader.
+void parseOptions(const YAML::Node& v, Config& c) {
+  if (!v.IsMap()) failAt(v, "options: must map rule ids to their options");
+  for (const auto& r : v) {
+    std::string id = r.first.Scalar();
+    const Rule* rule = findRule(id);
+    if (!rule) failAt(r.first, "unknown rule '" + id + "'");
+    if (!r.second.IsMap()) failAt(r.second, "the options of " + id + " must be a mapping");
+    const auto known = rule->options();
+    for (const auto& o : r.second) {
+      std::string name = o.first.Scalar();
+      auto option = std::find_if(known.begin(), known.end(), [&](const RuleOption& k) { return k.name == name; });
+      if (option == known.end()) {
+        std::string list;
+        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k.name;
+        failAt(o.first, "rule " + id + " has no option '" + name + "'" + (list.empty() ? "" : " (" + list + ")"));
+      }
+      configureOption(c.ruleOptions, id, *option, o.second, id + "." + name);
+    }
+  }
 }
 
-std::vector<std::string> names(const YAML::Node& n, const std::string& what) {
-  if (!n.IsSequence()) fail(n, what + " must be a list of names");
-  std::vector<std::string> out;
-  for (const auto& x : n) out.push_back(scalar(x, "an entry of " + what));
+// The options written under an alias path (RuleOption::alias) that starts with `path`, with
+// their rules.
+std::vector<std::pair<std::string, RuleOption>> optionsUnder(const std::vector<std::string>& path) {
+  std::vector<std::pair<std::string, RuleOption>> out;
+  for (const auto& r : allRules())
+    for (const RuleOption& o : r->options())
+      if (!o.alias.empty() && o.alias.size() >= path.size() && std::equal(path.begin(), path.end(), o.alias.begin()))
+        out.emplace_back(r->info().id, o);
   return out;
 }
 
-// One row of the reader-set table; a row with the struct and field of a default row replaces it.
-void parseSharedField(const YAML::Node& n, TimingConfig& t) {
-  if (!n.IsMap()) fail(n, "a shared field is a mapping {struct, field, readers, owners, per-round, per-slot, allowed-in, fix}");
-  SharedField f;
-  bool haveField = false;
-  for (const auto& kv : n) {
-    std::string k = kv.first.Scalar();
-    const std::string what = "timing.shared-fields." + k;
-    if (k == "struct") f.structName = scalar(kv.second, what);
-    else if (k == "field") f.field = scalar(kv.second, what), haveField = true;
-    else if (k == "readers") {
-      f.readers = names(kv.second, what);
-      for (size_t i = 0; i < f.readers.size(); ++i)
-        if (f.readers[i] != "ctrl" && f.readers[i] != "sche" && f.readers[i] != "aicore")
-          fail(kv.second[i], "a reader is ctrl, sche or aicore, not '" + f.readers[i] + "'");
-    } else if (k == "owners") {
-      f.owners = names(kv.second, what);
-      for (size_t i = 0; i < f.owners.size(); ++i)
-        if (f.owners[i] != "ctrl" && f.owners[i] != "sche" && f.owners[i] != "aicore")
-          fail(kv.second[i], "an owner is ctrl, sche or aicore, not '" + f.owners[i] + "'");
-    } else if (k == "per-round") f.perRound = boolean(kv.second, what);
-    else if (k == "per-slot") f.perSlot = boolean(kv.second, what);
-    else if (k == "allowed-in") f.allowedIn = names(kv.second, what);
-    else if (k == "fix") f.fix = scalar(kv.second, what);
-    else fail(kv.first, "unknown key '" + k + "' (struct, field, readers, owners, per-round, per-slot, allowed-in, fix)");
-  }
-  if (!haveField) fail(n, "a shared field needs field:");
-  if (f.structName.empty()) f.structName = "*";
-  for (auto& existing : t.sharedFields)
-    if (existing.structName == f.structName && existing.field == f.field) {
-      existing = f;
-      return;
-    }
-  t.sharedFields.push_back(f);
+std::string joined(const std::vector<std::string>& parts, const std::string& separator = ".") {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
+  return out;
 }
 
-void parseTiming(const YAML::Node& v, TimingConfig& t) {
-  if (!v.IsMap()) fail(v, "timing: must be a mapping");
+// A section of option aliases (`timing:`): a key path that ends at an alias sets that option of
+// every rule declaring it; any other key must lead further to one.
+void parseAliases(const YAML::Node& v, const std::vector<std::string>& path, Config& c) {
+  auto under = optionsUnder(path);
+  bool leaf = false;
+  for (const auto& [id, o] : under)
+    if (o.alias.size() == path.size()) configureOption(c.ruleOptions, id, o, v, joined(path)), leaf = true;
+  if (leaf) return;
+  if (!v.IsMap()) failAt(v, joined(path) + (path.size() == 1 ? ": must be a mapping" : " must be a mapping"));
   for (const auto& kv : v) {
-    std::string k = kv.first.Scalar();
-    const YAML::Node& n = kv.second;
-    if (k == "shared-fields") {
-      if (!n.IsSequence()) fail(n, "timing.shared-fields must be a list");
-      for (const auto& row : n) parseSharedField(row, t);
-    } else if (k == "roles") {
-      // role -> the entry points whose code runs as that role (globs of qualified names)
-      if (!n.IsMap()) fail(n, "timing.roles must map a role (ctrl, sche, aicore) to entry-point names");
-      t.roleEntries.clear();  // like the lists: the configured table replaces the default
-      for (const auto& r : n) {
-        std::string role = r.first.Scalar();
-        if (role != "ctrl" && role != "sche" && role != "aicore")
-          fail(r.first, "a role is ctrl, sche or aicore, not '" + role + "'");
-        t.roleEntries[role] = names(r.second, "timing.roles." + role);
+    std::vector<std::string> next = path;
+    next.push_back(kv.first.Scalar());
+    if (optionsUnder(next).empty()) {
+      std::vector<std::string> keys;
+      for (const auto& [id, o] : under) {
+        const std::string& key = o.alias[path.size()];
+        if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
       }
-    } else if (k == "per-round-objects") {
-      t.perRoundObjects = names(n, "timing." + k);
-    } else if (k == "stop-order") {
-      if (!n.IsMap()) fail(n, "timing.stop-order must be a mapping");
-      std::map<std::string, std::vector<std::string>*> lists = {
-          {"stop-calls", &t.stopCalls},           {"fences", &t.fenceCalls},
-          {"clear-calls", &t.clearCalls},         {"goodbye-calls", &t.goodbyeCalls},
-          {"sche-wait-calls", &t.scheWaitCalls},  {"aicore-wait-calls", &t.aicoreWaitCalls},
-          {"reclaim-calls", &t.reclaimCalls},     {"goodbye-values", &t.goodbyeValues},
-          {"sche-wait-polls", &t.scheWaitPolls},  {"aicore-wait-polls", &t.aicoreWaitPolls},
-          {"close-calls", &t.closeCalls},         {"close-values", &t.closeValues}};
-      for (const auto& s : n) {
-        std::string key = s.first.Scalar();
-        if (key == "stop-marker") t.stopMarker = scalar(s.second, "timing.stop-order.stop-marker");
-        else if (lists.count(key)) *lists[key] = names(s.second, "timing.stop-order." + key);
-        else fail(s.first, "unknown key 'timing.stop-order." + key + "' (stop-calls, stop-marker, fences, clear-calls, "
-                           "goodbye-calls, goodbye-values, close-calls, close-values, sche-wait-calls, "
-                           "aicore-wait-calls, sche-wait-polls, aicore-wait-polls, reclaim-calls)");
-      }
-    } else if (k == "hard-wait") {
-      if (!n.IsMap()) fail(n, "timing.hard-wait must be a mapping");
-      std::map<std::string, std::vector<std::string>*> lists = {
-          {"safe-timeout-calls", &t.safeTimeoutCalls}, {"hard-failure-calls", &t.hardFailureCalls},
-          {"error-returns", &t.errorReturns},          {"degrade-calls", &t.degradeCalls},
-          {"ignore-polls", &t.ignorePolls}};
-      for (const auto& s : n) {
-        std::string key = s.first.Scalar();
-        const std::string what = "timing.hard-wait." + key;
-        if (key == "safe-window-ms") {
-          t.safeWindowMs = integer(s.second, what);
-          if (t.safeWindowMs <= 0) fail(s.second, what + " must be positive");
-        } else if (key == "safe-window-constants") {
-          if (!s.second.IsMap()) fail(s.second, what + " must map arch (a2a3, a5) to a constant's name");
-          t.safeWindowConstants.clear();  // like the lists: the configured map replaces the default
-          for (const auto& c : s.second) {
-            std::string arch = c.first.Scalar();
-            if (arch != "a2a3" && arch != "a5") fail(c.first, "arch must be a2a3 or a5, not '" + arch + "'");
-            t.safeWindowConstants[arch] = scalar(c.second, what + "." + arch);
-          }
-        } else if (lists.count(key)) {
-          *lists[key] = names(s.second, what);
-        } else {
-          fail(s.first, "unknown key '" + what + "' (safe-timeout-calls, safe-window-ms, safe-window-constants, "
-                        "hard-failure-calls, error-returns, degrade-calls, ignore-polls)");
-        }
-      }
-    } else {
-      fail(kv.first, "unknown key 'timing." + k + "' (roles, shared-fields, per-round-objects, stop-order, hard-wait)");
+      failAt(kv.first, "unknown key '" + joined(next) + "' (" + joined(keys, ", ") + ")");
     }
+    parseAliases(kv.second, next, c);
   }
 }
 
 void parse(const YAML::Node& root, Config& c) {
-  if (!root.IsMap()) fail(root, "the configuration must be a mapping of keys");
+  if (!root.IsMap()) failAt(root, "the configuration must be a mapping of keys");
   for (const auto& kv : root) {
     std::string key = kv.first.Scalar();
     const YAML::Node& v = kv.second;
     if (key == "rules") {
-      if (!v.IsSequence()) fail(v, "rules: must be a list of rule globs");
+      if (!v.IsSequence()) failAt(v, "rules: must be a list of rule globs");
       std::vector<std::string> globs;
       for (const auto& g : v) {
-        std::string glob = scalar(g, "a rule glob");
+        std::string glob = readScalar(g, "a rule glob");
         std::string bare = glob[0] == '-' ? glob.substr(1) : glob;
         bool matches = false;
         for (const auto& r : allRules()) matches |= ruleEnabled(r->info().id, {bare});
-        if (!matches) fail(g, "rule glob '" + glob + "' matches no rule (see 'ptoverify rules')");
+        if (!matches) failAt(g, "rule glob '" + glob + "' matches no rule (see 'ptoverify rules')");
         globs.push_back(glob);
       }
-      if (!globs.empty() && !anyRuleEnabled(globs)) fail(v, "rules: leaves no rule enabled (a gate that checks nothing)");
+      if (!globs.empty() && !anyRuleEnabled(globs)) failAt(v, "rules: leaves no rule enabled (a gate that checks nothing)");
       c.rules = globs;
     } else if (key == "severity") {
-      if (!v.IsMap()) fail(v, "severity: must map rule ids to error, warning or note");
+      if (!v.IsMap()) failAt(v, "severity: must map rule ids to error, warning or note");
       for (const auto& s : v) {
         std::string id = s.first.Scalar();
-        if (!isRule(id)) fail(s.first, "unknown rule '" + id + "'");
+        if (!isRule(id)) failAt(s.first, "unknown rule '" + id + "'");
         c.severity[id] = severityOf(s.second, "severity of " + id);
       }
     } else if (key == "arch") {
-      std::string a = scalar(v, "arch");
-      if (a != "a2a3" && a != "a5") fail(v, "arch must be a2a3 or a5, not '" + a + "'");
+      std::string a = readScalar(v, "arch");
+      if (a != "a2a3" && a != "a5") failAt(v, "arch must be a2a3 or a5, not '" + a + "'");
       c.arch = a;
     } else if (key == "fail-on") {
       c.failOn = severityOf(v, "fail-on");
     } else if (key == "solver") {
-      if (!v.IsMap()) fail(v, "solver: must be a mapping");
+      if (!v.IsMap()) failAt(v, "solver: must be a mapping");
       for (const auto& s : v) {
         std::string k = s.first.Scalar();
         const std::string what = "solver." + k;
         // Milliseconds as the command line takes them: 0 .. 2^32-1, never a negative one wrapped.
         auto millis = [&]() {
-          int64_t v = integer(s.second, what);
-          if (v < 0 || v > UINT32_MAX) fail(s.second, what + " must be between 0 and " + std::to_string(UINT32_MAX));
+          int64_t v = readInteger(s.second, what);
+          if (v < 0 || v > UINT32_MAX) failAt(s.second, what + " must be between 0 and " + std::to_string(UINT32_MAX));
           return static_cast<unsigned>(v);
         };
         if (k == "timeout-ms") c.timeoutMs = millis();
         else if (k == "kernel-budget-ms") c.kernelBudgetMs = millis();
-        else if (k == "cache-dir") c.cacheDir = scalar(s.second, what);
+        else if (k == "cache-dir") c.cacheDir = readScalar(s.second, what);
         else if (k == "param-ranges") {
-          if (!s.second.IsMap()) fail(s.second, "param-ranges: must map parameter names to [lo, hi]");
+          if (!s.second.IsMap()) failAt(s.second, "param-ranges: must map parameter names to [lo, hi]");
           for (const auto& p : s.second) {
-            if (!p.second.IsSequence() || p.second.size() != 2) fail(p.second, "a parameter range is [lo, hi]");
-            int64_t lo = integer(p.second[0], "lo"), hi = integer(p.second[1], "hi");
-            if (lo > hi) fail(p.second, "a parameter range needs lo <= hi");
+            if (!p.second.IsSequence() || p.second.size() != 2) failAt(p.second, "a parameter range is [lo, hi]");
+            int64_t lo = readInteger(p.second[0], "lo"), hi = readInteger(p.second[1], "hi");
+            if (lo > hi) failAt(p.second, "a parameter range needs lo <= hi");
             std::string name = p.first.Scalar();
             if (!name.empty() && name[0] == '%') name = name.substr(1);
             c.paramRanges[name] = {lo, hi};
           }
         } else {
-          fail(s.first, "unknown key 'solver." + k + "' (timeout-ms, kernel-budget-ms, cache-dir, param-ranges)");
+          failAt(s.first, "unknown key 'solver." + k + "' (timeout-ms, kernel-budget-ms, cache-dir, param-ranges)");
         }
       }
     } else if (key == "options") {
-      if (!v.IsMap()) fail(v, "options: must map rule ids to their options");
-      for (const auto& r : v) {
-        std::string id = r.first.Scalar();
-        const Rule* rule = findRule(id);
-        if (!rule) fail(r.first, "unknown rule '" + id + "'");
-        if (!r.second.IsMap()) fail(r.second, "the options of " + id + " must be a mapping");
-        for (const auto& o : r.second) {
-          std::string name = o.first.Scalar();
-          const auto known = rule->options();
-          if (std::none_of(known.begin(), known.end(), [&](const RuleOption& k) { return k.name == name; })) {
-            std::string list;
-            for (const auto& k : known) list += (list.empty() ? "" : ", ") + k.name;
-            fail(o.first, "rule " + id + " has no option '" + name + "'" + (list.empty() ? "" : " (" + list + ")"));
-          }
-          c.ruleOptions[id][name] = integer(o.second, id + "." + name);
-        }
-      }
+      parseOptions(v, c);
     } else if (key == "host-read") {
-      if (!v.IsSequence()) fail(v, "host-read: must be a list of kernel parameter names");
+      if (!v.IsSequence()) failAt(v, "host-read: must be a list of kernel parameter names");
       for (const auto& n : v) {
-        std::string name = scalar(n, "a host-read parameter");
+        std::string name = readScalar(n, "a host-read parameter");
         c.hostRead.insert(!name.empty() && name[0] == '%' ? name.substr(1) : name);
       }
-    } else if (key == "timing") {
-      parseTiming(v, c.timing);
+    } else if (!optionsUnder({key}).empty()) {
+      parseAliases(v, {key}, c);
     } else {
-      fail(kv.first, "unknown key '" + key + "' (rules, severity, arch, fail-on, solver, options, host-read, timing)");
+      std::vector<std::string> keys = {"rules", "severity", "arch", "fail-on", "solver", "options", "host-read"};
+      for (const auto& [id, o] : optionsUnder({}))
+        if (std::find(keys.begin(), keys.end(), o.alias[0]) == keys.end()) keys.push_back(o.alias[0]);
+      failAt(kv.first, "unknown key '" + key + "' (" + joined(keys, ", ") + ")");
     }
   }
 }
@@ -270,7 +177,7 @@ bool loadConfig(const std::string& path, Config& out, std::string& error) {
     if (root.IsNull()) return true;  // an empty file configures nothing
     parse(root, out);
     return true;
-  } catch (const ConfigError& e) {
+  } catch (const OptionError& e) {
     error = path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) + ": error: " + e.message;
   } catch (const YAML::BadFile&) {
     error = path + ": error: cannot read the configuration";
@@ -326,6 +233,33 @@ std::string findConfigOfFile(const std::string& file) {
   return configOfWrittenDir.emplace(dir, found).first->second;
 }
 
+namespace {
+// An option's value as `config --dump` prints it, whatever style the file wrote it in: a list or
+// map of names on one line, a table one entry a line. Returns whether it took one line.
+bool emitValue(YAML::Emitter& e, const YAML::Node& n) {
+  if (!n.IsSequence() && !n.IsMap()) {
+    e << n;
+    return true;
+  }
+  bool flat = true;
+  for (const auto& item : n) flat &= n.IsSequence() ? item.IsScalar() : item.second.IsScalar();
+  if (flat) e << YAML::Flow;
+  if (n.IsSequence()) {
+    e << YAML::BeginSeq;
+    for (const auto& item : n) emitValue(e, item);
+    e << YAML::EndSeq;
+  } else {
+    e << YAML::BeginMap;
+    for (const auto& kv : n) {
+      e << YAML::Key << kv.first.Scalar() << YAML::Value;
+      emitValue(e, kv.second);
+    }
+    e << YAML::EndMap;
+  }
+  return flat;
+}
+}  // namespace
+
 std::string dumpConfig(const Config& c) {
   YAML::Emitter e;
   e << YAML::BeginMap;
@@ -358,51 +292,15 @@ std::string dumpConfig(const Config& c) {
     auto configured = c.ruleOptions.find(r->info().id);
     e << YAML::Key << r->info().id << YAML::Value << YAML::BeginMap;
     for (const RuleOption& o : options) {
-      int64_t value = o.defaultFor(c.arch.value_or("a2a3"));
+      const YAML::Node* value = &o.defaultFor(c.arch.value_or("a2a3"));
       if (configured != c.ruleOptions.end())
-        if (auto it = configured->second.find(o.name); it != configured->second.end()) value = it->second;
-      e << YAML::Key << o.name << YAML::Value << value << YAML::Comment(o.help);
+        if (auto it = configured->second.find(o.name); it != configured->second.end()) value = &it->second.yaml;
+      e << YAML::Key << o.name << YAML::Value;
+      // The help after a one-line value (`explain` has every option's).
+      if (emitValue(e, *value)) e << YAML::Comment(o.help);
     }
     e << YAML::EndMap;
   }
-  e << YAML::EndMap;
-  const TimingConfig& t = c.timing;
-  e << YAML::Key << "timing" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "roles" << YAML::Value << YAML::BeginMap;
-  for (const auto& [role, globs] : t.roleEntries) e << YAML::Key << role << YAML::Value << YAML::Flow << globs;
-  e << YAML::EndMap;
-  e << YAML::Key << "shared-fields" << YAML::Value << YAML::BeginSeq;
-  for (const auto& f : t.sharedFields) {
-    e << YAML::BeginMap << YAML::Key << "struct" << YAML::Value << f.structName << YAML::Key << "field" << YAML::Value
-      << f.field << YAML::Key << "readers" << YAML::Value << YAML::Flow << f.readers << YAML::Key << "owners"
-      << YAML::Value << YAML::Flow << f.owners << YAML::Key << "per-round"
-      << YAML::Value << f.perRound << YAML::Key << "per-slot" << YAML::Value << f.perSlot << YAML::Key << "allowed-in"
-      << YAML::Value << YAML::Flow << f.allowedIn << YAML::Key << "fix" << YAML::Value << f.fix << YAML::EndMap;
-  }
-  e << YAML::EndSeq;
-  e << YAML::Key << "per-round-objects" << YAML::Value << YAML::Flow << t.perRoundObjects;
-  e << YAML::Key << "stop-order" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "stop-calls" << YAML::Value << YAML::Flow << t.stopCalls;
-  e << YAML::Key << "stop-marker" << YAML::Value << t.stopMarker;
-  e << YAML::Key << "fences" << YAML::Value << YAML::Flow << t.fenceCalls;
-  e << YAML::Key << "clear-calls" << YAML::Value << YAML::Flow << t.clearCalls;
-  e << YAML::Key << "goodbye-calls" << YAML::Value << YAML::Flow << t.goodbyeCalls;
-  e << YAML::Key << "goodbye-values" << YAML::Value << YAML::Flow << t.goodbyeValues;
-  e << YAML::Key << "close-calls" << YAML::Value << YAML::Flow << t.closeCalls;
-  e << YAML::Key << "close-values" << YAML::Value << YAML::Flow << t.closeValues;
-  e << YAML::Key << "sche-wait-polls" << YAML::Value << YAML::Flow << t.scheWaitPolls;
-  e << YAML::Key << "aicore-wait-polls" << YAML::Value << YAML::Flow << t.aicoreWaitPolls;
-  e << YAML::Key << "sche-wait-calls" << YAML::Value << YAML::Flow << t.scheWaitCalls;
-  e << YAML::Key << "aicore-wait-calls" << YAML::Value << YAML::Flow << t.aicoreWaitCalls;
-  e << YAML::Key << "reclaim-calls" << YAML::Value << YAML::Flow << t.reclaimCalls << YAML::EndMap;
-  e << YAML::Key << "hard-wait" << YAML::Value << YAML::BeginMap;
-  e << YAML::Key << "safe-timeout-calls" << YAML::Value << YAML::Flow << t.safeTimeoutCalls;
-  e << YAML::Key << "safe-window-ms" << YAML::Value << t.safeWindowMs;
-  e << YAML::Key << "safe-window-constants" << YAML::Value << YAML::Flow << t.safeWindowConstants;
-  e << YAML::Key << "hard-failure-calls" << YAML::Value << YAML::Flow << t.hardFailureCalls;
-  e << YAML::Key << "error-returns" << YAML::Value << YAML::Flow << t.errorReturns;
-  e << YAML::Key << "degrade-calls" << YAML::Value << YAML::Flow << t.degradeCalls;
-  e << YAML::Key << "ignore-polls" << YAML::Value << YAML::Flow << t.ignorePolls << YAML::EndMap;
   e << YAML::EndMap << YAML::EndMap;
   return std::string(e.c_str()) + "\n";
 }

@@ -6,10 +6,12 @@
 //   arch: a2a3 | a5                    for inputs that do not name one
 //   fail-on: error | warning | note
 //   solver: {timeout-ms: N, kernel-budget-ms: N, cache-dir: DIR, param-ranges: {name: [lo, hi]}}
-//   options: {rule-id: {option: N}}    e.g. ub-range: {ub-bytes: 131072}
+//   options: {rule-id: {option: value}}  e.g. ub-range: {ub-bytes: 131072}; each rule declares
+//                                      its own (Rule::options), with its reader and default
 //   host-read: [param, ...]           kernel parameters only the host reads (comm-publish-fence)
-//   timing: {shared-fields: [...], per-round-objects: [...], stop-order: {...}, hard-wait: {...}}
-//                                      the pypto-machine-code-review timing rules's tables (rules/timing_config.h)
+//   timing: {roles: ..., shared-fields: [...], stop-order: {...}, hard-wait: {...}}
+//                                      the timing rules' options under their older section
+//                                      (RuleOption::alias)
 // An unknown key or a bad value is an error with the YAML line and column.
 #include <map>
 #include <optional>
@@ -33,7 +35,6 @@ struct Config {
   std::map<std::string, std::pair<int64_t, int64_t>> paramRanges;
   RuleOptions ruleOptions;
   std::set<std::string> hostRead;
-  TimingConfig timing = defaultTimingConfig();
 };
 
 // Parses `path`; false with "FILE:line:col: error: ..." in `error` on a bad file.

@@ -82,6 +82,15 @@ std::string formatHelp() {
   return "output format, repeatable:" + names + "; FORMAT:FILE writes that format to FILE (html:DIR writes DIR/index.html)";
 }
 
+// A default as one line of YAML; a table too long for a line is left to `config --dump`.
+std::string defaultText(const YAML::Node& value) {
+  if (value.IsScalar()) return value.Scalar().empty() ? "\"\"" : value.Scalar();
+  YAML::Emitter e;
+  e << value;
+  std::string text = e.c_str();
+  return text.find('\n') == std::string::npos ? text : "in `ptoverify config --dump`";
+}
+
 // `explain`'s list of a rule's options, with their defaults per arch ("" without options).
 std::string optionsText(const ptov::Rule& r) {
   const auto options = r.options();
@@ -90,7 +99,7 @@ std::string optionsText(const ptov::Rule& r) {
   for (const ptov::RuleOption& o : options) {
     std::string defaults;
     for (const auto& [arch, value] : o.defaults)
-      defaults += (defaults.empty() ? "" : "; ") + (arch.empty() ? "" : arch + ": ") + std::to_string(value);
+      defaults += (defaults.empty() ? "" : "; ") + (arch.empty() ? "" : arch + ": ") + defaultText(value);
     out += "- `" + o.name + "` (default " + defaults + "): " + o.help + "\n";
   }
   return out;

@@ -24,7 +24,12 @@ class AbiOrder : public Rule {
         {"the DeepSeek-V4 MoE fusion write-up §3.3 (13-tensor ABI, kTensorArgCount, kScale0 = kTensorArgCount)",
          upstream::kMoeFusion, "pypto pto_backend.py (tensors then scalars, dynamic dims, synthetic params)",
          "pypto-lib cce-extern-kernel.md (scalar at args[7] instead of args[17] hangs)",
-         "pypto #1380 (wrapper call desynchronised from func.func)"}};
+         "pypto #1380 (wrapper call desynchronised from func.func)"},
+        // What it does not check: its page's section of that name.
+        {"Without the callee's `.pto` in the same run, the forwarded call is not compared with its `func.func` "
+         "signature (argument count, tensor and scalar positions).",
+         "Without a linked launch, what the orchestration code puts into `args[]` is not compared with what the "
+         "wrapper reads."}};
     return i;
   }
 

@@ -26,7 +26,14 @@ class BarrierArrival : public Rule {
                             "it a different number of times (Z3 proof)",
                             {"the DeepSeek-V4 MoE fusion write-up 不变量 1 and 2, 常见错误 1 and 5 (idle lanes still "
                              "owe their barrier arrivals)",
-                             upstream::kMoeFusion, "triton-ascend #1738 (sync_block_all never releases)"}};
+                             upstream::kMoeFusion, "triton-ascend #1738 (sync_block_all never releases)"},
+        // What it does not check: its page's section of that name.
+        {"Values ptoverify cannot compute (data loaded from GM) are assumed the same on every lane.",
+         "Without a linked launch (and no `block_num` range), whether a lane outside the count arrives is not asked: "
+         "`barrier-participants` owns the launch's lane count.",
+         "Two lanes whose symbolic trip counts differ but are both large can look equal: loops keep iterations 0, 1 "
+         "and the last two or three.",
+         "Cross-core block sync (cube/vector `sync_block`) is not checked here."}};
     return i;
   }
 

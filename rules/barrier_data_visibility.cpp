@@ -27,7 +27,11 @@ class BarrierDataVisibility : public Rule {
         "GM data crosses a soft barrier without publish (CACHELINE_OUT + dsb) before it and "
         "invalidate + dsb after it",
         {"the DeepSeek-V4 MoE fusion write-up 不变量 6, §4.6 and 常见错误 6 (the barrier only maintains its counter)",
-         upstream::kMoeFusion}};
+         upstream::kMoeFusion},
+        // What it does not check: its page's section of that name.
+        {"A dcci of the whole cache, one whose bytes are not known, or single lines in a loop that is not a walk over "
+         "lines count as covering the buffer: their bytes are not compared.",
+         "Ops are taken in program order with each loop body once."}};
     return i;
   }
 

@@ -25,7 +25,11 @@ class BarrierParticipants : public Rule {
         "type does not match the kernel",
         {"the DeepSeek-V4 MoE fusion write-up 不变量 1, §4.2, §4.3, 常见错误 1 and 2", upstream::kMoeFusion,
          "pypto #1935 (hard syncall deadlock at partial occupancy)",
-         "pypto-lib cce-extern-kernel.md (SyncAll() is AIV-only, mixed kernels need SyncAll<false>)"}};
+         "pypto-lib cce-extern-kernel.md (SyncAll() is AIV-only, mixed kernels need SyncAll<false>)"},
+        // What it does not check: its page's section of that name.
+        {"Without a linked launch only the stride check runs: that the launch has as many lanes as each barrier waits "
+         "for is not checked.",
+         "Linked launches that do not give one constant `block_num` leave the lane count unchecked."}};
     return i;
   }
 
@@ -34,7 +38,8 @@ class BarrierParticipants : public Rule {
   }
 
   std::vector<RuleOption> options() const override {
-    return {{"aiv-cores", {{"", 48}}, "AIV cores a hard AIV barrier waits for (A2/A3: 24 AI cores x 2 vector cores)"}};
+    return {integerOption("aiv-cores", {{"", 48}},
+                          "AIV cores a hard AIV barrier waits for (A2/A3: 24 AI cores x 2 vector cores)")};
   }
 
   // It compares counts and strides with one launched lane count.

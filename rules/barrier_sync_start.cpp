@@ -19,7 +19,10 @@ class BarrierSyncStart : public Rule {
         {"the DeepSeek-V4 MoE fusion write-up 不变量 4, §2.5, §4.4 and 常见错误 4", upstream::kMoeFusion,
          "pto-isa #197 (soft SYNCALL spins when "
          "blocks arrive in waves)",
-         "pypto #1935 (hard syncall without sync_start deadlocks)"}};
+         "pypto #1935 (hard syncall without sync_start deadlocks)"},
+        // What it does not check: its page's section of that name.
+        {"Without a linked launch nothing is checked (`ptoverify audit` says \"not checked: no launch linked\").",
+         "Whether the launch has as many lanes as the barrier waits for is `barrier-participants`'s."}};
     return i;
   }
 

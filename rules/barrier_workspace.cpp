@@ -25,7 +25,11 @@ class BarrierWorkspace : public Rule {
         "soft-barrier workspace too small, misaligned, not zeroed, not InOut, or shared "
         "between launches",
         {"the DeepSeek-V4 MoE fusion write-up 不变量 5, §4.5, §5.1, 常见错误 7 and 8", upstream::kMoeFusion,
-         "PTOAS #1064 / pypto #2273 (soft SYNCALL workspace: 16 int32 on its own 64-byte line)"}};
+         "PTOAS #1064 / pypto #2273 (soft SYNCALL workspace: 16 int32 on its own 64-byte line)"},
+        // What it does not check: its page's section of that name.
+        {"Without a linked launch only the kernel's side (the counter layout) is checked, not how the launch creates "
+         "and passes the workspace.",
+         "Two barriers that no single execution runs together are not compared."}};
     return i;
   }
 

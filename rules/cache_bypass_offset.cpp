@@ -1,5 +1,5 @@
 // cache-bypass-offset: on a2a3 an l2_bypass tload must carry `offset = %__pypto_l2_cache_offset`
-// (without it PTOAS emits an ordinary cached load); on a5 it must never carry one (seed 001).
+// (without it PTOAS emits an ordinary cached load); on a5 it must never carry one (PyPTO's GM cache access policy).
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -14,7 +14,11 @@ class CacheBypassOffset : public Rule {
                             Severity::Error,
                             "l2_bypass tload offset operand wrong for the arch",
                             {"PyPTO's GM cache access policy (GM cache policy: codegen and arch differences)",
-                             upstream::kCachePolicy, "PTOAS #1356", "PTOAS #1537", "pypto PR #2843"}};
+                             upstream::kCachePolicy, "PTOAS #1356", "PTOAS #1537", "pypto PR #2843"},
+        // What it does not check: its page's section of that name.
+        {"Whether the bypass is right for the data (nobody writes it while the kernel runs) is "
+         "`cache-bypass-written`'s.",
+         "Whether the synthetic parameter exists once is `cache-policy-param`'s."}};
     return i;
   }
 

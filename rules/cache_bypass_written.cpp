@@ -1,5 +1,5 @@
 // cache-bypass-written: BYPASS asserts nobody writes the bytes while the kernel runs; a bypass
-// load of a tensor this kernel itself writes mixes cached writes with uncached reads (seed 001).
+// load of a tensor this kernel itself writes mixes cached writes with uncached reads (PyPTO's GM cache access policy).
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -15,7 +15,10 @@ class CacheBypassWritten : public Rule {
         Severity::Error,
         "l2_bypass load of a tensor the same kernel writes",
         {"PyPTO's GM cache access policy (contract: no writer during the kernel; OutlineIncoreScopes rejection)",
-         upstream::kCachePolicy}};
+         upstream::kCachePolicy},
+        // What it does not check: its page's section of that name.
+        {"Writes to a peer's copy of the tensor are not counted.",
+         "Writes by other kernels or the host while this one runs are not seen: only the kernel's own writes are."}};
     return i;
   }
 

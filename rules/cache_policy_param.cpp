@@ -1,5 +1,6 @@
 // cache-policy-param: the synthetic i64 parameter %__pypto_l2_cache_offset exists exactly once
-// iff some load uses it (a2a3), and never on a5 (seed 001: "offset 参数每个 kernel 只追加一次").
+// iff some load uses it (a2a3), and never on a5 (PyPTO's GM cache access policy: the offset
+// parameter is appended once per kernel).
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -16,7 +17,10 @@ class CachePolicyParam : public Rule {
                             Severity::Error,
                             "L2 cache-offset parameter missing, duplicated, unused or present on a5",
                             {"PyPTO's GM cache access policy (codegen emission properties)", upstream::kCachePolicy,
-                             "pypto test_cache_policy_codegen.py"}};
+                             "pypto test_cache_policy_codegen.py"},
+        // What it does not check: its page's section of that name.
+        {"Which loads carry the offset and how they carry it is `cache-bypass-offset`'s.",
+         "Whether the wrapper passes the runtime's offset into the parameter is `cache-policy-wrapper`'s."}};
     return i;
   }
 

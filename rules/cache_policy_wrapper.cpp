@@ -19,7 +19,10 @@ class CachePolicyWrapper : public Rule {
                             "kernel's cache-offset parameter",
                             {"PyPTO's GM cache access policy (the wrapper reads the L2 offset once and passes it on)",
                              upstream::kCachePolicy, "PTOAS #1537 (an offset nobody fills: silent wrong data)",
-                             "simpler #2323 (get_l2_cache_offset(args) accessor)"}};
+                             "simpler #2323 (get_l2_cache_offset(args) accessor)"},
+        // What it does not check: its page's section of that name.
+        {"A forwarded kernel without an L2-cache-offset parameter (none whose name contains `l2_cache_offset`) is "
+         "only checked for reading the offset once, at the top level."}};
     return i;
   }
 

@@ -1,6 +1,7 @@
 // comm-wait-batching (note): a loop, or a run of statements, that only waits and invalidates
 // after every wait. No memory access sits between the waits, so one whole-GM invalidate after
-// the last wait is equivalent: (P-1) full-cache flushes per barrier generation become 1 (seed 000).
+// the last wait is equivalent: (P-1) full-cache flushes per barrier generation become 1 (PyPTO's
+// InsertCommFence pass).
 #include "rules/rule.h"
 #include "rules/upstream_docs.h"
 
@@ -44,7 +45,11 @@ class CommWaitBatching : public Rule {
         "comm",
         Severity::Note,
         "pure wait loop invalidates after every wait; one invalidate after it suffices",
-        {"PyPTO's InsertCommFence pass (consumer-side batching: (P-1) flushes -> 1)", upstream::kInsertCommFence}};
+        {"PyPTO's InsertCommFence pass (consumer-side batching: (P-1) flushes -> 1)", upstream::kInsertCommFence},
+        // What it does not check: its page's section of that name.
+        {"Only two shapes are looked for: a loop whose body only waits and invalidates the whole GM, and a straight "
+         "run of two or more wait and whole-GM invalidate pairs.",
+         "A run with any memory access between the waits is not reported."}};
     return i;
   }
 

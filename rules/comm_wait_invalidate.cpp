@@ -46,7 +46,11 @@ class CommWaitInvalidate : public Rule {
     static const RuleInfo i{"comm-wait-invalidate", "comm", Severity::Error,
                             "cacheable GM read after twait/ttest without a cache invalidate first",
                             {"PyPTO InsertCommFence pass (consumer side)", "PTOAS v0.50 pto-memory-consistency",
-                             "AscendC DataCacheCleanAndInvalid"}};
+                             "AscendC DataCacheCleanAndInvalid"},
+        // What it does not check: its page's section of that name.
+        {"In C++, a field read through a GM pointer (`ctx->rankId`, `tensor->shapes[i]`) is not a cacheable read: it "
+         "reads a descriptor the model does not tell apart from the data it describes.",
+         "`ttest` is treated as an acquire on both of its outcomes; its result is not tied to the branch it guards."}};
     return i;
   }
 

@@ -133,13 +133,36 @@ RuleContext::RuleContext(const Rule& rule, const Kernel& kernel, std::vector<Fin
                          const RuleSettings* settings)
     : rule_(rule), kernel_(kernel), sink_(sink), proofs_(proofs), settings_(settings) {}
 
-int64_t RuleContext::option(const std::string& name) const {
-  if (settings_)
-    if (auto rule = settings_->options.find(rule_.info().id); rule != settings_->options.end())
-      if (auto it = rule->second.find(name); it != rule->second.end()) return it->second;
-  for (const RuleOption& o : rule_.options())
-    if (o.name == name) return o.defaultFor(kernel_.arch);
-  throw std::logic_error("rule " + rule_.info().id + " reads option '" + name + "' it does not declare");
+namespace {
+// Every rule's option defaults as their readers make them: rule id -> option -> arch -> value.
+using OptionDefaults = std::map<std::string, std::map<std::string, std::map<std::string, std::any>>>;
+
+const OptionDefaults& optionDefaults() {
+  static const OptionDefaults table = [] {
+    OptionDefaults t;
+    for (const auto& r : allRules())
+      for (const RuleOption& o : r->options())
+        for (const auto& [arch, value] : o.defaults)
+          t[r->info().id][o.name][arch] = o.read(value, r->info().id + "." + o.name);
+    return t;
+  }();
+  return table;
+}
+}  // namespace
+
+const std::any& optionValue(const Rule& rule, const std::string& name, const std::string& arch,
+                            const RuleSettings* settings) {
+  const std::string& id = rule.info().id;
+  if (settings)
+    if (auto r = settings->options.find(id); r != settings->options.end())
+      if (auto it = r->second.find(name); it != r->second.end()) return it->second.value;
+  if (auto r = optionDefaults().find(id); r != optionDefaults().end())
+    if (auto o = r->second.find(name); o != r->second.end()) {
+      auto it = o->second.find(arch);
+      if (it == o->second.end()) it = o->second.find("");
+      if (it != o->second.end()) return it->second;
+    }
+  throw std::logic_error("rule " + id + " reads option '" + name + "' it does not declare");
 }
 
 namespace {

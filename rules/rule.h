@@ -5,11 +5,12 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "analyzer/model/model.h"
-#include "rules/timing_config.h"
+#include "rules/rule_option.h"
 #include "solver/proofs.h"
 #include "solver/verdict.h"
 
@@ -25,30 +26,21 @@ struct RuleInfo {
   Severity severity = Severity::Error;
   std::string summary;  // one line
   std::vector<std::string> references;  // upstream documents (title and link), issues, commits
+  // What it does not check, one statement each: its page's "What it does not check" section
+  // lists the same (tests/test_rules.cpp compares them).
+  std::vector<std::string> notCovered;
 };
 
-// Per-rule integer options: rule id -> option -> value.
-using RuleOptions = std::map<std::string, std::map<std::string, int64_t>>;
-
-// An integer option a rule reads (`options:` in .ptoverify.yaml): its default per target
-// architecture ("" for every other one) and what it means.
-struct RuleOption {
-  std::string name;
-  std::map<std::string, int64_t> defaults;
-  std::string help;
-  int64_t defaultFor(const std::string& arch) const;
-};
-
-// What .ptoverify.yaml tells the rules: integer options and seed 003's timing tables.
+// What .ptoverify.yaml tells the rules: their configured options, and the host-read parameters.
 struct RuleSettings {
   RuleOptions options;
-  TimingConfig timing = defaultTimingConfig();
   // Kernel parameters only the host reads, after the kernel (`host-read:`): no peer reads
   // them, so no notify publishes a write to them.
   std::set<std::string> hostRead;
 };
 
-// Seed 003's review levels, mapped onto severities: Blocker = error, Major = warning, Minor = note.
+// The review levels of the pypto-machine-code-review timing rules, mapped onto severities:
+// Blocker = error, Major = warning, Minor = note.
 enum class ReviewGrade { Blocker, Major, Minor };
 const char* gradeName(ReviewGrade g);
 
@@ -81,6 +73,17 @@ struct CheckOptions {
 
 class Rule;
 
+// A rule's option as the rule reads it: the configured value (settings may be null), else the
+// default for `arch`. Throws std::logic_error for an option the rule does not declare.
+const std::any& optionValue(const Rule& rule, const std::string& name, const std::string& arch,
+                            const RuleSettings* settings);
+template <class T>
+const T& optionAs(const Rule& rule, const std::string& name, const std::string& arch, const RuleSettings* settings) {
+  const T* v = std::any_cast<T>(&optionValue(rule, name, arch, settings));
+  if (!v) throw std::logic_error("option '" + name + "' is not read as this type");
+  return *v;
+}
+
 class RuleContext {
  public:
   RuleContext(const Rule& rule, const Kernel& kernel, std::vector<Finding>& sink, ProofContext& proofs,
@@ -91,12 +94,17 @@ class RuleContext {
   // The kernel's unrolled trace and the solver, shared by every rule of this kernel.
   ProofContext& proofs() { return proofs_; }
   // One of the rule's options (Rule::options): the configured value, else its default for the
-  // kernel's arch.
-  int64_t option(const std::string& name) const;
+  // kernel's arch, as the option's reader made it (an integer option is an int64_t).
+  template <class T>
+  const T& option(const std::string& name) const {
+    return optionAs<T>(rule_, name, arch(), settings_);
+  }
+  int64_t option(const std::string& name) const { return option<int64_t>(name); }
+  // The configuration (null: every option has its default), for helpers that read options
+  // outside check() (optionAs).
+  const RuleSettings* settings() const { return settings_; }
   // How many findings the rules have reported on this kernel so far.
   size_t reported() const { return sink_.size(); }
-  // Seed 003's tables, as configured.
-  const TimingConfig& timing() const { return settings_ ? settings_->timing : defaultTimingConfig(); }
   // Is kernel parameter `name` (a `.pto` one with its '%') declared host-read in the configuration?
   bool hostRead(const std::string& name) const {
     std::string bare = !name.empty() && name[0] == '%' ? name.substr(1) : name;
@@ -147,7 +155,7 @@ class Rule {
  public:
   virtual ~Rule() = default;
   virtual const RuleInfo& info() const = 0;
-  // The integer options it reads, with their defaults; none by default.
+  // The options it reads, with their defaults and readers; none by default.
   virtual std::vector<RuleOption> options() const { return {}; }
   // Does the kernel have what the rule reads (else audit says "not applicable")? Control code
   // (a `machine` kernel, no ops) is read only by the rules that say readsControlCode().

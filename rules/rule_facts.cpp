@@ -29,12 +29,6 @@ bool gapHidesAccesses(ModelGap::Kind kind) {
   return gapHidesOps(kind) || kind == ModelGap::Kind::UnresolvedAddress;
 }
 
-int64_t RuleOption::defaultFor(const std::string& arch) const {
-  auto it = defaults.find(arch);
-  if (it == defaults.end()) it = defaults.find("");
-  return it == defaults.end() ? 0 : it->second;
-}
-
 bool Rule::appliesTo(const Kernel& k, const KernelTraits& t, const RuleSettings* settings) const {
   static const RuleSettings defaults;
   bool controlCode = k.cpp && k.cpp->machine;

@@ -32,7 +32,11 @@ class SyncCorePipe : public Rule {
     static const RuleInfo i{"sync-core-pipe", "sync", Severity::Error,
                             "a pipe barrier or event names a pipe the kernel's core kind does not have",
                             {"PTOAS #1026 (fence_scope<gm> emits pipe_barrier(PIPE_FIX) in a vector kernel, hanging the device after a TPUT)",
-                             "AscendNPU IR InferCoreType (cube-only pipes M, MTE1, FIX; vector-only V)"}};
+                             "AscendNPU IR InferCoreType (cube-only pipes M, MTE1, FIX; vector-only V)"},
+        // What it does not check: its page's section of that name.
+        {"A `mix` kernel, or C++ that tests no core macro, is not checked.",
+         "Cross-core sets and waits are not checked: they name the other core's pipe by design.",
+         "An instruction's own pipe is not checked."}};
     return i;
   }
 

@@ -18,7 +18,12 @@ class SyncDeadlock : public Rule {
         Severity::Error,
         "wait_flag that can block its pipe forever on some feasible path (Z3 proof)",
         {"AscendNPU IR's Auto-Sync design (set_flag / wait_flag semantics)", upstream::kAutoSync, "PTOAS #428",
-         "PTOAS #533", "PTOAS #1149", "AscendNPU-IR c94452068 (re-arming set only on the last iteration)"}};
+         "PTOAS #533", "PTOAS #1149", "AscendNPU-IR c94452068 (re-arming set only on the last iteration)"},
+        // What it does not check: its page's section of that name.
+        {"A wait is matched against the sets issued before it; a set issued after the wait on another pipe that could "
+         "release it is reported, not credited.",
+         "Cross-core flags (`pto.sync.set/wait`, HIVM `sync_block_*`) are not part of this proof.",
+         "An undecided query (timeout, budget, an event id ptoverify cannot compute) is `unknown`, never a pass."}};
     return i;
   }
 

@@ -18,7 +18,13 @@ class SyncPipeRace : public Rule {
         Severity::Error,
         "ops on different pipes touch overlapping memory with no set/wait or barrier between them",
         {"AscendNPU IR's Auto-Sync design (auto-sync: RAW / WAR / WAW between pipes)", upstream::kAutoSync,
-         "pypto #2722 / PTOAS #1532", "simpler #831", "AscendNPU-IR GraphSolver happens-before model"}};
+         "pypto #2722 / PTOAS #1532", "simpler #831", "AscendNPU-IR GraphSolver happens-before model"},
+        // What it does not check: its page's section of that name.
+        {"A kernel with no intra-core sync op at all is not checked: it is input to the compiler's auto-sync.",
+         "Same-pipe hazards (a vector op after a vector op needs `pipe_barrier(PIPE_V)` on A2/A3) are not reported.",
+         "Tiles with different names and no constant address are assumed disjoint, and different kernel arguments are "
+         "assumed not to alias.",
+         "Two library phases of `tput`/`tget` on one staging tile are not compared, and collectives are not accesses."}};
     return i;
   }
 

@@ -19,7 +19,8 @@ bool libraryPair(Pipe src, Pipe dst) {
   return reserved.count({src, dst}) > 0;
 }
 
-// The flags a sync_block of `mode` decomposes into (HIVMDecomposeOp defaults, reference §1.6).
+// The flags a sync_block of `mode` decomposes into (AscendNPU IR's HIVMDecomposeOp.cpp
+// defaults).
 std::set<int64_t> barrierFlags(const Op& syncBlock) {
   if (syncBlock.syncMode == SyncMode::All) return {10, 11, 12, 13};
   if (syncBlock.event.id) return {*syncBlock.event.id};
@@ -39,7 +40,10 @@ class SyncReservedEvent : public Rule {
                             {"AscendNPU-IR Utility.h reserved pairs (EVENT_ID7 for the template library)",
                              "AscendNPU-IR a5ebfcf23 (library id moved to EVENT_ID7)",
                              "AscendNPU-IR bee824b22 (block-all handshake on flags 14/15)",
-                             "HIVMDecomposeOp default flags 10-15"}};
+                             "HIVMDecomposeOp default flags 10-15"},
+        // What it does not check: its page's section of that name.
+        {"Only the reserved ids are checked: whether an id's sets and waits pair up is `sync-event-pairing`'s and "
+         "`sync-block-pairing`'s."}};
     return i;
   }
 

@@ -1,8 +1,8 @@
-// timing-hard-wait-timeout (seed 003 rule 3): a spin wait on another AICPU whose timeout is a
-// hard failure must wait at least the OS throttle window (GetOsThrottleSafeWaitTimeout(), 100 ms):
-// the device OS lets one AICPU run ~950 ms and then parks it ~50 ms, plus scheduling delay, and a
-// counter-based wait keeps counting meanwhile. A wait whose timeout only degrades (drops a
-// thread, retries) keeps its short timeout and is not reported.
+// timing-hard-wait-timeout (the pypto-machine-code-review timing rules, rule 3): a spin wait on
+// another AICPU whose timeout is a hard failure must wait at least the OS throttle window
+// (GetOsThrottleSafeWaitTimeout(), 100 ms): the device OS lets one AICPU run ~950 ms and then parks
+// it ~50 ms, plus scheduling delay, and a counter-based wait keeps counting meanwhile. A wait whose
+// timeout only degrades (drops a thread, retries) keeps its short timeout and is not reported.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -18,7 +18,18 @@
 namespace ptov {
 namespace {
 
-bool isHardFailure(const WaitExit& e, const TimingConfig& t) {
+// What a wait's failure and its timeout are called: the rule's options.
+struct HardWaitNames {
+  std::vector<std::string> safeTimeoutCalls;               // calls that return the OS-throttle-safe timeout
+  int64_t safeWindowMs = 100;
+  std::map<std::string, std::string> safeWindowConstants;  // arch -> the constant equal to the window
+  std::vector<std::string> hardFailureCalls;  // a call that makes the timeout branch a hard failure
+  std::vector<std::string> errorReturns;      // a returned value that does
+  std::vector<std::string> degradeCalls;      // a call that makes it a degradation (never reported)
+  std::vector<std::string> ignorePolls;       // polled expressions that are not another AICPU
+};
+
+bool isHardFailure(const WaitExit& e, const HardWaitNames& t) {
   if (e.retried || e.decidedByCaller) return false;
   for (const auto& c : e.calls)
     if (anyNameMatches(t.degradeCalls, c)) return false;
@@ -27,7 +38,7 @@ bool isHardFailure(const WaitExit& e, const TimingConfig& t) {
   return e.kind == WaitExit::Kind::Return && anyNameMatches(t.errorReturns, e.returned);
 }
 
-// A duration written into a name, as seed 003's timeout families do: TIMEOUT_A2A3_100US -> 100 us.
+// A duration written into a name, as cann/pypto's timeout families do: TIMEOUT_A2A3_100US -> 100 us.
 std::optional<int64_t> microsInName(const std::string& name) {
   static const std::regex unit(R"((\d+)(US|MS|SEC|S|MIN)$)", std::regex::icase);
   std::smatch m;
@@ -48,7 +59,7 @@ std::string microsText(int64_t us) {
   return std::to_string(us) + " us";
 }
 
-std::string window(const TimingConfig& t) {
+std::string window(const HardWaitNames& t) {
   return std::to_string(t.safeWindowMs) + " ms";
 }
 
@@ -90,7 +101,7 @@ bool sameFamily(const TimeoutValue& v, const std::string& constant) {
   return true;
 }
 
-Judgement judge(const TimeoutValue& v, const Kernel& k, const TimingConfig& t) {
+Judgement judge(const TimeoutValue& v, const Kernel& k, const HardWaitNames& t) {
   for (const auto& c : v.through)
     if (anyNameMatches(t.safeTimeoutCalls, c)) return {Length::Safe, c + "()"};
   auto verdict = [&](int64_t us, const std::string& how) {
@@ -162,8 +173,37 @@ class TimingHardWaitTimeout : public Rule {
                              "AICPU covers the OS throttle)",
                              upstream::kMachineCodeReview,
                              "the pypto-machine-code-review timing rules §4.3 (CalcWaitTimeout: single sche -> "
-                             "GetOsThrottleSafeWaitTimeout)"}};
+                             "GetOsThrottleSafeWaitTimeout)"},
+        // What it does not check: its page's section of that name.
+        {"Which party a wait is for is not known: polling shared state counts as waiting for another AICPU "
+         "(`ignore-polls` takes waits out).",
+         "Conditions are compared without arithmetic: `n > 1` and `n >= 2` are different conditions.",
+         "Paths past a wait's walk budget (64 branches per function, 4,096 for its timeout's helpers, 64 call sites "
+         "of its callers) are not walked; a wait with nothing found there is `unknown`.",
+         "A timeout passed in as a parameter is not followed to the callers; it is reported as Major."}};
     return i;
+  }
+
+  // What a safe timeout and a hard failure look like (docs/config.md lists them under `timing:
+  // hard-wait:`, their older place).
+  std::vector<RuleOption> options() const override {
+    std::vector<RuleOption> out = {
+        namesOption("safe-timeout-calls", {"GetOsThrottleSafeWaitTimeout"},
+                    "calls that return the OS-throttle-safe timeout"),
+        integerOption("safe-window-ms", {{"", 100}}, "the OS throttle window a hard-failure wait must cover", 1),
+        textMapOption("safe-window-constants", {{"a2a3", "TIMEOUT_A2A3_100MS"}, {"a5", "TIMEOUT_A5_100MS"}},
+                      {"a2a3", "a5"}, "arch", "a constant's name",
+                      "per arch, the timeout constant equal to the window (a value of its family is compared with it)"),
+        namesOption("hard-failure-calls", {"*ERROR*", "*Error", "abort", "*Abort*", "*Fatal*", "*FATAL*", "*Panic*",
+                                           "exit", "_exit"},
+                    "a call that makes the timeout branch a hard failure"),
+        namesOption("error-returns", {"*ERR*", "*FAIL*", "*Err*", "*Fail*", "-1"},
+                    "a returned value that makes the timeout branch a hard failure"),
+        namesOption("degrade-calls", {"*Degrade*", "*Drop*", "*Retry*", "*Fallback*"},
+                    "a call that makes the timeout branch a degradation (never reported)"),
+        namesOption("ignore-polls", {}, "polled expressions that are not another AICPU")};
+    for (RuleOption& o : out) o.alias = {"timing", "hard-wait", o.name};
+    return out;
   }
 
   bool applies(const Kernel& k, const KernelTraits&, const RuleSettings&) const override {
@@ -175,10 +215,11 @@ class TimingHardWaitTimeout : public Rule {
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->machine) return;
     size_t before = ctx.reported();
+    const HardWaitNames t = names(k.arch, ctx.settings());
     for (const SpinWait& w : k.cpp->machine->waits) {
-      if (!w.sharedPoll || anyNameMatches(ctx.timing().ignorePolls, w.polled)) continue;
+      if (!w.sharedPoll || anyNameMatches(t.ignorePolls, w.polled)) continue;
       size_t beforeWait = ctx.reported();
-      for (const FailureSite& site : failureSites(w, k, ctx.timing())) report(w, site, k, ctx);
+      for (const FailureSite& site : failureSites(w, k, t)) report(w, site, k, t, ctx);
       // Paths the front end did not walk may hold the short value or the hard failure.
       if (w.pathsCut && ctx.reported() == beforeWait)
         ctx.reportVerdict(Verdict::unknown("not every path of its timeout, its timeout branch and its callers was "
@@ -190,6 +231,17 @@ class TimingHardWaitTimeout : public Rule {
   }
 
  private:
+  HardWaitNames names(const std::string& arch, const RuleSettings* settings) const {
+    auto list = [&](const char* name) { return optionAs<std::vector<std::string>>(*this, name, arch, settings); };
+    return {list("safe-timeout-calls"),
+            optionAs<int64_t>(*this, "safe-window-ms", arch, settings),
+            optionAs<std::map<std::string, std::string>>(*this, "safe-window-constants", arch, settings),
+            list("hard-failure-calls"),
+            list("error-returns"),
+            list("degrade-calls"),
+            list("ignore-polls")};
+  }
+
   // A timeout value that is too short (or unresolved) on some path to one hard failure, and the
   // conditions each such path adds.
   struct ShortValue {
@@ -206,7 +258,7 @@ class TimingHardWaitTimeout : public Rule {
 
   // The hard failures the wait's timeout reaches (its own exits, then each caller that decides
   // what a returned timeout means), each with the values that are not safe on the way.
-  static std::vector<FailureSite> failureSites(const SpinWait& w, const Kernel& k, const TimingConfig& t) {
+  static std::vector<FailureSite> failureSites(const SpinWait& w, const Kernel& k, const HardWaitNames& t) {
     struct Context {
       const std::vector<TimeoutValue>* values;
       const std::vector<WaitExit>* exits;
@@ -239,8 +291,8 @@ class TimingHardWaitTimeout : public Rule {
     return sites;
   }
 
-  static void report(const SpinWait& w, const FailureSite& site, const Kernel& k, RuleContext& ctx) {
-    const TimingConfig& t = ctx.timing();
+  static void report(const SpinWait& w, const FailureSite& site, const Kernel& k, const HardWaitNames& t,
+                     RuleContext& ctx) {
     const std::string window = ptov::window(t);
     const std::string safeCall = firstName(t.safeTimeoutCalls, "GetOsThrottleSafeWaitTimeout");
     std::vector<std::string> shortValues, unresolved;

@@ -6,6 +6,12 @@
 
 namespace ptov {
 
+bool anyNameMatches(const std::vector<std::string>& globs, const std::string& name) {
+  for (const auto& g : globs)
+    if (!name.empty() && globMatches(g, name)) return true;
+  return false;
+}
+
 bool functionMatches(const std::vector<std::string>& globs, const std::string& qualifiedName) {
   size_t colon = qualifiedName.rfind("::");
   std::string plain = colon == std::string::npos ? qualifiedName : qualifiedName.substr(colon + 2);
@@ -17,7 +23,7 @@ bool callMatches(const std::vector<std::string>& globs, const ControlNode& call)
          (anyNameMatches(globs, call.name) || anyNameMatches(globs, call.macro));
 }
 
-Step stepOf(const ControlNode& call, const TimingConfig& t) {
+Step stepOf(const ControlNode& call, const StopNames& t) {
   if (call.kind == ControlNode::Kind::Write)
     return anyNameMatches(t.goodbyeValues, call.text) || anyNameMatches(t.goodbyeValues, call.macro) ? Step::Goodbye
                                                                                                      : Step::None;
@@ -42,7 +48,7 @@ Step stepOf(const ControlNode& call, const TimingConfig& t) {
 }
 
 namespace {
-void collectSteps(const ControlNode& n, const TimingConfig& t, bool inCallee, StopSteps& out) {
+void collectSteps(const ControlNode& n, const StopNames& t, bool inCallee, StopSteps& out) {
   Step s = stepOf(n, t);
   if (s != Step::None) {
     out.found.insert(s);
@@ -52,7 +58,7 @@ void collectSteps(const ControlNode& n, const TimingConfig& t, bool inCallee, St
   for (const auto& c : n.children) collectSteps(c, t, inCallee || n.kind == ControlNode::Kind::Call, out);
 }
 
-void stepsBelow(const ControlNode& n, const TimingConfig& t, std::set<Step>& out) {
+void stepsBelow(const ControlNode& n, const StopNames& t, std::set<Step>& out) {
   for (const auto& c : n.children) {
     Step s = stepOf(c, t);
     if (s != Step::None) out.insert(s);
@@ -61,7 +67,7 @@ void stepsBelow(const ControlNode& n, const TimingConfig& t, std::set<Step>& out
 }
 }  // namespace
 
-bool walkedInto(const ControlNode& call, const TimingConfig& t) {
+bool walkedInto(const ControlNode& call, const StopNames& t) {
   Step own = stepOf(call, t);
   if (call.kind != ControlNode::Kind::Call || call.children.empty()) return false;
   std::set<Step> below;
@@ -71,7 +77,7 @@ bool walkedInto(const ControlNode& call, const TimingConfig& t) {
   return !below.empty();
 }
 
-StopSteps stopStepsOf(const ControlNode& body, const TimingConfig& t) {
+StopSteps stopStepsOf(const ControlNode& body, const StopNames& t) {
   StopSteps out;
   collectSteps(body, t, false, out);
   return out;

@@ -1,8 +1,9 @@
-// timing-stop-order (seed 003 rule 2): a slot is handed back only after the ones really using
-// it are done. Stopping managed cores is STOP made visible (queue write) -> full fence -> clear
-// the slots -> fence -> GOODBYE, on every path: a fence inside an optional `if` does not count on
-// the path that skips it. Where the wait calls are configured, reclaiming a slot after waiting
-// for sche but not for the AICores is reported too (sche exiting != AICores done reading).
+// timing-stop-order (the pypto-machine-code-review timing rules, rule 2): a slot is handed back
+// only after the ones really using it are done. Stopping managed cores is STOP made visible (queue
+// write) -> full fence -> clear the slots -> fence -> GOODBYE, on every path: a fence inside an
+// optional `if` does not count on the path that skips it. Where the wait calls are configured,
+// reclaiming a slot after waiting for sche but not for the AICores is reported too (sche exiting !=
+// AICores done reading).
 #include <algorithm>
 #include <map>
 
@@ -65,7 +66,7 @@ struct Violation {
 
 class Walker {
  public:
-  Walker(const TimingConfig& t, bool hasClear) : t_(t), hasClear_(hasClear) {}
+  Walker(const StopNames& t, bool hasClear) : t_(t), hasClear_(hasClear) {}
 
   std::vector<Violation> violations;
   std::vector<SourceLoc> conditionalFences;
@@ -231,7 +232,7 @@ class Walker {
     violations.push_back(Violation{p, call.loc, related, what, s.decisions, via_});
   }
 
-  const TimingConfig& t_;
+  const StopNames& t_;
   bool hasClear_;
   std::vector<std::pair<SourceLoc, std::string>> via_;
 };
@@ -254,19 +255,48 @@ class TimingStopOrder : public Rule {
          "an "
          "optional if)",
          upstream::kMachineCodeReview,
-         "the pypto-machine-code-review timing rules §3.2 (BatchStopAllManagedCores is the reference order)"}};
+         "the pypto-machine-code-review timing rules §3.2 (BatchStopAllManagedCores is the reference order)"},
+        // What it does not check: its page's section of that name.
+        {"Calls into functions outside the user's code, and calls deeper than 4 levels, are single steps or nothing.",
+         "A STOP written as a plain store into a queue is not seen; only configured calls are STOP.",
+         "A loop's iterations are not told apart by core, and a loop body is taken to run at least once.",
+         "A call through a function pointer, `std::function` or a virtual call is not followed."}};
     return i;
   }
 
+  // The step names (docs/config.md lists them under `timing: stop-order:`, their older place).
+  std::vector<RuleOption> options() const override {
+    std::vector<RuleOption> out = {
+        namesOption("stop-calls", {"SetReadyQueue"}, "calls that make STOP visible to the cores (a queue write)"),
+        textOption("stop-marker", "AICORE_TASK_STOP",
+                   "a stop call counts when its spelling contains this (\"\" = always)"),
+        namesOption("fences", {"__sync_synchronize", "__atomic_thread_fence", "atomic_thread_fence"}, "full fences"),
+        namesOption("clear-calls", {"ResetParallelDevTask"}, "calls that clear the slots"),
+        namesOption("goodbye-calls", {"ResetShakeBuf"}, "calls that say GOODBYE to the cores"),
+        namesOption("goodbye-values", {"AICORE_SAY_GOODBYE"}, "a field store of one of these values is GOODBYE too"),
+        namesOption("close-calls", {"CloseFastPathReg"}, "calls that close a core's fast-path register: a fence must "
+                                                         "follow a close before GOODBYE"),
+        namesOption("close-values", {"REG_SPR_FAST_PATH_CLOSE"}, "a call whose spelling holds one of these is a close"),
+        namesOption("sche-wait-calls", {}, "calls that wait for sche to exit (set both waits to report reclaiming a "
+                                           "slot after waiting only for sche)"),
+        namesOption("aicore-wait-calls", {}, "calls that wait for the AICores to exit"),
+        namesOption("sche-wait-polls", {}, "loops polling a counter that wait for sche, by their condition's spelling "
+                                           "(\"*scheExited*\")"),
+        namesOption("aicore-wait-polls", {}, "loops polling a counter that wait for the AICores"),
+        namesOption("reclaim-calls", {"*Deallocate"}, "calls that hand a slot back for reuse")};
+    for (RuleOption& o : out) o.alias = {"timing", "stop-order", o.name};
+    return out;
+  }
+
   bool applies(const Kernel& k, const KernelTraits&, const RuleSettings& settings) const override {
-    return stopStepsOf(k.cpp->machine->body, settings.timing).qualifies();
+    return stopStepsOf(k.cpp->machine->body, names(k.arch, &settings)).qualifies();
   }
   bool affectedBy(ModelGap::Kind) const override { return false; }
   bool readsControlCode() const override { return true; }
 
   void check(const Kernel& k, RuleContext& ctx) const override {
     if (!k.cpp || !k.cpp->machine) return;
-    const TimingConfig& t = ctx.timing();
+    const StopNames t = names(k.arch, ctx.settings());
     const ControlNode& body = k.cpp->machine->body;
     StopSteps steps = stopStepsOf(body, t);
     size_t before = ctx.reported();
@@ -342,6 +372,18 @@ class TimingStopOrder : public Rule {
           f->notes.push_back({c, "this fence is inside a branch and does not run on that path"});
     }
     reportCutFacts(k, ctx, before, "stopping cores follows STOP, fence, clear, fence, GOODBYE");
+  }
+
+ private:
+  StopNames names(const std::string& arch, const RuleSettings* settings) const {
+    auto list = [&](const char* name) { return optionAs<std::vector<std::string>>(*this, name, arch, settings); };
+    return {list("stop-calls"),        optionAs<std::string>(*this, "stop-marker", arch, settings),
+            list("fences"),            list("clear-calls"),
+            list("goodbye-calls"),     list("goodbye-values"),
+            list("close-calls"),       list("close-values"),
+            list("sche-wait-calls"),   list("aicore-wait-calls"),
+            list("reclaim-calls"),     list("sche-wait-polls"),
+            list("aicore-wait-polls")};
   }
 };
 

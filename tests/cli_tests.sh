@@ -688,7 +688,8 @@ PY
     rm -rf "$tmp"
     ;;
   timing-rules)
-    # Seed 003 on control C++: the review level and the fix reach every output a PR bot posts.
+    # The pypto-machine-code-review timing rules on control C++: the review level and the fix reach
+    # every output a PR bot posts.
     stop=corpus/timing-stop-order/bad/fence_moved_into_optional_if.cpp
     run 1 check "$stop"
     expect_output "fence_moved_into_optional_if.cpp:26:5: error: Blocker: no full fence between the STOP .* on the path where \`hal_.NeedsFastPathRegClose\(\)\` is false"

@@ -66,7 +66,7 @@ for v in pypto-lib_3192c95d pypto-lib_4ab10f40; do
   [ "$kernels" = "1 kernel" ] && pass || fail "$v: entry.cpp + fused_body.hpp gave $kernels(s), not 1"
 done
 
-echo "== DeepSeek-V4 fused kernel: seed-004 mistakes made by hand"
+echo "== DeepSeek-V4 fused kernel: the MoE fusion write-up's mistakes made by hand"
 V=pypto-lib_3192c95d
 B=$FUSED/kernel/fused_body.hpp
 mutant "bare get_block_idx()" $V $B 's/get_block_idx\(args\)/get_block_idx()/' $FUSED/entry.cpp barrier-logical-id

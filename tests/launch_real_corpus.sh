@@ -4,8 +4,9 @@
 #    the shape the fixture names): no finding, and each of the nine drifts upstream's codegen
 #    audit rejects is rejected here by the intended rule;
 #  - both real fused versions with an orchestration file written from the fixture's shape: no
-#    finding, and seed 004's mistakes made by hand (in the orchestration or in a temporary copy
-#    of the real kernel) are each caught by the intended rule, counted against the unmutated pair.
+#    finding, and the DeepSeek-V4 MoE fusion write-up's mistakes made by hand (in the orchestration
+#    or in a temporary copy of the real kernel) are each caught by the intended rule, counted
+#    against the unmutated pair.
 #   launch_real_corpus.sh PTOVERIFY SOURCE_DIR
 set -uo pipefail
 BIN=$1
@@ -101,7 +102,7 @@ mistake() {
   after=$(count "$rule" "$TMP/tree/orchestration.cpp" "$TMP/tree/$version/$FUSED/entry.cpp")
   if [ "$after" -gt "$before" ]; then pass; else fail "$name: no new [$rule] finding ($before before, $after after)"; fi
 }
-echo "== seed-004 mistakes on the real fused versions"
+echo "== the DeepSeek-V4 MoE fusion write-up's mistakes on the real fused versions"
 V=pypto-lib_3192c95d
 BODY=$FUSED/kernel/fused_body.hpp
 mistake "launch 7 with 8 lanes" $V barrier-participants 's/set_block_num\(8\)/set_block_num(7)/' "" ""

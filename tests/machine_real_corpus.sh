@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Seed 003's timing rules on cann/pypto's real machine code (../shared/corpus-real/machine,
-# docs/real-corpus.md "Machine code"): the device tree through a compile_commands.json written
-# from its CMake files, every function modelled fully, exactly the true issues the snapshot holds,
-# and mutants of its files (made in a temporary copy) each caught by the intended rule.
+# The pypto-machine-code-review timing rules on cann/pypto's real machine code
+# (../shared/corpus-real/machine, docs/real-corpus.md "Machine code"): the device tree through a
+# compile_commands.json written from its CMake files, every function modelled fully, exactly the
+# true issues the snapshot holds, and mutants of its files (made in a temporary copy) each caught by
+# the intended rule.
 #   machine_real_corpus.sh PTOVERIFY SOURCE_DIR
 set -uo pipefail
 BIN=$1
@@ -45,7 +46,7 @@ if grep -qE 'control code: [0-9]+ function\(s\) modelled fully, 0 partly, 0 not 
    ! grep -q 'input error' <<<"$summary"; then pass; else
   fail "HEAD: not every function modelled fully, or input errors: $summary"
 fi
-# The true issues of the snapshot (the issue's list), each with the seed's level.
+# The true issues of the snapshot (the issue's list), each with the review level the timing rules give it.
 expect "HEAD rule 1" timing-shared-field-write 'device_sche.h:363:[0-9]+: error: Blocker: `devProg->devArgs.nrValidAic` .* from sche code' "$out"
 expect "HEAD rule 2" timing-stop-order 'aicore_hal.h:472:[0-9]+: error: Blocker: the store of `AICORE_SAY_GOODBYE` .* before the slots are cleared' "$out"
 # Rule 3: one finding per wait and hard failure, at the timeout expression, listing the values.
@@ -53,7 +54,7 @@ expect "HEAD rule 3 single sche" timing-hard-wait-timeout 'device_sche_wait_ctrl
 expect "HEAD rule 3 A5 last level" timing-hard-wait-timeout 'device_sche_alloc_thread.h:97:[0-9]+: error: Blocker: .*`TIMEOUT_A5_50US` \(50 us\)' "$out"
 expect "HEAD rule 3 A2A3 last level, its three values in one finding" timing-hard-wait-timeout 'device_sche_alloc_thread.h:97:[0-9]+: error: Blocker: .*`TIMEOUT_A2A3_2MS` \(2 ms\) when .*; `TIMEOUT_A2A3_1MS` \(1 ms\) when .*; `TIMEOUT_A2A3_50US` \(50 us\) when ' "$out"
 expect "HEAD rule 3 follower" timing-hard-wait-timeout 'device_sche_alloc_thread.h:145:[0-9]+: error: Blocker: .*TIMEOUT_A5_50US \* 5` \(250 us\)' "$out"
-# What the seed names as correct stays clean: several sche only degrade (100 us is fine there),
+# What the timing rules name as correct stays clean: several sche only degrade (100 us is fine there),
 # ctrl's own InitDevProgram sets the ring flag, sche publishes its slots.
 expect_none "HEAD degradable wait" timing-hard-wait-timeout 'device_sche_wait_ctrl.h:48:.*(TIMEOUT_A2A3_100US|TIMEOUT_A2A3_2MS)' "$out"
 # The same-cluster wait's timeout falls into the per-level loop of WaitForCpuMaskReadyForArbitration.
@@ -90,7 +91,7 @@ open(path, "w").write(text)
 EOF
 }
 
-# The seed's fixed order (good): STOP, fence, optional close, clear every slot, fence, GOODBYE
+# The timing rules' fixed order (good): STOP, fence, optional close, clear every slot, fence, GOODBYE
 # (and GOODBYE no longer clears behind it).
 STOP_HEAD='        aicoreHal_.SetReadyQueue(aicStart_, aicEnd_, AICORE_TASK_STOP + 1);
         aicoreHal_.SetReadyQueue(aivStart_, aivEnd_, AICORE_TASK_STOP + 1);
@@ -128,7 +129,7 @@ stop_order() {  # stop_order NAME BODY EXPECTATION [PATTERN]
   if [ "$3" = clean ]; then expect_none "$1" timing-stop-order '.' "$o"; else expect "$1" timing-stop-order "$4" "$o"; fi
 }
 FENCE='        __sync_synchronize();'
-stop_order "seed's fixed order (good)" "$STOPS
+stop_order "the timing rules' fixed order (good)" "$STOPS
 $FENCE
 $CLOSE
 $CLEAR
@@ -212,7 +213,7 @@ o=$(check_sche)
 expect "sche writes scheCpuNum" timing-shared-field-write 'device_sche.h:[0-9]+:[0-9]+: error: Blocker: `devProg->devArgs.scheCpuNum` .* from sche code' "$o"
 
 # Rule 3: the single-sche wait for ctrl at 100 us; a 100 us hard wait on the ring's inited flag;
-# the follower's wait for ctrl's decision shortened; the seed's throttle-safe form (good).
+# the follower's wait for ctrl's decision shortened; the timing rules' throttle-safe form (good).
 reset
 edit "$D/device_sche_wait_ctrl.h" '        waitTimeout = TIMEOUT_A2A3_55MS;' '        waitTimeout = TIMEOUT_A2A3_100US;' || fail "wait edit"
 o=$(check_sche)
@@ -242,7 +243,7 @@ edit "$D/device_sche_wait_ctrl.h" 'static inline uint64_t CalcWaitTimeout(bool i
   '    uint64_t waitTimeout = CalcWaitTimeout(isOnlyOneSche, false);' '    uint64_t waitTimeout = CalcWaitTimeout(archInfo, isOnlyOneSche, false);' \
   '    uint64_t waitTimeout = CalcWaitTimeout(false, true);' '    uint64_t waitTimeout = CalcWaitTimeout(archInfo, false, true);' || fail "safe edit 2"
 o=$(check_sche)
-expect_none "seed's throttle-safe form (good)" timing-hard-wait-timeout 'device_sche_wait_ctrl.h' "$o"
+expect_none "the timing rules' throttle-safe form (good)" timing-hard-wait-timeout 'device_sche_wait_ctrl.h' "$o"
 
 # A header that includes the tile headers only under a define the build never sets is still
 # control code: the preprocessor decides, not the #include lines. With the single-sche wait at

@@ -179,7 +179,8 @@ TEST_CASE("corpus-real: oracle_event_pair_guards — the three unbalanced placem
   CHECK(rules["plain_set_guarded_wait"] == std::set<std::string>{"sync-exit-balance"});
   CHECK(rules["pair_on_one_arm"].empty());
   // The oracle calls one set before a 4-trip loop of waits legal; a wait consumes the binary
-  // flag (seed 002, the HIVM SyncTester model), so the second iteration's wait blocks MTE3.
+  // flag (AscendNPU IR's Auto-Sync design, the HIVM SyncTester model), so the second iteration's
+  // wait blocks MTE3.
   // docs/solver.md records the disagreement.
   CHECK(rules["set_outside_loop_wait_inside"] == std::set<std::string>{"sync-deadlock"});
 }

@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,6 +42,35 @@ TEST_CASE("every rule has a stable id, a family, a summary and a doc page") {
   }
 }
 
+namespace {
+// The bullets of a page's "What it does not check" section, each joined onto one line.
+std::vector<std::string> notCoveredOnPage(const std::string& page) {
+  const std::string heading = "\n## What it does not check\n";
+  size_t start = page.find(heading);
+  if (start == std::string::npos) return {};
+  size_t end = page.find("\n## ", start + heading.size());
+  std::istringstream section(page.substr(start + heading.size(), end - start - heading.size()));
+  std::vector<std::string> items;
+  for (std::string line; std::getline(section, line);) {
+    if (line.rfind("- ", 0) == 0) items.push_back(line.substr(2));
+    else if (line.rfind("  ", 0) == 0 && !items.empty()) items.back() += " " + line.substr(line.find_first_not_of(' '));
+  }
+  return items;
+}
+}  // namespace
+
+TEST_CASE("every rule says what it does not check, and its page says the same") {
+  for (const auto& r : allRules()) {
+    const RuleInfo& i = r->info();
+    CAPTURE(i.id);
+    CHECK_FALSE(i.notCovered.empty());
+    CHECK(notCoveredOnPage(ruleDoc(i.id)) == i.notCovered);
+  }
+  CHECK(notCoveredOnPage("# x\n\n## What it does not check\n\n- one\n  line\n- two\n\n## References\n") ==
+        std::vector<std::string>{"one line", "two"});
+  CHECK(notCoveredOnPage("# x\n\n## Limits\n\n- one\n").empty());
+}
+
 TEST_CASE("comm-publish-fence") {
   std::string store = "    pto.store_scalar %v, %payload[%c0] : !pto.ptr<i32>, i32\n";
   std::string inval = "    pto.cmo.cacheinvalid %payload single_cache_line : !pto.ptr<i32>\n";
@@ -56,7 +86,8 @@ TEST_CASE("comm-publish-fence") {
   // ...even when the kernel marks it with a single-line invalidate: the kernel's end releases it.
   CHECK(findingsOf("comm-publish-fence", comm(store + inval)).empty());
   CHECK(findingsOf("comm-publish-fence", comm(store + inval + fence)).empty());
-  // Write and notify in different loops (seed 000): the fence must come after the write.
+  // Write and notify in different loops (PyPTO's InsertCommFence pass): the fence must come
+  // after the write.
   std::string loops = "    scf.for %i = %c0 to %c1 step %c1 {\n" + store + "    }\n    scf.for %j = %c0 to %c1 step %c1 {\n" +
                       kNotify + "    }\n";
   auto f = findingsOf("comm-publish-fence", comm(loops));

@@ -1,4 +1,5 @@
-// The timing rules (seed 003) on machine facts built by hand: the rules' logic without Clang.
+// The pypto-machine-code-review timing rules on machine facts built by hand: the rules' logic
+// without Clang.
 // The C++ front end's side is covered by corpus/timing-*/ and the cli_timing-rules test.
 #include <doctest/doctest.h>
 
@@ -133,9 +134,12 @@ TEST_CASE("timing-stop-order: reclaiming after waiting only for sche, when the w
   m.body = seq({call(10, "WaitAllScheExit"), call(11, "ReuseRingSlot")});
   RuleSettings s;
   CHECK(run(machineKernel("Recycle", m), "timing-stop-order", &s).empty());  // not configured
-  s.timing.scheWaitCalls = {"WaitAllScheExit"};
-  s.timing.aicoreWaitCalls = {"WaitManagedAicoreExit"};
-  s.timing.reclaimCalls = {"ReuseRingSlot"};
+  const Rule& rule = *findRule("timing-stop-order");
+  for (const auto& [name, value] : std::map<std::string, std::string>{{"sche-wait-calls", "[WaitAllScheExit]"},
+                                                                      {"aicore-wait-calls", "[WaitManagedAicoreExit]"},
+                                                                      {"reclaim-calls", "[ReuseRingSlot]"}})
+    for (const RuleOption& o : rule.options())
+      if (o.name == name) configureOption(s.options, "timing-stop-order", o, YAML::Load(value), name);
   auto f = run(machineKernel("Recycle", m), "timing-stop-order", &s);
   REQUIRE(f.size() == 1);
   CHECK(f[0].message.find("waiting only for sche") != std::string::npos);
@@ -254,14 +258,55 @@ TEST_CASE("config: timing tables merge rows by struct and field, and replace nam
   std::string error;
   REQUIRE(loadConfig(path, c, error));
   std::remove(path);
-  size_t defaults = defaultTimingConfig().sharedFields.size();
-  REQUIRE(c.timing.sharedFields.size() == defaults + 1);
+  const auto& fields = c.ruleOptions["timing-shared-field-write"]["shared-fields"].yaml;
+  REQUIRE(fields.IsSequence());
+  size_t defaults = 0;
+  for (const RuleOption& o : findRule("timing-shared-field-write")->options())
+    if (o.name == "shared-fields") defaults = o.defaultFor("a2a3").size();
+  REQUIRE(fields.size() == defaults + 1);
   bool replaced = false;
-  for (const auto& row : c.timing.sharedFields)
-    if (row.structName == "DevProg" && row.field == "devArgs.nrValidAic") replaced = !row.perRound && row.readers.size() == 1;
+  for (const auto& row : fields)
+    if (row["struct"].Scalar() == "DevProg" && row["field"].Scalar() == "devArgs.nrValidAic")
+      replaced = row["per-round"].Scalar() == "false" && row["readers"].size() == 1;
   CHECK(replaced);
-  CHECK(c.timing.sharedFields.back().structName == "*");
-  CHECK(c.timing.sharedFields.back().perSlot);
-  CHECK(c.timing.fenceCalls == std::vector<std::string>{"FullBarrier"});
-  CHECK(c.timing.clearCalls == defaultTimingConfig().clearCalls);
+  CHECK(fields[defaults]["struct"].Scalar() == "*");
+  CHECK(fields[defaults]["per-slot"].Scalar() == "true");
+  const auto* fences = std::any_cast<std::vector<std::string>>(&c.ruleOptions["timing-stop-order"]["fences"].value);
+  REQUIRE(fences);
+  CHECK(*fences == std::vector<std::string>{"FullBarrier"});
+  CHECK(c.ruleOptions["timing-stop-order"].count("clear-calls") == 0);  // not configured: the default
+}
+
+TEST_CASE("config: a timing option under options: and under its timing: alias is one setting") {
+  auto load = [](const std::string& text) {
+    const char* path = "timing_alias_test.yaml";
+    {
+      std::ofstream out(path);
+      out << text;
+    }
+    Config c;
+    std::string error;
+    CHECK(loadConfig(path, c, error));
+    std::remove(path);
+    return c;
+  };
+  Config alias = load("timing:\n  stop-order:\n    fences: [FullBarrier]\n  roles:\n    ctrl: [Ctrl*]\n"
+                      "  shared-fields:\n    - {field: slotEpoch, readers: [ctrl, aicore]}\n");
+  Config options = load("options:\n  timing-stop-order:\n    fences: [FullBarrier]\n"
+                        "  timing-shared-field-write:\n    roles:\n      ctrl: [Ctrl*]\n"
+                        "    shared-fields: [{field: slotEpoch, readers: [ctrl, aicore]}]\n");
+  for (const Config* c : {&alias, &options}) {
+    const auto& fencesValue = c->ruleOptions.at("timing-stop-order").at("fences").value;
+    const auto* fences = std::any_cast<std::vector<std::string>>(&fencesValue);
+    REQUIRE(fences);
+    CHECK(*fences == std::vector<std::string>{"FullBarrier"});
+  }
+  CHECK(dumpConfig(alias).substr(dumpConfig(alias).find("\noptions:")) ==
+        dumpConfig(options).substr(dumpConfig(options).find("\noptions:")));
+  // A configured value reaches the rule: the renamed fence is the only fence.
+  RuleSettings s;
+  s.options = options.ruleOptions;
+  const Rule& rule = *findRule("timing-stop-order");
+  CHECK(optionAs<std::vector<std::string>>(rule, "fences", "a2a3", &s) == std::vector<std::string>{"FullBarrier"});
+  CHECK(optionAs<std::vector<std::string>>(rule, "fences", "a2a3", nullptr).size() == 3);
 }

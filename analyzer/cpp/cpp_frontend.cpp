@@ -580,9 +580,10 @@ class Consumer : public ASTConsumer {
     return false;
   }
 
-  // A file that defines no kernel, wrapper or orchestration function is control code (AICPU
-  // ctrl / sche, seed 003): each function of the file itself, and of the run's input headers it
-  // includes, is a "machine" kernel (linkInputs keeps one copy of a header's).
+  // A file that defines no kernel, wrapper or orchestration function is control code (AICPU ctrl /
+  // sche, as the pypto-machine-code-review timing rules read it): each function of the file itself,
+  // and of the run's input headers it includes, is a "machine" kernel (linkInputs keeps one copy of
+  // a header's).
   void modelMachineCode(ASTContext& ctx, const FileFacts& facts) {
     const SourceManager& sm = ctx.getSourceManager();
     CppFacts file = withFileFacts(CppFacts{}, facts);  // the file's constants, `#define`s included

@@ -1292,7 +1292,7 @@ class CallerOutcomes {
       if (text.find(w) != std::string::npos) return true;
     return false;
   }
-  // Returned values that pass a failure on to the callers: the words of TimingConfig's
+  // Returned values that pass a failure on to the callers: the words of timing-hard-wait-timeout's
   // error-returns defaults, and `false` (the front end does not read configuration).
   const std::vector<std::string> errorReturns_{"ERR", "FAIL", "Err", "Fail", "-1", "false"};
   const Reader& r_;

@@ -1,7 +1,7 @@
 #pragma once
-// Device-side control C++ (AICPU ctrl / sche code, seed 003) -> a kernel of kind "machine" per
-// function, carrying MachineFacts: field writes, the function's calls as a branch/loop tree, and
-// its spin waits with every value their timeout can take.
+// Device-side control C++ (AICPU ctrl / sche code, read by the pypto-machine-code-review timing
+// rules) -> a kernel of kind "machine" per function, carrying MachineFacts: field writes, the
+// function's calls as a branch/loop tree, and its spin waits with every value their timeout can take.
 #include <functional>
 #include <map>
 #include <vector>

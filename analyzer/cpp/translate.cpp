@@ -787,8 +787,8 @@ class Translator final : public CallLowering {
 
   // A dsb is a GM fence (scope "gm") when no pipe GM write can be in flight at it: a PIPE_ALL
   // drain came after the last one on every path (loops: from any iteration). `pipe_barrier(
-  // PIPE_ALL); dsb(DSB_DDR);` is what PTOAS emits for fence.barrier_all, seed 004's publish is
-  // drain, CACHELINE_OUT of the lines, dsb, and a scalar-only writer publishes with
+  // PIPE_ALL); dsb(DSB_DDR);` is what PTOAS emits for fence.barrier_all, the DeepSeek-V4 MoE
+  // fusion write-up's publish is drain, CACHELINE_OUT of the lines, dsb, and a scalar-only writer publishes with
   // CACHELINE_OUT then dsb. Returns whether a write is in flight after `s`.
   static bool markGmFences(Stmt& s, bool inFlight = false) {
     switch (s.kind) {

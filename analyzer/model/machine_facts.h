@@ -1,8 +1,8 @@
 #pragma once
 // Facts of device-side control C++ (PyPTO framework/src/machine: ctrl / sche AICPU code), read
-// by the timing rules of seed 003. The front end records what the code does without knowing the
-// rules' tables (which fields are shared, which calls stop cores): those are configuration, applied
-// by the rules (rules/timing_config.h).
+// by the pypto-machine-code-review timing rules. The front end records what the code does
+// without knowing the rules' tables (which fields are shared, which calls stop cores): those are
+// the rules' options, applied by the rules.
 #include <cstdint>
 #include <optional>
 #include <string>
