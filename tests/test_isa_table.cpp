@@ -1,4 +1,5 @@
-// The PTO-ISA table both front ends read (analyzer/model/isa_table), and its agreement with
+// The op registry every front end reads (analyzer/model/op_registry): one row per op whatever
+// its spelling, the pipes resolvePipes decides by each rule, and the PTO-ISA rows' agreement with
 // pto-isa's own op-to-pipe table.
 #include <doctest/doctest.h>
 
@@ -8,58 +9,64 @@
 #include <set>
 #include <sstream>
 
-#include "analyzer/model/isa_table.h"
-#include "analyzer/pto/op_table.h"
+#include "analyzer/model/op_registry.h"
 #include "tests/helpers.h"
 #include "tests/real_corpus.h"
 
 using namespace ptov;
 
 TEST_CASE("isa table: one entry per instruction, whatever the front end's spelling") {
-  const ptoisa::Instr* a = ptoisa::lookup("TMATMUL_ACC");
+  const ops::OpRow* a = ops::lookup("TMATMUL_ACC");
   REQUIRE(a);
-  CHECK(a == ptoisa::lookupPto("pto.tmatmul.acc"));
-  CHECK(a == ptoisa::lookupPto("pto.tmatmul_acc"));
-  CHECK(a == ptoisa::lookupCpp("pto::TMATMUL_ACC"));
+  CHECK(a == ops::lookupPto("pto.tmatmul.acc"));
+  CHECK(a == ops::lookupPto("pto.tmatmul_acc"));
+  CHECK(a == ops::lookupCpp("pto::TMATMUL_ACC"));
   CHECK(a->pipes == std::vector<Pipe>{Pipe::M});
-  CHECK(ptoisa::lookup("TNOSUCHOP") == nullptr);
+  CHECK(ops::lookup("TNOSUCHOP") == nullptr);
   // Identity is the declaration's qualified name: a user's TSTAGE_SET or an unqualified TLOAD
   // is no instruction.
-  CHECK(ptoisa::lookupCpp("TLOAD") == nullptr);
-  CHECK(ptoisa::lookupCpp("pto::TSTAGE_SET") == nullptr);
+  CHECK(ops::lookupCpp("TLOAD") == nullptr);
+  CHECK(ops::lookupCpp("pto::TSTAGE_SET") == nullptr);
   // The tile TGATHER and the collective TGATHER are two instructions.
-  CHECK(ptoisa::lookupCpp("pto::TGATHER")->kind == OpKind::Compute);
-  CHECK(ptoisa::lookupCpp("pto::comm::TGATHER")->kind == OpKind::Collective);
-  CHECK(ptoisa::lookupPto("pto.comm.tgather") == ptoisa::lookupCpp("pto::comm::TGATHER"));
+  CHECK(ops::lookupCpp("pto::TGATHER")->kind == OpKind::Compute);
+  CHECK(ops::lookupCpp("pto::comm::TGATHER")->kind == OpKind::Collective);
+  CHECK(ops::lookupPto("pto.comm.tgather") == ops::lookupCpp("pto::comm::TGATHER"));
   // Sync, cache and barrier instructions are in it too.
-  CHECK(ptoisa::lookupCpp("set_flag") == ptoisa::lookupPto("pto.set_flag"));
-  CHECK(ptoisa::lookupCpp("pipe_barrier") == ptoisa::lookupPto("pto.barrier"));
-  CHECK(ptoisa::lookupCpp("dcci") == ptoisa::lookupPto("pto.cmo.cacheinvalid"));
-  CHECK(ptoisa::lookupCpp("pto::comm::TNOTIFY") == ptoisa::lookupPto("pto.comm.tnotify"));
+  CHECK(ops::lookupCpp("set_flag") == ops::lookupPto("pto.set_flag"));
+  CHECK(ops::lookupCpp("pipe_barrier") == ops::lookupPto("pto.barrier"));
+  CHECK(ops::lookupCpp("dcci") == ops::lookupPto("pto.cmo.cacheinvalid"));
+  CHECK(ops::lookupCpp("pto::comm::TNOTIFY") == ops::lookupPto("pto.comm.tnotify"));
 }
 
 TEST_CASE("isa table: pipes by operand spaces and overload") {
-  const ptoisa::Instr& mov = *ptoisa::lookup("TMOV");
-  CHECK(ptoisa::pipesFor(mov, MemSpace::L1, MemSpace::L0A) == std::vector<Pipe>{Pipe::MTE1});
-  CHECK(ptoisa::pipesFor(mov, MemSpace::L1, MemSpace::Bias) == std::vector<Pipe>{Pipe::MTE1});
-  CHECK(ptoisa::pipesFor(mov, MemSpace::L0C, MemSpace::L1) == std::vector<Pipe>{Pipe::FIX});
-  CHECK(ptoisa::pipesFor(mov, MemSpace::UB, MemSpace::UB) == std::vector<Pipe>{Pipe::V});
-  CHECK(ptoisa::pipesFor(mov, MemSpace::UB, MemSpace::L1) == std::vector<Pipe>{Pipe::FIX});
-  CHECK(ptoisa::pipesFor(*ptoisa::lookup("TINSERT"), MemSpace::L0C, MemSpace::L1) == std::vector<Pipe>{Pipe::FIX});
-  const ptoisa::Instr& store = *ptoisa::lookup("TSTORE");
-  CHECK(ptoisa::pipesFor(store, MemSpace::L0C, MemSpace::GM) == std::vector<Pipe>{Pipe::FIX});
-  CHECK(ptoisa::pipesFor(store, MemSpace::UB, MemSpace::GM) == std::vector<Pipe>{Pipe::MTE3});
+  auto pipesFor = [](const ops::OpRow& row, MemSpace src, MemSpace dst, bool hasTmp = false) {
+    ops::PipeOperands o;
+    o.src = src;
+    o.dst = dst;
+    o.hasTmp = hasTmp;
+    return ops::resolvePipes(row, o);
+  };
+  const ops::OpRow& mov = *ops::lookup("TMOV");
+  CHECK(pipesFor(mov, MemSpace::L1, MemSpace::L0A) == std::vector<Pipe>{Pipe::MTE1});
+  CHECK(pipesFor(mov, MemSpace::L1, MemSpace::Bias) == std::vector<Pipe>{Pipe::MTE1});
+  CHECK(pipesFor(mov, MemSpace::L0C, MemSpace::L1) == std::vector<Pipe>{Pipe::FIX});
+  CHECK(pipesFor(mov, MemSpace::UB, MemSpace::UB) == std::vector<Pipe>{Pipe::V});
+  CHECK(pipesFor(mov, MemSpace::UB, MemSpace::L1) == std::vector<Pipe>{Pipe::FIX});
+  CHECK(pipesFor(*ops::lookup("TINSERT"), MemSpace::L0C, MemSpace::L1) == std::vector<Pipe>{Pipe::FIX});
+  const ops::OpRow& store = *ops::lookup("TSTORE");
+  CHECK(pipesFor(store, MemSpace::L0C, MemSpace::GM) == std::vector<Pipe>{Pipe::FIX});
+  CHECK(pipesFor(store, MemSpace::UB, MemSpace::GM) == std::vector<Pipe>{Pipe::MTE3});
   // TCI: the scalar loop without a tmp tile, vector code with one.
-  const ptoisa::Instr& ci = *ptoisa::lookup("TCI");
-  CHECK(ptoisa::pipesFor(ci, MemSpace::None, MemSpace::UB, false) == std::vector<Pipe>{Pipe::S});
-  CHECK(ptoisa::pipesFor(ci, MemSpace::None, MemSpace::UB, true) == std::vector<Pipe>{Pipe::V});
+  const ops::OpRow& ci = *ops::lookup("TCI");
+  CHECK(pipesFor(ci, MemSpace::None, MemSpace::UB, false) == std::vector<Pipe>{Pipe::S});
+  CHECK(pipesFor(ci, MemSpace::None, MemSpace::UB, true) == std::vector<Pipe>{Pipe::V});
   // The signal word of TNOTIFY is stored by the scalar unit in both front ends.
-  CHECK(ptoisa::lookup("TNOTIFY")->pipes == std::vector<Pipe>{Pipe::S});
-  CHECK(ptoisa::lookup("TREDUCE")->pipes == std::vector<Pipe>{Pipe::MTE2, Pipe::V, Pipe::MTE3});
+  CHECK(ops::lookup("TNOTIFY")->pipes == std::vector<Pipe>{Pipe::S});
+  CHECK(ops::lookup("TREDUCE")->pipes == std::vector<Pipe>{Pipe::MTE2, Pipe::V, Pipe::MTE3});
 }
 
 TEST_CASE("isa table: TPUT's phases and its own event") {
-  const ptoisa::Instr& put = *ptoisa::lookup("TPUT");
+  const ops::OpRow& put = *ops::lookup("TPUT");
   MemRef dst, src, stage;
   dst.param = 0;
   src.param = 1;
@@ -70,7 +77,7 @@ TEST_CASE("isa table: TPUT's phases and its own event") {
   op.name = "TPUT";
   // Its load into the staging tile, its own set/wait on EVENT_ID0, the put itself, then its
   // closing set/wait MTE3 -> MTE2 (every path of TPUT_IMPL ends with it).
-  std::vector<Op> ops = ptoisa::stagedOps(put, {&dst, &src, &stage}, op);
+  std::vector<Op> ops = ops::stagedOps(put, {&dst, &src, &stage}, op);
   REQUIRE(ops.size() == 6);
   CHECK(ops[0].kind == OpKind::Load);
   REQUIRE(ops[0].writes.size() == 1);
@@ -99,34 +106,143 @@ TEST_CASE("isa table: TPUT's phases and its own event") {
   // A pong tile: EVENT_ID1 too, in both pairs.
   MemRef pong = stage;
   pong.value = "%pong";
-  CHECK(ptoisa::stagedOps(put, {&dst, &src, &stage, &pong}, op).size() == 10);
+  CHECK(ops::stagedOps(put, {&dst, &src, &stage, &pong}, op).size() == 10);
 }
 
 TEST_CASE("isa table: pipes each core kind has") {
-  CHECK_FALSE(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::FIX));
-  CHECK_FALSE(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::M));
-  CHECK_FALSE(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::MTE1));
-  CHECK(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::MTE3));
-  CHECK(ptoisa::coreHasPipe(KernelKind::Vector, Pipe::ALL));
-  CHECK_FALSE(ptoisa::coreHasPipe(KernelKind::Cube, Pipe::V));
-  CHECK(ptoisa::coreHasPipe(KernelKind::Cube, Pipe::FIX));
-  CHECK(ptoisa::coreHasPipe(KernelKind::Mix, Pipe::FIX));
-  CHECK(ptoisa::coreHasPipe(KernelKind::Unknown, Pipe::V));
+  CHECK_FALSE(ops::coreHasPipe(KernelKind::Vector, Pipe::FIX));
+  CHECK_FALSE(ops::coreHasPipe(KernelKind::Vector, Pipe::M));
+  CHECK_FALSE(ops::coreHasPipe(KernelKind::Vector, Pipe::MTE1));
+  CHECK(ops::coreHasPipe(KernelKind::Vector, Pipe::MTE3));
+  CHECK(ops::coreHasPipe(KernelKind::Vector, Pipe::ALL));
+  CHECK_FALSE(ops::coreHasPipe(KernelKind::Cube, Pipe::V));
+  CHECK(ops::coreHasPipe(KernelKind::Cube, Pipe::FIX));
+  CHECK(ops::coreHasPipe(KernelKind::Mix, Pipe::FIX));
+  CHECK(ops::coreHasPipe(KernelKind::Unknown, Pipe::V));
 }
 
-TEST_CASE("isa table: the .pto op table takes instructions from it") {
-  OpFacts f = pto::lookupOp("pto.tmatmul.bias");
-  CHECK(f.known);
-  CHECK(f.kind == OpKind::Compute);
-  CHECK(f.pipes == std::vector<Pipe>{Pipe::M});
-  CHECK(pto::lookupOp("pto.tload").kind == OpKind::Load);
-  CHECK(pto::lookupOp("pto.comm.tnotify").pipes == std::vector<Pipe>{Pipe::S});
-  CHECK(pto::lookupOp("pto.set_flag").kind == OpKind::SetFlag);
-  // An op neither table knows is not guessed at: no kind, no pipe (the lifter counts it as a gap).
-  OpFacts unknown = pto::lookupOp("pto.tfrobnicate");
-  CHECK_FALSE(unknown.known);
-  CHECK(unknown.kind == OpKind::Other);
-  CHECK(unknown.pipes.empty());
+TEST_CASE("op registry: one lookup for every dialect's MLIR names") {
+  const ops::OpRow* bias = ops::lookupMlir("pto.tmatmul.bias");
+  REQUIRE(bias);
+  CHECK(bias->kind == OpKind::Compute);
+  CHECK(bias->pipes == std::vector<Pipe>{Pipe::M});
+  CHECK(ops::lookupMlir("pto.tload")->kind == OpKind::Load);
+  CHECK(ops::lookupMlir("pto.comm.tnotify")->pipes == std::vector<Pipe>{Pipe::S});
+  CHECK(ops::lookupMlir("pto.set_flag")->kind == OpKind::SetFlag);
+  CHECK(ops::lookupMlir("pto.load_scalar")->kind == OpKind::ScalarLoad);
+  CHECK(ops::lookupMlir("hivm.hir.load")->pipes == std::vector<Pipe>{Pipe::MTE2});
+  // Prefix rows: every other hivm vector op on V; arith ops the lifter does not follow.
+  CHECK(ops::lookupMlir("hivm.hir.vadd")->pipes == std::vector<Pipe>{Pipe::V});
+  CHECK(ops::lookupMlir("arith.shli")->lift == ops::Lift::Unfollowed);
+  CHECK(ops::lookupMlir("arith.addi")->expr == Expr::Kind::Add);
+  CHECK(ops::lookupMlir("tensor.empty")->kind == OpKind::Other);
+  // The cube-macro list is the rows' flag.
+  CHECK(ops::lookupMlir("hivm.hir.mmadL1")->cubeMacro);
+  CHECK_FALSE(ops::lookupMlir("hivm.hir.Conv2dL1")->cubeMacro);
+  // An op no row knows is not guessed at: the lifter counts it as a gap.
+  CHECK(ops::lookupMlir("pto.tfrobnicate") == nullptr);
+  CHECK(ops::lookupMlir("hivm.hir.frobnicate") == nullptr);
+  // `ptoverify isa` prints the PTO-ISA rows only.
+  for (const auto& in : ops::all()) CHECK(in.dialect == ops::Dialect::PtoIsa);
+}
+
+TEST_CASE("op registry: resolvePipes decides every pipe rule from the operands") {
+  auto pipes = [](const char* mlirName, const ops::PipeOperands& o) { return ops::resolvePipes(*ops::lookupMlir(mlirName), o); };
+  using V = std::vector<Pipe>;
+  ops::PipeOperands none;
+  // Fixed: the row's pipes whatever the operands.
+  ops::PipeOperands l0c;
+  l0c.src = MemSpace::L0C;
+  CHECK(pipes("pto.tload", l0c) == V{Pipe::MTE2});
+  // ByForm: by the spaces, else the default.
+  CHECK(pipes("pto.tstore", l0c) == V{Pipe::FIX});
+  CHECK(pipes("pto.tstore", none) == V{Pipe::MTE3});
+  ops::PipeOperands gmToL1;
+  gmToL1.src = MemSpace::GM;
+  gmToL1.dst = MemSpace::L1;
+  CHECK(pipes("hivm.hir.copy", gmToL1) == V{Pipe::MTE2});
+  CHECK(pipes("hivm.hir.copy", none) == V{Pipe::V});
+  // ByForm by a sync object's producer type.
+  ops::PipeOperands cube;
+  cube.producer = "TSTORE_C2GM";
+  CHECK(ops::resolvePipes(*ops::lookupCpp("pto::TSync_Custom::record"), cube) == V{Pipe::FIX});
+  // TmpVector: V with a tmp tile.
+  ops::PipeOperands tmp;
+  tmp.hasTmp = true;
+  CHECK(pipes("pto.tci", tmp) == V{Pipe::V});
+  CHECK(pipes("pto.tci", none) == V{Pipe::S});
+  // EventSource: a set on its source pipe, a wait on its destination, in every dialect.
+  ops::PipeOperands ends;
+  ends.eventSrc = Pipe::MTE2;
+  ends.eventDst = Pipe::V;
+  CHECK(pipes("pto.set_flag", ends) == V{Pipe::MTE2});
+  CHECK(pipes("pto.wait_flag", ends) == V{Pipe::V});
+  CHECK(pipes("hivm.hir.set_flag", ends) == V{Pipe::MTE2});
+  CHECK(pipes("hivm.hir.wait_flag", ends) == V{Pipe::V});
+  CHECK(pipes("hivm.hir.sync_block_set", ends) == V{Pipe::MTE2});
+  CHECK(pipes("hivm.hir.sync_block_wait", ends) == V{Pipe::V});
+  CHECK(ops::resolvePipes(*ops::lookupCpp("AscendC::WaitFlag"), ends) == V{Pipe::V});
+  CHECK(ops::eventPipes(OpKind::SetFlag, Pipe::FIX, Pipe::M) == V{Pipe::FIX});
+  CHECK(ops::eventPipes(OpKind::WaitFlag, Pipe::FIX, Pipe::M) == V{Pipe::M});
+  // Named: the pipe the barrier names.
+  ops::PipeOperands named;
+  named.named = Pipe::MTE3;
+  CHECK(pipes("pto.barrier", named) == V{Pipe::MTE3});
+  CHECK(pipes("hivm.hir.pipe_barrier", named) == V{Pipe::MTE3});
+  CHECK(ops::resolvePipes(*ops::lookupCpp("pipe_barrier"), named) == V{Pipe::MTE3});
+}
+
+TEST_CASE("op registry: PTOAS sync op types are forms of the rows they belong to") {
+  CHECK(ops::syncTypePipe("TLOAD") == Pipe::MTE2);
+  CHECK(ops::syncTypePipe("TSTORE_VEC") == Pipe::MTE3);
+  CHECK(ops::syncTypePipe("TSTORE_ACC") == Pipe::FIX);
+  CHECK(ops::syncTypePipe("TMOV_M2L") == Pipe::MTE1);
+  CHECK(ops::syncTypePipe("TMOV_M2B") == Pipe::MTE1);
+  CHECK(ops::syncTypePipe("TMOV_M2S") == Pipe::FIX);
+  CHECK(ops::syncTypePipe("TMOV_M2V") == Pipe::V);
+  CHECK(ops::syncTypePipe("TMOV_V2M") == Pipe::FIX);
+  CHECK(ops::syncTypePipe("TMATMUL") == Pipe::M);
+  CHECK(ops::syncTypePipe("TVEC") == Pipe::V);
+  CHECK(ops::syncTypePipe("TVECWAIT_EVENT") == Pipe::V);
+  // Only the op types PTOAS's record_event takes: a mnemonic is not one.
+  CHECK(ops::syncTypePipe("TADD") == Pipe::Unknown);
+  CHECK(ops::syncTypePipe("PIPE_MTE2") == Pipe::Unknown);
+}
+
+TEST_CASE("op registry: the pipe a model op issues on and its accesses are made on") {
+  Op set;
+  set.kind = OpKind::SetFlag;
+  set.event.src = Pipe::MTE2;
+  set.event.dst = Pipe::V;
+  CHECK(ops::issuePipe(set) == Pipe::MTE2);
+  set.kind = OpKind::WaitFlag;
+  CHECK(ops::issuePipe(set) == Pipe::V);
+  Op barrier;
+  barrier.kind = OpKind::PipeBarrier;
+  barrier.barrierPipe = Pipe::ALL;
+  CHECK(ops::issuePipe(barrier) == Pipe::ALL);
+  Op scalar;
+  scalar.kind = OpKind::Other;
+  CHECK(ops::issuePipe(scalar) == Pipe::S);
+  Op load;
+  load.kind = OpKind::Load;
+  load.pipes = {Pipe::MTE2};
+  MemRef plain, phase;
+  phase.pipe = Pipe::MTE3;
+  CHECK(ops::accessPipe(load, plain) == Pipe::MTE2);
+  CHECK(ops::accessPipe(load, phase) == Pipe::MTE3);
+  load.pipes = {Pipe::ALL};
+  CHECK(ops::accessPipe(load, plain) == Pipe::Unknown);
+  CHECK(ops::runsOffScalar(load));
+  scalar.pipes = {Pipe::S};
+  CHECK_FALSE(ops::runsOffScalar(scalar));
+}
+
+TEST_CASE("op registry: the prelude's pipe_t is generated in the model's order") {
+  const std::string& text = ops::preludeDeclarations();
+  CHECK(text.find("PTOVERIFY_PIPE(S)\nPTOVERIFY_PIPE(V)\nPTOVERIFY_PIPE(M)\n") != std::string::npos);
+  CHECK(text.find("PTOVERIFY_PIPE(FIX)\n#else") != std::string::npos);
+  CHECK(kPipeCount == 11);
 }
 
 TEST_CASE("isa table: the .pto front end gives TCI and TPUT the table's pipes and accesses") {
@@ -175,10 +291,10 @@ std::map<std::string, std::string> upstreamPipes(const std::string& path) {
 // with no upstream form (its fixed pipe; TCI's plain overload).
 std::set<std::string> tablePipes(const std::string& upstream) {
   std::set<std::string> out;
-  for (const auto& in : ptoisa::all()) {
+  for (const auto& in : ops::all()) {
     // pto-isa's table is of tile instructions (and two pipe classes); the collective
     // pto::comm::TGATHER shares a mnemonic with the tile TGATHER.
-    if (in.shape != ptoisa::CallShape::Tile && in.shape != ptoisa::CallShape::None) continue;
+    if (in.shape != ops::CallShape::Tile && in.shape != ops::CallShape::None) continue;
     bool namedForm = false;
     for (const auto& f : in.forms)
       if (f.upstream && upstream == f.upstream) out.insert(pipeName(f.pipe)), namedForm = true;
