@@ -240,12 +240,14 @@ class PPWatcher : public PPCallbacks {
                           SrcMgr::CharacteristicKind) override {
     if (file && searchPath != kMissingHeaderDir && inUserCode(sm_, hash)) included_.push_back(normalisedPath(file->getName().str()));
     // The prelude's instruction declarations found in a folder of the user's include path: every
-    // tile instruction would be that file's function, not an instruction, and vanish unseen.
+    // tile instruction would be that file's function, not an instruction, and vanish unseen. The
+    // prelude includes the header twice (its pipe_t, its instructions): said once.
     if (file && fileName == "ptoverify_isa_ops.h" && searchPath != kMissingHeaderDir) {
-      diags_.push_back({InputDiagnostic::Level::Error, sourceLocOf(sm_.getPresumedLoc(hash)),
-                        "'" + file->getName().str() + "' on the include path hides ptoverify's PTO-ISA declarations "
-                        "(ptoverify_isa_ops.h): no instruction would be recognised; rename it or leave its "
-                        "folder out"});
+      if (standInsShown_.insert(fileName.str()).second)
+        diags_.push_back({InputDiagnostic::Level::Error, sourceLocOf(sm_.getPresumedLoc(hash)),
+                          "'" + file->getName().str() + "' on the include path hides ptoverify's PTO-ISA declarations "
+                          "(ptoverify_isa_ops.h): no instruction would be recognised; rename it or leave its "
+                          "folder out"});
       return;
     }
     bool standIn = file && searchPath.endswith("prelude/vendor");
