@@ -264,8 +264,8 @@ void addPto(std::vector<OpRow>& t) {
   // Values and descriptors: no memory access, no pipe, no synchronisation.
   t.push_back(op(D::Pto, {"pto.yield", "pto.inttoptr", "pto.ptrtoint", "pto.get_l2_cache_offset",
                           "pto.import_reserved_buffer", "pto.reserve_buffer", "pto.comm.build_async_session"}, K::Other));
-  t.push_back(lift(D::Pto, {"pto.get_block_idx", "hivm.hir.get_block_idx"}, L::BlockIdx));
-  t.push_back(lift(D::Pto, {"pto.get_block_num", "hivm.hir.get_block_num"}, L::BlockNum));
+  t.push_back(lift(D::Pto, {"pto.get_block_idx"}, L::BlockIdx));
+  t.push_back(lift(D::Pto, {"pto.get_block_num"}, L::BlockNum));
   t.push_back(lift(D::Pto, {"pto.subview"}, L::Subview));
   t.push_back(lift(D::Pto, {"pto.bitcast", "pto.reshape"}, L::View));
   t.push_back(lift(D::Pto, {"pto.make_tensor_view"}, L::MakeTensorView));
@@ -360,6 +360,8 @@ void addHivm(std::vector<OpRow>& t) {
   hivm({"hivm.hir.return"}, K::Return);
   hivm({"hivm.hir.v"}, K::Compute, {P::V})->prefix = true;  // every other vector op (vadd, vcast, ...)
   hivm({"hivm.hir.anchor", "hivm.hir.set_ctrl", "hivm.hir.set_mask_norm", "hivm.hir.debug"}, K::Other, {}, L::Skip);
+  hivm({"hivm.hir.get_block_idx"}, K::Other, {}, L::BlockIdx);
+  hivm({"hivm.hir.get_block_num"}, K::Other, {}, L::BlockNum);
   hivm({"hivm.hir.get_sub_block_idx"}, K::Other, {}, L::Unfollowed);  // which vector core of the pair
   hivm({"hivm.hir.pointer_cast"}, K::Other, {}, L::PointerCast);
   hivm({"hivm.hir.create_sync_block_lock", "hivm.hir.sync_block_lock", "hivm.hir.sync_block_unlock",
