@@ -1,5 +1,6 @@
 #include "analyzer/hivm/lifter.h"
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <set>
@@ -176,7 +177,7 @@ void OpLifter::liftOp(const mlir::Op& op, const ops::OpRow* row, Stmt& seq) {
       break;
     }
   }
-  if (row->cubeMacro) return liftCubeMacro(op, std::move(m), seq);
+  if (row->cubeMacro) return liftCubeMacro(op, *row, std::move(m), seq);
   seq.children.push_back(Stmt::opStmt(std::move(m)));
 }
 
@@ -219,36 +220,39 @@ void OpLifter::liftSyncBlock(const mlir::Op& op, Op& m) {
   m.fftsBase = !op.attr("ffts_base_addr").empty();
 }
 
-// mmadL1's library code waits and sets events the IR passes in sync_related_args (HIVMMacroOps.td
-// in AscendNPU IR): [MTE2->MTE1 wait A, wait B, MTE1->MTE2 set A, set B, k-loop cond, backward M->MTE1
-// event 0, event 1]; -1 means none. The waits come before the macro, the sets after it.
-void OpLifter::liftCubeMacro(const mlir::Op& op, Op macro, Stmt& seq) {
+// A cube macro's library code waits and sets the events its row lists on the ids the IR passes
+// in sync_related_args (-1 means none): the waits before the macro, the sets after it, when the
+// IR passes every one of them.
+void OpLifter::liftCubeMacro(const mlir::Op& op, const ops::OpRow& row, Op macro, Stmt& seq) {
   std::vector<std::string> args = groupOperands(op, "sync_related_args");
-  auto event = [&](OpKind kind, Pipe src, Pipe dst, const std::string& arg) {
-    ExprPtr id = cx_.exprOf(arg);
-    if (evalConst(id) == std::optional<int64_t>(-1)) return;
-    Op e;
-    e.kind = kind;
-    e.name = macro.name + " (library " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + ")";
-    e.loc = op.loc;
-    e.event.src = src;
-    e.event.dst = dst;
-    e.event.idExpr = id;
-    e.event.id = evalConst(id);
-    e.pipes = ops::eventPipes(kind, src, dst);
-    seq.children.push_back(Stmt::opStmt(std::move(e)));
+  auto passed = [&](const std::vector<int>& indices) {
+    return std::all_of(indices.begin(), indices.end(), [&](int i) { return i < static_cast<int>(args.size()); });
   };
-  if (args.size() >= 4) {
-    event(OpKind::WaitFlag, Pipe::MTE2, Pipe::MTE1, args[0]);
-    event(OpKind::WaitFlag, Pipe::MTE2, Pipe::MTE1, args[1]);
-  }
+  std::vector<int> eventArgs;
+  for (const ops::ArgEvent& e : row.argEvents) eventArgs.push_back(e.arg);
+  auto events = [&](OpKind kind) {
+    if (!passed(eventArgs)) return;
+    for (const ops::ArgEvent& a : row.argEvents) {
+      if (a.kind != kind) continue;
+      ExprPtr id = cx_.exprOf(args[a.arg]);
+      if (evalConst(id) == std::optional<int64_t>(-1)) continue;
+      Op e;
+      e.kind = kind;
+      e.name = macro.name + " (library " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + ")";
+      e.loc = op.loc;
+      e.event.src = a.src;
+      e.event.dst = a.dst;
+      e.event.idExpr = id;
+      e.event.id = evalConst(id);
+      e.pipes = ops::eventPipes(kind, a.src, a.dst);
+      seq.children.push_back(Stmt::opStmt(std::move(e)));
+    }
+  };
+  events(OpKind::WaitFlag);
   seq.children.push_back(Stmt::opStmt(std::move(macro)));
-  if (args.size() >= 4) {
-    event(OpKind::SetFlag, Pipe::MTE1, Pipe::MTE2, args[2]);
-    event(OpKind::SetFlag, Pipe::MTE1, Pipe::MTE2, args[3]);
-  }
-  if (args.size() >= 7)
-    for (size_t i = 5; i < 7; ++i)
+  events(OpKind::SetFlag);
+  if (passed(row.pairedArgs))
+    for (int i : row.pairedArgs)
       if (evalConst(cx_.exprOf(args[i])) != std::optional<int64_t>(-1))
         noteOnce(op, "bwd",
                  "'" + op.name + "': the backward M -> MTE1 events passed to the library (" + args[i] +

@@ -43,7 +43,7 @@ class OpLifter {
   void liftScalarMemory(const mlir::Op& op, const ops::OpRow& row, Stmt& seq);
   void liftCrossCore(const mlir::Op& op, const ops::OpRow& row, Op& m);
   void liftSyncBlock(const mlir::Op& op, Op& m);
-  void liftCubeMacro(const mlir::Op& op, Op macro, Stmt& seq);
+  void liftCubeMacro(const mlir::Op& op, const ops::OpRow& row, Op macro, Stmt& seq);
 
   mlir::LiftContext& cx_;
   std::set<std::string> noted_;  // what noteOnce said already

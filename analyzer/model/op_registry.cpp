@@ -351,9 +351,16 @@ void addHivm(std::vector<OpRow>& t) {
   brc->rule = R::ByForm;
   brc->forms = {{nullptr, "", "l1", P::MTE2}};
   // Cube macros: read L1 on MTE1, write L0C on M; one pipe per op in this model, M. mmadL1 and
-  // its kin set and wait the events the IR passes in sync_related_args (HIVMMacroOps.td).
-  for (const char* n : {"hivm.hir.mmadL1", "hivm.hir.batchMmadL1", "hivm.hir.mmadmxL1"})
-    hivm({n}, K::Compute, {P::M})->cubeMacro = true;
+  // its kin wait and set the events the IR passes in sync_related_args (HIVMMacroOps.td): [MTE2 ->
+  // MTE1 wait A, wait B, MTE1 -> MTE2 set A, set B, k-loop cond, backward M -> MTE1 event 0,
+  // event 1]; the library pairs the backward ones itself.
+  for (const char* n : {"hivm.hir.mmadL1", "hivm.hir.batchMmadL1", "hivm.hir.mmadmxL1"}) {
+    OpRow* macro = hivm({n}, K::Compute, {P::M});
+    macro->cubeMacro = true;
+    macro->argEvents = {{K::WaitFlag, P::MTE2, P::MTE1, 0}, {K::WaitFlag, P::MTE2, P::MTE1, 1},
+                        {K::SetFlag, P::MTE1, P::MTE2, 2}, {K::SetFlag, P::MTE1, P::MTE2, 3}};
+    macro->pairedArgs = {5, 6};
+  }
   hivm({"hivm.hir.Conv1dL1", "hivm.hir.Conv2dL1", "hivm.hir.Conv3dL1"}, K::Compute, {P::M});
   hivm({"hivm.hir.gather_load", "hivm.hir.scatter_store", "hivm.hir.stride_load", "hivm.hir.stride_store",
         "hivm.hir.indirect_load", "hivm.hir.indirect_store"}, K::Compute, {P::V});

@@ -125,6 +125,14 @@ struct InternalEvent {
   bool afterLastPhase = false;  // issued after the instruction's last phase (its closing drain)
 };
 
+// An event a HIVM cube macro's library code waits or sets on the id the IR passes as its
+// sync_related_args[arg] (-1: none). The waits come before the macro, the sets after it.
+struct ArgEvent {
+  OpKind kind;  // WaitFlag or SetFlag
+  Pipe src, dst;
+  int arg;
+};
+
 struct OpRow {
   const char* name = "";  // PTO-ISA: the upper-case mnemonic (TMOV, SET_FLAG); else the op's name
   Dialect dialect = Dialect::PtoIsa;
@@ -144,6 +152,8 @@ struct OpRow {
   // `upstream` name takes the form's pipe, any other the row's `pipes`.
   std::vector<std::string> syncTypes;
   bool cubeMacro = false;  // a HIVM cube macro whose library code sets and waits events it is passed
+  std::vector<ArgEvent> argEvents;  // cube macro: the events it is passed, modelled
+  std::vector<int> pairedArgs;      // cube macro: events it is passed and pairs inside (not modelled)
   // Operand roles in the C++ call order: the operand written (-1: none; every other tile or GM
   // operand is read), and a scratch tile the instruction also writes (-1: none).
   int written = 0;
