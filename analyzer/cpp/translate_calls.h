@@ -283,7 +283,7 @@ class CallLowering : public WrapperFacts {
       }
       case CS::SyncAllPto:
       case CS::SyncAllIndexed:
-      case CS::SyncAllAscendC: return translateSyncAll(call, in.shape, seq);
+      case CS::SyncAllAscendC: return translateSyncAll(call, in, seq);
       case CS::CrossCoreSet: {
         Op op = makeOp(OpKind::CrossCoreSet, n, l);
         op.event.src = pipeArg(arg(0));
@@ -521,10 +521,11 @@ class CallLowering : public WrapperFacts {
     emit(seq, std::move(op));
   }
 
-  void translateSyncAll(const CallExpr* call, ops::CallShape shape, Stmt& seq) {
+  void translateSyncAll(const CallExpr* call, const ops::OpRow& in, Stmt& seq) {
     using CS = ops::CallShape;
+    const CS shape = in.shape;
     Op op = makeOp(OpKind::SyncAll, call->getDirectCallee()->getQualifiedNameAsString(), call->getBeginLoc());
-    op.pipes = {Pipe::ALL};
+    op.pipes = ops::resolvePipes(in, {});
     auto arg = [&](unsigned i) { return argOf(call, i); };
     Origin ws;
     if (shape == CS::SyncAllAscendC) {
