@@ -8,6 +8,8 @@
 // their GM boxes and guards.
 #include "analysis/pipe_races.h"
 
+#include "analyzer/model/op_registry.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -22,20 +24,7 @@ namespace ptov {
 
 // The pipe a memory access runs on, or Unknown for ops that are not plain accesses (sync,
 // tile bookkeeping). An access that names its own pipe (a phase of TPUT / TGET) runs there.
-Pipe accessPipe(const Op& op, const MemRef& m) {
-  if (m.pipe != Pipe::Unknown) return m.pipe;
-  switch (op.kind) {
-    case OpKind::Load:
-    case OpKind::Store:
-    case OpKind::ScalarLoad:
-    case OpKind::ScalarStore:
-    case OpKind::Compute:
-      if (op.pipes.empty() || op.pipes.front() == Pipe::ALL) return Pipe::Unknown;
-      return op.pipes.front();
-    default:
-      return Pipe::Unknown;
-  }
-}
+Pipe accessPipe(const Op& op, const MemRef& m) { return ops::accessPipe(op, m); }
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "analyzer/model/isa_table.h"
+#include "analyzer/model/op_registry.h"
 #include "cli/audit.h"
 #include "cli/baseline.h"
 #include "cli/changed_lines.h"
@@ -544,9 +544,9 @@ int runExplainCommand(const Args& a) {
 
 int runIsaCommand(const Args& a) {
   if (a.isaDeclarations)
-    std::cout << ptoisa::preludeDeclarations();
+    std::cout << ops::preludeDeclarations();
   else
-    for (const auto& in : ptoisa::all()) std::cout << ptoisa::describe(in) << '\n';
+    for (const auto& in : ops::all()) std::cout << ops::describe(in) << '\n';
   return 0;
 }
 

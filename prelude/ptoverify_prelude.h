@@ -50,7 +50,12 @@ struct bfloat16_t {
 };
 
 // Pipes, events, barriers and cache maintenance (values are stable names, not hardware codes).
-enum pipe_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
+// pipe_t's enumerators are generated from ptoverify's model (ptoverify_isa_ops.h), in its order.
+#define PTOVERIFY_PIPE(NAME) PIPE_##NAME,
+enum pipe_t {
+#include "ptoverify_isa_ops.h"
+};
+#undef PTOVERIFY_PIPE
 enum event_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
 enum mem_dsb_t { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
 enum cache_line_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
@@ -225,8 +230,8 @@ enum class AccPhase { Unknown, Partial, Final };
 enum class TileSplitAxis { TILE_NO_SPLIT, TILE_UP_DOWN, TILE_LEFT_RIGHT, TILE_UP_DOWN_ODD, TILE_LEFT_RIGHT_ODD };
 
 PTOVERIFY_TILE_OP(TASSIGN)
-// Every instruction of the PTO-ISA table (analyzer/model/isa_table.cpp): the front end generates
-// this header from the table (`ptoverify isa` lists it).
+// Every tile instruction of the op registry (analyzer/model/op_registry.cpp): the front end
+// generates this header from it (`ptoverify isa` lists the instructions).
 #include "ptoverify_isa_ops.h"
 
 // All-core barriers. Soft: a GM counter workspace polled by every participant.

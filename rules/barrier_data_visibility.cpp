@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "analyzer/model/op_registry.h"
 #include "rules/cpp_queries.h"
 #include "rules/line_walks.h"
 #include "rules/model_queries.h"
@@ -158,11 +159,7 @@ class BarrierDataVisibility : public Rule {
     return std::nullopt;
   }
 
-  static bool pipeWrite(const Op& op) {
-    for (Pipe p : op.pipes)
-      if (p != Pipe::S) return true;
-    return false;
-  }
+  static bool pipeWrite(const Op& op) { return ops::runsOffScalar(op); }
 
   static void checkPair(const Kernel& k, const std::vector<const Op*>& ops, const OpNumbering& numbering, size_t w,
                         size_t b, size_t r, const MemRef& data, const MemRef& read, RuleContext& ctx) {

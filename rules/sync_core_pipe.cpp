@@ -1,10 +1,10 @@
 // sync-core-pipe: a pipe barrier or intra-core event on a pipe the kernel's core does not have. The
 // vector core (AIV) has no M, MTE1 or FIX pipe and the cube core (AIC) no V pipe
-// (analyzer/model/isa_table: coreHasPipe). Sync on a missing pipe is not defined: PTOAS #1026
+// (analyzer/model/op_registry: coreHasPipe). Sync on a missing pipe is not defined: PTOAS #1026
 // lowered a GM fence to pipe_barrier(PIPE_FIX) in a vector kernel, and after a TPUT the kernel
 // never returned.
 #include "analyzer/model/cpp_facts.h"
-#include "analyzer/model/isa_table.h"
+#include "analyzer/model/op_registry.h"
 #include "rules/model_queries.h"
 #include "rules/rule.h"
 
@@ -48,7 +48,7 @@ class SyncCorePipe : public Rule {
     const KernelKind core = coreKindOf(k);
     forEachOp(*k.body, [&](const Op& op) {
       for (Pipe p : namedPipes(op)) {
-        if (p == Pipe::Unknown || ptoisa::coreHasPipe(core, p)) continue;
+        if (p == Pipe::Unknown || ops::coreHasPipe(core, p)) continue;
         std::string what = op.kind == OpKind::PipeBarrier ? "waits for" : "names";
         ctx.report(op.loc, "'" + op.name + "' " + what + " " + pipeName(p) + ", which the " + coreName(core) + " of '" +
                                k.name + "' does not have: sync on a missing pipe is not defined (PTOAS #1026: a "

@@ -1,6 +1,7 @@
 #include "solver/proofs.h"
 
 #include "analyzer/model/cpp_facts.h"
+#include "analyzer/model/op_registry.h"
 
 #include <algorithm>
 #include <set>
@@ -72,12 +73,7 @@ bool isWitnessOp(const Op& op) {
   }
 }
 
-Pipe lanePipe(const Op& op) {
-  if (op.kind == OpKind::SetFlag) return op.event.src;
-  if (op.kind == OpKind::WaitFlag) return op.event.dst;
-  if (op.kind == OpKind::PipeBarrier) return op.barrierPipe;
-  return op.pipes.empty() ? Pipe::S : op.pipes.front();
-}
+Pipe lanePipe(const Op& op) { return ops::issuePipe(op); }
 
 }  // namespace
 

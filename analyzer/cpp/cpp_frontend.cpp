@@ -35,7 +35,7 @@
 #include "analyzer/cpp/machine.h"
 #include "analyzer/cpp/orchestration.h"
 #include "analyzer/cpp/translate.h"
-#include "analyzer/model/isa_table.h"
+#include "analyzer/model/op_registry.h"
 
 #ifndef PTOVERIFY_SOURCE_PRELUDE
 #define PTOVERIFY_SOURCE_PRELUDE ""
@@ -240,12 +240,14 @@ class PPWatcher : public PPCallbacks {
                           SrcMgr::CharacteristicKind) override {
     if (file && searchPath != kMissingHeaderDir && inUserCode(sm_, hash)) included_.push_back(normalisedPath(file->getName().str()));
     // The prelude's instruction declarations found in a folder of the user's include path: every
-    // tile instruction would be that file's function, not an instruction, and vanish unseen.
+    // tile instruction would be that file's function, not an instruction, and vanish unseen. The
+    // prelude includes the header twice (its pipe_t, its instructions): said once.
     if (file && fileName == "ptoverify_isa_ops.h" && searchPath != kMissingHeaderDir) {
-      diags_.push_back({InputDiagnostic::Level::Error, sourceLocOf(sm_.getPresumedLoc(hash)),
-                        "'" + file->getName().str() + "' on the include path hides ptoverify's PTO-ISA declarations "
-                        "(ptoverify_isa_ops.h): no instruction would be recognised; rename it or leave its "
-                        "folder out"});
+      if (standInsShown_.insert(fileName.str()).second)
+        diags_.push_back({InputDiagnostic::Level::Error, sourceLocOf(sm_.getPresumedLoc(hash)),
+                          "'" + file->getName().str() + "' on the include path hides ptoverify's PTO-ISA declarations "
+                          "(ptoverify_isa_ops.h): no instruction would be recognised; rename it or leave its "
+                          "folder out"});
       return;
     }
     bool standIn = file && searchPath.endswith("prelude/vendor");
@@ -442,7 +444,7 @@ class Consumer : public ASTConsumer {
       struct Calls : RecursiveASTVisitor<Calls> {
         std::vector<SourceLocation> found;
         bool VisitCallExpr(CallExpr* c) {
-          const ptoisa::Instr* in = instrOf(c->getDirectCallee());
+          const ops::OpRow* in = instrOf(c->getDirectCallee());
           if (const auto* ov = dyn_cast<OverloadExpr>(c->getCallee()->IgnoreParenImpCasts())) in = instrOfLookup(*ov);
           if (in && isCountedSync(in->kind))
             found.push_back(c->getBeginLoc());
@@ -1465,7 +1467,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   collectIncludes(includesInText(text), fs::path(abs).parent_path(), searched, names, seen);
   tooling::FileContentMappings missing;
   for (const auto& n : names) missing.emplace_back(std::string(kMissingHeaderDir) + "/" + n, "#pragma once\n");
-  missing.emplace_back(std::string(kMissingHeaderDir) + "/ptoverify_isa_ops.h", ptoisa::preludeDeclarations());
+  missing.emplace_back(std::string(kMissingHeaderDir) + "/ptoverify_isa_ops.h", ops::preludeDeclarations());
   // The prelude stands in for the device toolchain's headers; control code is parsed as it is
   // written (the prelude's `__gm__` and `DataType` would change its meaning). Control code is a
   // file whose own text writes no device code and whose preprocessing takes no toolchain header;

@@ -79,21 +79,21 @@ const FunctionDecl* patternOf(const FunctionDecl* fd) {
   return fd->getCanonicalDecl();
 }
 
-const ptoisa::Instr* instrOf(const FunctionDecl* fd) {
+const ops::OpRow* instrOf(const FunctionDecl* fd) {
   if (!fd) return nullptr;
   if (inUserCode(fd->getASTContext().getSourceManager(), fd->getLocation())) return nullptr;
   // A method of a class template's specialization is listed under the template's name
   // (pto::TSync_Custom::record, whatever its template arguments).
   if (const auto* m = dyn_cast<CXXMethodDecl>(fd))
     if (const auto* spec = dyn_cast<ClassTemplateSpecializationDecl>(m->getParent()))
-      return ptoisa::lookupCpp(spec->getSpecializedTemplate()->getQualifiedNameAsString() + "::" +
+      return ops::lookupCpp(spec->getSpecializedTemplate()->getQualifiedNameAsString() + "::" +
                                m->getNameAsString());
-  return ptoisa::lookupCpp(fd->getQualifiedNameAsString());
+  return ops::lookupCpp(fd->getQualifiedNameAsString());
 }
 
-const ptoisa::Instr* instrOfLookup(const OverloadExpr& lookup) {
+const ops::OpRow* instrOfLookup(const OverloadExpr& lookup) {
   for (const NamedDecl* d : lookup.decls())
-    if (const ptoisa::Instr* in = instrOf(d->getAsFunction())) return in;
+    if (const ops::OpRow* in = instrOf(d->getAsFunction())) return in;
   return nullptr;
 }
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analyzer/model/cpp_facts.h"
-#include "analyzer/model/isa_table.h"
+#include "analyzer/model/op_registry.h"
 #include "analyzer/model/model.h"
 
 namespace clang {
@@ -78,8 +78,8 @@ std::optional<std::vector<CaseGroup>> caseGroups(const clang::SwitchStmt& sw);
 const CaseGroup* caseSelected(const std::vector<CaseGroup>& groups, int64_t selector, const clang::ASTContext& ctx);
 // The PTO-ISA table instruction a callee is: the prelude's (or a stand-in header's) declaration of
 // one of the table's C++ names. A user's function is never an instruction, whatever its name.
-const ptoisa::Instr* instrOf(const clang::FunctionDecl* fd);
+const ops::OpRow* instrOf(const clang::FunctionDecl* fd);
 // The same for a call Clang left unresolved: the first candidate that is an instruction.
-const ptoisa::Instr* instrOfLookup(const clang::OverloadExpr& lookup);
+const ops::OpRow* instrOfLookup(const clang::OverloadExpr& lookup);
 
 }  // namespace ptov::cpp

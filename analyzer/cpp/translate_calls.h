@@ -43,9 +43,9 @@ class CallLowering : public WrapperFacts {
       if (auto c = evalConst(value(co->getCond()))) return translateCalls(*c ? co->getTrueExpr() : co->getFalseExpr(), seq);
     if (const auto* rec = dyn_cast<RecoveryExpr>(e)) return translateRecovery(rec, seq);
     if (const auto* call = dyn_cast<CallExpr>(e)) {
-      const ptoisa::Instr* in = instrOf(call->getDirectCallee());
+      const ops::OpRow* in = instrOf(call->getDirectCallee());
       // Arguments first, except the operands an instruction reads itself.
-      using CS = ptoisa::CallShape;
+      using CS = ops::CallShape;
       if (!in || in->shape == CS::LaneId || in->shape == CS::LaneCount || in->shape == CS::CacheOffset)
         for (const clang::Expr* a : call->arguments()) translateCalls(a, seq);
       if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) translateCalls(mc->getImplicitObjectArgument(), seq);
@@ -79,7 +79,7 @@ class CallLowering : public WrapperFacts {
     recovered_.insert({at.file, at.line});
     std::vector<const clang::Expr*> parts(rec->subExpressions().begin(), rec->subExpressions().end());
     std::string name;
-    const ptoisa::Instr* in = nullptr;
+    const ops::OpRow* in = nullptr;
     if (!parts.empty()) {
       const clang::Expr* callee = parts.front()->IgnoreParenImpCasts();
       if (const auto* ul = dyn_cast<UnresolvedLookupExpr>(callee)) {
@@ -93,7 +93,7 @@ class CallLowering : public WrapperFacts {
       }
     }
     // A tile instruction whose arguments did not resolve still has its table facts.
-    if (in && in->shape == ptoisa::CallShape::Tile && parts.size() > 1) {
+    if (in && in->shape == ops::CallShape::Tile && parts.size() > 1) {
       std::vector<const clang::Expr*> args(parts.begin() + 1, parts.end());
       return translateTileOp(rec, *in, name, args, seq);
     }
@@ -204,10 +204,9 @@ class CallLowering : public WrapperFacts {
   Pipe pipeArg(const clang::Expr* e) {
     std::string n = enumeratorName(e);
     if (!n.empty()) return pipeFromName(n);
-    static const Pipe order[] = {Pipe::S,   Pipe::V,    Pipe::M,    Pipe::MTE1, Pipe::MTE2, Pipe::MTE3,
-                                 Pipe::ALL, Pipe::MTE4, Pipe::MTE5, Pipe::V2,   Pipe::FIX};
+    // A number is a pipe_t value: the prelude's enum is generated in the model's order.
     if (auto c = constant(e))
-      if (*c >= 0 && *c < 11) return order[*c];
+      if (*c >= 0 && *c < kPipeCount) return static_cast<Pipe>(*c);
     return Pipe::Unknown;
   }
 
@@ -222,9 +221,9 @@ class CallLowering : public WrapperFacts {
     return i < call->getNumArgs() ? call->getArg(i) : nullptr;
   }
 
-  // A call of a table instruction: one handler per call shape (analyzer/model/isa_table.h).
-  void translateInstr(const CallExpr* call, const ptoisa::Instr& in, Stmt& seq) {
-    using CS = ptoisa::CallShape;
+  // A call of a table instruction: one handler per call shape (analyzer/model/op_registry.h).
+  void translateInstr(const CallExpr* call, const ops::OpRow& in, Stmt& seq) {
+    using CS = ops::CallShape;
     SourceLocation l = call->getBeginLoc();
     const std::string n = call->getDirectCallee()->getNameAsString();
     auto arg = [&](unsigned i) { return argOf(call, i); };
@@ -244,7 +243,9 @@ class CallLowering : public WrapperFacts {
       case CS::BarrierTemplate: {
         Op op = makeOp(OpKind::PipeBarrier, n, l);
         op.barrierPipe = in.shape == CS::Barrier ? pipeArg(arg(0)) : pipeFromName(templateArgText(call, 0));
-        op.pipes = {op.barrierPipe};
+        ops::PipeOperands named;
+        named.named = op.barrierPipe;
+        op.pipes = ops::resolvePipes(in, named);
         return emit(seq, std::move(op));
       }
       case CS::Dsb: {
@@ -283,7 +284,7 @@ class CallLowering : public WrapperFacts {
       }
       case CS::SyncAllPto:
       case CS::SyncAllIndexed:
-      case CS::SyncAllAscendC: return translateSyncAll(call, in.shape, seq);
+      case CS::SyncAllAscendC: return translateSyncAll(call, in, seq);
       case CS::CrossCoreSet: {
         Op op = makeOp(OpKind::CrossCoreSet, n, l);
         op.event.src = pipeArg(arg(0));
@@ -343,14 +344,16 @@ class CallLowering : public WrapperFacts {
   // sync.record() / wait() / allocate() / free() on a TSync_Custom{flag_id}: a cross-core set or
   // wait of the object's flag (plus the table's offset); a record's pipe follows the producer
   // the object's type names.
-  void translateSyncObject(const CallExpr* call, const ptoisa::Instr& in, Stmt& seq) {
+  void translateSyncObject(const CallExpr* call, const ops::OpRow& in, Stmt& seq) {
     const auto* mc = dyn_cast<CXXMemberCallExpr>(call);
     const CXXMethodDecl* method = mc ? mc->getMethodDecl() : nullptr;
     Op op = makeOp(in.kind, "pto::TSync_Custom::" + call->getDirectCallee()->getNameAsString(), call->getBeginLoc());
     std::string producer;
     if (const auto* spec = method ? dyn_cast<ClassTemplateSpecializationDecl>(method->getParent()) : nullptr)
       if (spec->getTemplateArgs().size() > 0) producer = templateArgName(spec->getTemplateArgs()[0]);
-    if (in.kind == OpKind::CrossCoreSet) op.event.src = ptoisa::pipesForProducer(in, producer).front();
+    ops::PipeOperands byProducer;
+    byProducer.producer = producer;
+    if (in.kind == OpKind::CrossCoreSet) op.event.src = ops::resolvePipes(in, byProducer).front();
     if (const FieldDecl* field = mc ? fieldNamed(method->getParent(), "flag_id") : nullptr)
       if (auto id = constantField(mc->getImplicitObjectArgument(), field)) op.event.id = *id + in.flag;
     if (!op.event.id)
@@ -361,7 +364,7 @@ class CallLowering : public WrapperFacts {
 
   // TPUT / TGET(dst, src, staging tile): its load phase, the set/wait pair it issues inside
   // itself, then the rest, each access on its own phase's pipe.
-  void translateStaged(const CallExpr* call, const ptoisa::Instr& in, Stmt& seq) {
+  void translateStaged(const CallExpr* call, const ops::OpRow& in, Stmt& seq) {
     Op op = makeOp(in.kind, "pto::comm::" + call->getDirectCallee()->getNameAsString(), call->getBeginLoc());
     op.pipes = in.pipes;
     std::vector<MemRef> refs;
@@ -371,7 +374,7 @@ class CallLowering : public WrapperFacts {
     }
     std::vector<const MemRef*> operands;
     for (const MemRef& r : refs) operands.push_back(r.valid() ? &r : nullptr);
-    for (Op& phase : ptoisa::stagedOps(in, operands, std::move(op))) emit(seq, std::move(phase));
+    for (Op& phase : ops::stagedOps(in, operands, std::move(op))) emit(seq, std::move(phase));
   }
 
   // A call of anything but an instruction: a user function's body is inlined; a library call
@@ -414,9 +417,9 @@ class CallLowering : public WrapperFacts {
   }
 
   // A PTO-ISA tile instruction: kind, pipe and operand roles from the shared table
-  // (analyzer/model/isa_table). One the table does not list gets its conservative default and is
+  // (analyzer/model/op_registry). One the table does not list gets its conservative default and is
   // counted as a gap.
-  void translateTileOp(const clang::Expr* call, const ptoisa::Instr& in, const std::string& n,
+  void translateTileOp(const clang::Expr* call, const ops::OpRow& in, const std::string& n,
                        const std::vector<const clang::Expr*>& args, Stmt& seq) {
     // TMOV(pipe, tile) / TMOV(tile, pipe) through a cube <-> vector FIFO is a TPUSH / TPOP: its
     // data movement and cross-core flags are not the plain move the table describes.
@@ -442,9 +445,11 @@ class CallLowering : public WrapperFacts {
     }
     if (in.window && args.size() >= 4) op.sourceWindowByte = windowByte(args);
     op.unitFlag = usesUnitFlag(call);
-    MemSpace src = op.reads.empty() ? MemSpace::None : op.reads.front().space;
-    MemSpace dst = op.writes.empty() ? MemSpace::None : op.writes.front().space;
-    op.pipes = ptoisa::pipesFor(in, src, dst, hasTmp);
+    ops::PipeOperands operands;
+    operands.src = op.reads.empty() ? MemSpace::None : op.reads.front().space;
+    operands.dst = op.writes.empty() ? MemSpace::None : op.writes.front().space;
+    operands.hasTmp = hasTmp;
+    op.pipes = ops::resolvePipes(in, operands);
     if (in.kind == OpKind::Load) {
       std::string hint = dyn_cast<CallExpr>(call) ? templateArgText(cast<CallExpr>(call), 0) : "";
       if (hint == "NotAllocKeep" || hint == "NotAllocClear") op.cachePolicy = CachePolicy::L2Bypass;
@@ -481,7 +486,7 @@ class CallLowering : public WrapperFacts {
   // A set_flag / wait_flag whose pipes are known: it runs on the set's source or the wait's
   // destination pipe; the id is folded when it can be.
   void emitEvent(Op op, const clang::Expr* id, Stmt& seq) {
-    op.pipes = {op.kind == OpKind::SetFlag ? op.event.src : op.event.dst};
+    op.pipes = ops::eventPipes(op.kind, op.event.src, op.event.dst);
     if (id) {
       op.event.idExpr = value(id);
       op.event.id = evalConst(op.event.idExpr);
@@ -517,10 +522,11 @@ class CallLowering : public WrapperFacts {
     emit(seq, std::move(op));
   }
 
-  void translateSyncAll(const CallExpr* call, ptoisa::CallShape shape, Stmt& seq) {
-    using CS = ptoisa::CallShape;
+  void translateSyncAll(const CallExpr* call, const ops::OpRow& in, Stmt& seq) {
+    using CS = ops::CallShape;
+    const CS shape = in.shape;
     Op op = makeOp(OpKind::SyncAll, call->getDirectCallee()->getQualifiedNameAsString(), call->getBeginLoc());
-    op.pipes = {Pipe::ALL};
+    op.pipes = ops::resolvePipes(in, {});
     auto arg = [&](unsigned i) { return argOf(call, i); };
     Origin ws;
     if (shape == CS::SyncAllAscendC) {

@@ -39,8 +39,8 @@ class WrapperFacts : public ValueEvaluator {
         }
       if (const auto* call = dyn_cast<CallExpr>(x)) {
         // Lane facts by their declaration; which of the lane-id spellings it is picks the source.
-        if (const ptoisa::Instr* in = instrOf(call->getDirectCallee())) {
-          using CS = ptoisa::CallShape;
+        if (const ops::OpRow* in = instrOf(call->getDirectCallee())) {
+          using CS = ops::CallShape;
           bool sub = call->getDirectCallee()->getName().contains("sub");
           if (in->shape == CS::LaneId) a.source = sub ? "subblock_idx" : "block_idx";
           if (in->shape == CS::LaneCount) a.source = "block_num";

@@ -22,7 +22,7 @@
 #include <type_traits>
 
 #include "analyzer/cpp/translate.h"
-#include "analyzer/model/isa_table.h"
+#include "analyzer/model/op_registry.h"
 
 namespace ptov::cpp {
 

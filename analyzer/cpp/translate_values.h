@@ -57,10 +57,10 @@ class ValueEvaluator : public ModelState {
       return Expr::select(value(co->getCond()), value(co->getTrueExpr()), value(co->getFalseExpr()));
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       std::string n = calleeName(call);
-      if (const ptoisa::Instr* in = instrOf(call->getDirectCallee())) {
-        if (in->shape == ptoisa::CallShape::LaneId) return Expr::blockIdx(call->getNumArgs() > 0 ? "logical" : "physical");
-        if (in->shape == ptoisa::CallShape::LaneCount) return Expr::blockNum();
-        if (in->shape == ptoisa::CallShape::CvSlot) return commSlot(call);
+      if (const ops::OpRow* in = instrOf(call->getDirectCallee())) {
+        if (in->shape == ops::CallShape::LaneId) return Expr::blockIdx(call->getNumArgs() > 0 ? "logical" : "physical");
+        if (in->shape == ops::CallShape::LaneCount) return Expr::blockNum();
+        if (in->shape == ops::CallShape::CvSlot) return commSlot(call);
       }
       // The library's min / max (std::, the prelude's); a user's own is a helper below.
       const FunctionDecl* callee = call->getDirectCallee();

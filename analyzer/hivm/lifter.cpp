@@ -1,27 +1,37 @@
 #include "analyzer/hivm/lifter.h"
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <set>
 
-#include "analyzer/hivm/op_table.h"
+#include <map>
 #include "analyzer/numbers.h"
 
 namespace ptov::hivm {
+
+MemSpace addressSpace(const std::string& type) {
+  auto at = type.find("address_space<");
+  if (at == std::string::npos) return MemSpace::None;
+  auto start = at + 14;
+  auto end = type.find('>', start);
+  std::string s = type.substr(start, end - start);
+  using M = MemSpace;
+  static const std::map<std::string, MemSpace> m = {
+      {"gm", M::GM}, {"ub", M::UB}, {"cbuf", M::L1}, {"ca", M::L0A}, {"cb", M::L0B}, {"cc", M::L0C}, {"zero", M::GM},
+  };
+  auto it = m.find(s);
+  return it == m.end() ? M::Other : it->second;
+}
+
+std::string archOfTarget(const std::string& target) {
+  return target.find("Ascend950") != std::string::npos ? "a5" : "a2a3";
+}
 
 using mlir::angleBody;
 using mlir::elementBytes;
 using mlir::Tok;
 using mlir::ValueInfo;
-
-bool OpLifter::isMemrefAlias(const std::string& n) {
-  static const std::set<std::string> aliases = {
-      "memref.subview",           "memref.view",         "memref.reinterpret_cast", "memref.cast",
-      "memref.collapse_shape",    "memref.expand_shape", "memref.reshape",          "memref.transpose",
-      "memref.memory_space_cast", "hivm.hir.bitcast",    "bufferization.to_tensor", "bufferization.to_memref",
-      "tensor.extract_slice"};
-  return aliases.count(n) > 0;
-}
 
 // Bytes of a `memref<4x16xf32, ...>` type; 0 when a dimension is dynamic.
 int64_t OpLifter::memrefBytes(const std::string& type) {
@@ -53,208 +63,200 @@ void OpLifter::noteOnce(const mlir::Op& op, const std::string& key, const std::s
   if (noted_.insert(key).second) cx_.note(op, msg);
 }
 
-bool OpLifter::lift(const mlir::Op& op, Stmt& seq) {
-  const std::string& n = op.name;
-  // Everything below is in these dialects (a .pto op is rejected without the comparisons).
-  size_t dot = n.find('.');
-  std::string_view dialect = dot == std::string::npos ? std::string_view() : std::string_view(n).substr(0, dot);
-  if (dialect != "hivm" && dialect != "memref" && dialect != "annotation" && dialect != "bufferization" &&
-      dialect != "tensor")
-    return false;
+void OpLifter::liftSpecial(const mlir::Op& op, const ops::OpRow& row, Stmt& seq) {
+  switch (row.lift) {
+    case ops::Lift::MemrefAlias: return liftAlias(op);
+    case ops::Lift::Alloc: return liftAlloc(op, false, seq);
+    case ops::Lift::PointerCast: return liftAlloc(op, true, seq);
+    case ops::Lift::ScalarMemory: return liftScalarMemory(op, row, seq);
+    case ops::Lift::Lock:
+      return noteOnce(op, "lock",
+                      "'" + op.name + "': GM spin-locks between blocks are not modelled; their pairing is not checked");
+    default: return;
+  }
+}
+
+void OpLifter::noteCustom(const mlir::Op& op) {
+  noteOnce(op, "custom", "'" + op.name + "': the sync inside custom macros (sync_event_slots) is not modelled");
+}
+
+void OpLifter::liftAlias(const mlir::Op& op) {
   const auto& ops = op.operands;
-  if (n == "annotation.mark" || n == "hivm.hir.anchor" || n == "hivm.hir.set_ctrl" || n == "hivm.hir.set_mask_norm" ||
-      n == "hivm.hir.debug")
-    return true;
-  if (n == "hivm.hir.get_sub_block_idx") return cx_.defineUnknown(op), true;  // which vector core of the pair
-  if (isMemrefAlias(n)) {
-    if (!ops.empty()) {
-      ValueInfo v = cx_.info(ops[0]) ? *cx_.info(ops[0]) : ValueInfo{};
-      if (v.root.empty()) v.root = ops[0];
-      v.expr = nullptr;
-      cx_.defineResults(op, v);
-    }
-    return true;
+  if (ops.empty()) return;
+  ValueInfo v = cx_.info(ops[0]) ? *cx_.info(ops[0]) : ValueInfo{};
+  if (v.root.empty()) v.root = ops[0];
+  v.expr = nullptr;
+  cx_.defineResults(op, v);
+}
+
+// memref.alloc / alloca, and pointer_cast (`placed`): pointer_cast(%off) places the buffer;
+// pointer_cast(%off0, %off1) is a multi-buffer whose slot k is used in iteration k mod n.
+void OpLifter::liftAlloc(const mlir::Op& op, bool placed, Stmt& seq) {
+  const auto& ops = op.operands;
+  std::string type = firstMemrefType(op);
+  ValueInfo v;
+  v.isTile = true;
+  v.space = addressSpace(type);
+  if (v.space == MemSpace::None) v.space = MemSpace::UB;
+  v.tileBytes = memrefBytes(type);
+  Op m;
+  m.kind = OpKind::TileAlloc;
+  m.name = op.name;
+  m.dialect = dialectOfMlirName(op.name);
+  m.loc = op.loc;
+  m.tileValue = op.results.empty() ? "" : op.results[0];
+  m.tileSpace = v.space;
+  m.tileBytes = v.tileBytes;
+  std::vector<int64_t> offsets;
+  for (const auto& o : ops)
+    if (auto c = evalConst(cx_.exprOf(o))) offsets.push_back(*c);
+  if (placed && offsets.size() == ops.size() && !offsets.empty()) {
+    if (offsets.size() == 1)
+      m.tileAddr = v.tileAddr = offsets[0];
+    else
+      m.tileAddrChoices = offsets;
   }
-  if (n == "memref.alloc" || n == "memref.alloca" || n == "hivm.hir.pointer_cast") {
-    std::string type = firstMemrefType(op);
-    ValueInfo v;
-    v.isTile = true;
-    v.space = addressSpace(type);
-    if (v.space == MemSpace::None) v.space = MemSpace::UB;
-    v.tileBytes = memrefBytes(type);
-    Op m;
-    m.kind = OpKind::TileAlloc;
-    m.name = n;
-    m.dialect = dialectOfMlirName(n);
-    m.loc = op.loc;
-    m.tileValue = op.results.empty() ? "" : op.results[0];
-    m.tileSpace = v.space;
-    m.tileBytes = v.tileBytes;
-    // pointer_cast(%off) places the buffer; pointer_cast(%off0, %off1) is a multi-buffer
-    // whose slot k is used in iteration k mod n.
-    std::vector<int64_t> offsets;
-    for (const auto& o : ops)
-      if (auto c = evalConst(cx_.exprOf(o))) offsets.push_back(*c);
-    if (n == "hivm.hir.pointer_cast" && offsets.size() == ops.size() && !offsets.empty()) {
-      if (offsets.size() == 1)
-        m.tileAddr = v.tileAddr = offsets[0];
-      else
-        m.tileAddrChoices = offsets;
-    }
-    cx_.defineResults(op, v);
-    if (m.tileAddr || !m.tileAddrChoices.empty()) seq.children.push_back(Stmt::opStmt(std::move(m)));
-    return true;
-  }
-  if (n == "memref.load" || n == "memref.store") {
-    Op m;
-    m.kind = n == "memref.load" ? OpKind::ScalarLoad : OpKind::ScalarStore;
-    m.name = n;
-    m.dialect = dialectOfMlirName(n);
-    m.loc = op.loc;
-    m.pipes = {Pipe::S};
-    m.uses = ops;
-    m.defs = op.results;
-    if (n == "memref.load" && !ops.empty()) m.reads.push_back(cx_.memRefOf(ops[0]));
-    if (n == "memref.store" && ops.size() > 1) m.writes.push_back(cx_.memRefOf(ops[1]));
-    if (n == "memref.load") cx_.defineResults(op, ValueInfo{});
-    seq.children.push_back(Stmt::opStmt(std::move(m)));
-    return true;
-  }
-  if (n.rfind("hivm.hir.", 0) != 0) return false;
-  if (n == "hivm.hir.create_sync_block_lock" || n == "hivm.hir.sync_block_lock" || n == "hivm.hir.sync_block_unlock" ||
-      n == "hivm.hir.free_lock_var") {
-    noteOnce(op, "lock", "'" + n + "': GM spin-locks between blocks are not modelled; their pairing is not checked");
-    return true;
-  }
-  if (n == "hivm.hir.custom_macro" || n == "hivm.hir.custom") {
-    noteOnce(op, "custom", "'" + n + "': the sync inside custom macros (sync_event_slots) is not modelled");
-    return false;  // still lifted as an op with its ins/outs
-  }
-  OpFacts facts = lookupOp(n);
-  if (!facts.known) {  // not in the HIVM table: it may access memory and synchronise
+  cx_.defineResults(op, v);
+  if (m.tileAddr || !m.tileAddrChoices.empty()) seq.children.push_back(Stmt::opStmt(std::move(m)));
+}
+
+void OpLifter::liftScalarMemory(const mlir::Op& op, const ops::OpRow& row, Stmt& seq) {
+  const auto& ops = op.operands;
+  Op m;
+  m.kind = row.kind;
+  m.name = op.name;
+  m.dialect = dialectOfMlirName(op.name);
+  m.loc = op.loc;
+  m.pipes = ops::resolvePipes(row, {});
+  m.uses = ops;
+  m.defs = op.results;
+  bool load = row.kind == OpKind::ScalarLoad;
+  if (load && !ops.empty()) m.reads.push_back(cx_.memRefOf(ops[0]));
+  if (!load && ops.size() > 1) m.writes.push_back(cx_.memRefOf(ops[1]));
+  if (load) cx_.defineResults(op, ValueInfo{});
+  seq.children.push_back(Stmt::opStmt(std::move(m)));
+}
+
+void OpLifter::liftOp(const mlir::Op& op, const ops::OpRow* row, Stmt& seq) {
+  if (!row) {  // not in the registry: it may access memory and synchronise
     cx_.gap(ModelGap{ModelGap::Kind::OpaqueOp, op.loc,
-                     "'" + n +
+                     "'" + op.name +
                          "' (not in the HIVM op table: what it reads, writes and synchronises is not "
                          "modelled)"});
-    return true;
+    return;
   }
   Op m;
-  m.kind = facts.kind;
-  m.name = n;
-  m.dialect = Dialect::Hivm;
+  m.kind = row->kind;
+  m.name = op.name;
+  m.dialect = dialectOfMlirName(op.name);
   m.loc = op.loc;
-  m.pipes = facts.pipes;
-  m.uses = ops;
+  m.pipes = row->pipes;
+  m.uses = op.operands;
   m.defs = op.results;
   m.unitFlag = op.hasWord("unit_flag_mode");
   switch (m.kind) {
     case OpKind::SetFlag:
     case OpKind::WaitFlag:
     case OpKind::PipeBarrier:
-      cx_.liftIntraCoreSync(op, m);
+      cx_.liftIntraCoreSync(op, *row, m);
       break;
     case OpKind::CrossCoreSet:
-    case OpKind::CrossCoreWait: {
-      std::vector<std::string> items = bracketList(op);  // [core type, set pipe, wait pipe]
-      if (items.size() >= 3) {
-        m.coreType = coreTypeFromName(items[0]);
-        m.event.src = pipeFromName(items[1]);
-        m.event.dst = pipeFromName(items[2]);
-      }
-      m.pipes = {m.kind == OpKind::CrossCoreSet ? m.event.src : m.event.dst};
-      std::string flag = op.attr("flag");
-      if (!flag.empty() && flag[0] == '%') {
-        m.event.idExpr = cx_.exprOf(flag);
-        m.event.id = evalConst(m.event.idExpr);
-      } else if (!flag.empty() && std::isdigit(static_cast<unsigned char>(flag[0]))) {
-        m.event.id = cx_.integer(op, flag);
-      }
-      m.fftsBase = !op.attr("ffts_base_addr").empty();
-      std::string mode = op.attr("sync_instr_mode");
-      m.syncMode = mode.empty() ? SyncMode::IntraBlock : syncModeFromName(angleBody(mode));
+    case OpKind::CrossCoreWait:
+      liftCrossCore(op, *row, m);
       break;
-    }
-    case OpKind::SyncAll: {
-      std::vector<std::string> items = bracketList(op);  // [mode(, flag : i16)]
-      m.syncMode = items.empty() ? SyncMode::None : syncModeFromName(items[0]);
-      int flag = defaultSyncBlockFlag(m.syncMode);
-      for (const auto& t : op.tokens)
-        if (t.kind == Tok::Integer) {
-          auto n = cx_.integer(op, t.text);
-          flag = n && *n >= 0 && *n <= INT32_MAX ? static_cast<int>(*n) : -1;
-          break;
-        }
-      if (flag >= 0) m.event.id = flag;
-      m.fftsBase = !op.attr("ffts_base_addr").empty();
+    case OpKind::SyncAll:
+      liftSyncBlock(op, m);
       break;
-    }
     default: {
       std::vector<std::string> ins = groupOperands(op, "ins"), outs = groupOperands(op, "outs");
       for (const auto& o : ins)
         if (cx_.info(o)) m.reads.push_back(cx_.memRefOf(o));
       for (const auto& o : outs)
         if (cx_.info(o)) m.writes.push_back(cx_.memRefOf(o));
-      choosePipeBySpaces(m);
+      // copy and vbrc run on the pipe of their direction, when it has both ends.
+      ops::PipeOperands spaces;
+      if (!m.reads.empty() && !m.writes.empty()) spaces.src = m.reads.front().space, spaces.dst = m.writes.front().space;
+      m.pipes = ops::resolvePipes(*row, spaces);
       break;
     }
   }
-  if (isCubeMacro(n)) return liftCubeMacro(op, std::move(m), seq), true;
+  if (row->cubeMacro) return liftCubeMacro(op, *row, std::move(m), seq);
   seq.children.push_back(Stmt::opStmt(std::move(m)));
-  return true;
 }
 
-// copy and vbrc run on the pipe of their direction (GetPipe.cpp).
-void OpLifter::choosePipeBySpaces(Op& m) {
-  if (m.reads.empty() || m.writes.empty()) return;
-  const MemSpace from = m.reads.front().space;
-  const MemSpace to = m.writes.front().space;
-  if (m.name == "hivm.hir.copy") {
-    if (from == MemSpace::L0C)
-      m.pipes = {Pipe::FIX};
-    else if (from == MemSpace::GM && to == MemSpace::L1)
-      m.pipes = {Pipe::MTE2};
-    else if (from == MemSpace::UB && to == MemSpace::L1)
-      m.pipes = {Pipe::MTE3};
-  } else if (m.name == "hivm.hir.vbrc" && to == MemSpace::L1) {
-    m.pipes = {Pipe::MTE2};
+// sync_block_set / sync_block_wait [core type, set pipe, wait pipe] flag = id.
+void OpLifter::liftCrossCore(const mlir::Op& op, const ops::OpRow& row, Op& m) {
+  std::vector<std::string> items = bracketList(op);
+  if (items.size() >= 3) {
+    m.coreType = coreTypeFromName(items[0]);
+    m.event.src = pipeFromName(items[1]);
+    m.event.dst = pipeFromName(items[2]);
   }
+  ops::PipeOperands ends;
+  ends.eventSrc = m.event.src;
+  ends.eventDst = m.event.dst;
+  m.pipes = ops::resolvePipes(row, ends);
+  std::string flag = op.attr("flag");
+  if (!flag.empty() && flag[0] == '%') {
+    m.event.idExpr = cx_.exprOf(flag);
+    m.event.id = evalConst(m.event.idExpr);
+  } else if (!flag.empty() && std::isdigit(static_cast<unsigned char>(flag[0]))) {
+    m.event.id = cx_.integer(op, flag);
+  }
+  m.fftsBase = !op.attr("ffts_base_addr").empty();
+  std::string mode = op.attr("sync_instr_mode");
+  m.syncMode = mode.empty() ? SyncMode::IntraBlock : syncModeFromName(angleBody(mode));
 }
 
-bool OpLifter::isCubeMacro(const std::string& n) {
-  return n == "hivm.hir.mmadL1" || n == "hivm.hir.mmadmxL1" || n == "hivm.hir.batchMmadL1";
+// sync_block [mode(, flag : i16)]: the mode's default flag unless the IR names one.
+void OpLifter::liftSyncBlock(const mlir::Op& op, Op& m) {
+  std::vector<std::string> items = bracketList(op);
+  m.syncMode = items.empty() ? SyncMode::None : syncModeFromName(items[0]);
+  int flag = ops::defaultSyncBlockFlag(m.syncMode);
+  for (const auto& t : op.tokens)
+    if (t.kind == Tok::Integer) {
+      auto n = cx_.integer(op, t.text);
+      flag = n && *n >= 0 && *n <= INT32_MAX ? static_cast<int>(*n) : -1;
+      break;
+    }
+  if (flag >= 0) m.event.id = flag;
+  m.fftsBase = !op.attr("ffts_base_addr").empty();
 }
 
-// mmadL1's library code waits and sets events the IR passes in sync_related_args (reference
-// §1.9): [MTE2->MTE1 wait A, wait B, MTE1->MTE2 set A, set B, k-loop cond, backward M->MTE1
-// event 0, event 1]; -1 means none. The waits come before the macro, the sets after it.
-void OpLifter::liftCubeMacro(const mlir::Op& op, Op macro, Stmt& seq) {
+// A cube macro's library code waits and sets the events its row lists on the ids the IR passes
+// in sync_related_args (-1 means none): the waits before the macro, the sets after it, when the
+// IR passes every one of them.
+void OpLifter::liftCubeMacro(const mlir::Op& op, const ops::OpRow& row, Op macro, Stmt& seq) {
   std::vector<std::string> args = groupOperands(op, "sync_related_args");
-  auto event = [&](OpKind kind, Pipe src, Pipe dst, const std::string& arg) {
-    ExprPtr id = cx_.exprOf(arg);
-    if (evalConst(id) == std::optional<int64_t>(-1)) return;
-    Op e;
-    e.kind = kind;
-    e.dialect = macro.dialect;
-    e.name = macro.name + " (library " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + ")";
-    e.loc = op.loc;
-    e.event.src = src;
-    e.event.dst = dst;
-    e.event.idExpr = id;
-    e.event.id = evalConst(id);
-    e.pipes = {kind == OpKind::SetFlag ? src : dst};
-    seq.children.push_back(Stmt::opStmt(std::move(e)));
+  auto passed = [&](const std::vector<int>& indices) {
+    return std::all_of(indices.begin(), indices.end(), [&](int i) { return i < static_cast<int>(args.size()); });
   };
-  if (args.size() >= 4) {
-    event(OpKind::WaitFlag, Pipe::MTE2, Pipe::MTE1, args[0]);
-    event(OpKind::WaitFlag, Pipe::MTE2, Pipe::MTE1, args[1]);
-  }
+  std::vector<int> eventArgs;
+  for (const ops::ArgEvent& e : row.argEvents) eventArgs.push_back(e.arg);
+  auto events = [&](OpKind kind) {
+    if (!passed(eventArgs)) return;
+    for (const ops::ArgEvent& a : row.argEvents) {
+      if (a.kind != kind) continue;
+      ExprPtr id = cx_.exprOf(args[a.arg]);
+      if (evalConst(id) == std::optional<int64_t>(-1)) continue;
+      Op e;
+      e.kind = kind;
+      e.dialect = macro.dialect;
+      e.name = macro.name + " (library " + (kind == OpKind::SetFlag ? "set_flag" : "wait_flag") + ")";
+      e.loc = op.loc;
+      e.event.src = a.src;
+      e.event.dst = a.dst;
+      e.event.idExpr = id;
+      e.event.id = evalConst(id);
+      e.pipes = ops::eventPipes(kind, a.src, a.dst);
+      seq.children.push_back(Stmt::opStmt(std::move(e)));
+    }
+  };
+  events(OpKind::WaitFlag);
   seq.children.push_back(Stmt::opStmt(std::move(macro)));
-  if (args.size() >= 4) {
-    event(OpKind::SetFlag, Pipe::MTE1, Pipe::MTE2, args[2]);
-    event(OpKind::SetFlag, Pipe::MTE1, Pipe::MTE2, args[3]);
-  }
-  if (args.size() >= 7)
-    for (size_t i = 5; i < 7; ++i)
+  events(OpKind::SetFlag);
+  if (passed(row.pairedArgs))
+    for (int i : row.pairedArgs)
       if (evalConst(cx_.exprOf(args[i])) != std::optional<int64_t>(-1))
         noteOnce(op, "bwd",
                  "'" + op.name + "': the backward M -> MTE1 events passed to the library (" + args[i] +

@@ -11,6 +11,7 @@
 
 #include "analyzer/mlir/ir.h"
 #include "analyzer/model/model.h"
+#include "analyzer/model/op_registry.h"
 
 namespace ptov::mlir {
 
@@ -77,7 +78,7 @@ class LiftContext {
   virtual void note(const Op& op, const std::string& msg) = 0;
   virtual void gap(ModelGap g) = 0;
   // set_flag / wait_flag / pipe_barrier, read into `m`.
-  virtual void liftIntraCoreSync(const Op& op, ptov::Op& m) = 0;
+  virtual void liftIntraCoreSync(const Op& op, const ops::OpRow& row, ptov::Op& m) = 0;
 };
 
 }  // namespace ptov::mlir

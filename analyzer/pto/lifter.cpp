@@ -8,10 +8,8 @@
 #include <unordered_set>
 
 #include "analyzer/hivm/lifter.h"
-#include "analyzer/hivm/op_table.h"
-#include "analyzer/model/isa_table.h"
+#include "analyzer/model/op_registry.h"
 #include "analyzer/numbers.h"
-#include "analyzer/pto/op_table.h"
 
 namespace ptov::pto {
 
@@ -25,12 +23,25 @@ using mlir::ValueInfo;
 std::string normalizeArch(const std::string& arch) {
   std::string a = arch;
   if (a.size() >= 2 && a.front() == '"') a = a.substr(1, a.size() - 2);
-  if (a == "a2" || a == "a3" || a == "a2a3") return "a2a3";
-  if (a == "a5") return "a5";
-  return "";
+  static const std::map<std::string, std::string> families = {{"a2", "a2a3"}, {"a3", "a2a3"}, {"a2a3", "a2a3"}, {"a5", "a5"}};
+  auto it = families.find(a);
+  return it == families.end() ? "" : it->second;
 }
 
 namespace {
+
+// Tile `loc=` keyword -> model address space (vec -> UB, mat -> L1, left -> L0A, ...); Other for a
+// keyword not known here.
+MemSpace spaceForLoc(const std::string& loc) {
+  using M = MemSpace;
+  static const std::map<std::string, MemSpace> m = {
+      {"vec", M::UB},   {"ub", M::UB},     {"mat", M::L1},    {"l1", M::L1},         {"left", M::L0A},
+      {"l0a", M::L0A},  {"right", M::L0B}, {"l0b", M::L0B},   {"acc", M::L0C},       {"l0c", M::L0C},
+      {"bias", M::Bias}, {"bt", M::Bias},  {"scaling", M::Scaling}, {"fb", M::Scaling}, {"gm", M::GM},
+  };
+  auto it = m.find(loc);
+  return it == m.end() ? M::Other : it->second;
+}
 
 struct TileType {
   MemSpace space = MemSpace::None;
@@ -138,10 +149,10 @@ std::optional<MultiTileType> parseMultiTileType(const std::string& text) {
 }
 
 FenceScope fenceScopeOf(const std::string& scope) {
-  if (scope == "gm") return FenceScope::GM;
-  if (scope == "all") return FenceScope::All;
-  if (scope == "local_memory") return FenceScope::LocalMemory;
-  return FenceScope::Unknown;
+  static const std::map<std::string, FenceScope> scopes = {
+      {"gm", FenceScope::GM}, {"all", FenceScope::All}, {"local_memory", FenceScope::LocalMemory}};
+  auto it = scopes.find(scope);
+  return it == scopes.end() ? FenceScope::Unknown : it->second;
 }
 
 // pointer type !pto.ptr<f32> / !pto.ptr<i32, ub> -> space (GM by default)
@@ -242,21 +253,21 @@ class FunctionLifter : public mlir::LiftContext {
         it = it->second.setDepth >= depth ? slots.erase(it) : std::next(it);
   }
 
-  bool liftEventArrayOp(const mlir::Op& op) {
+  // False when the op has too few operands to be read (then it is lifted as an unknown op).
+  bool liftEventArrayOp(const mlir::Op& op, ops::Lift how) {
     const auto& ops = op.operands;
-    std::string_view name = op.name;  // views: a length check before any bytes
-    if (name == "pto.declare_eventid_array") {
+    if (how == ops::Lift::EventArrayDeclare) {
       for (const auto& r : op.results) eventArrays_[r].clear();
       return true;
     }
-    if (name == "pto.eventid_array_set" && ops.size() >= 3) {
+    if (how == ops::Lift::EventArraySet && ops.size() >= 3) {
       auto& slots = eventArrays_[ops[0]];
       auto idx = evalConst(exprOf(ops[1]));
       if (!idx) slots.clear();  // unknown slot: every slot may have changed
       else slots[*idx] = EventSlot{exprOf(ops[2]), regionDepth_};
       return true;
     }
-    if (name == "pto.eventid_array_get" && ops.size() >= 2) {
+    if (how == ops::Lift::EventArrayGet && ops.size() >= 2) {
       ValueInfo v;
       auto idx = evalConst(exprOf(ops[1]));
       auto& slots = eventArrays_[ops[0]];
@@ -362,205 +373,233 @@ class FunctionLifter : public mlir::LiftContext {
     }
   }
 
-  bool liftValueOp(const mlir::Op& op) {
-    // A view, so each comparison below with a literal is a length check first (std::string's
-    // compare(const char*) measured and compared every literal: a tenth of lifting).
-    const std::string_view n = op.name;
-    // Most ops are none of the below: one lookup instead of the whole chain of comparisons.
-    static const std::unordered_set<std::string_view> kNonArith = {
-        "pto.get_block_idx", "pto.get_block_num", "hivm.hir.get_block_idx", "hivm.hir.get_block_num",
-        "pto.subview",       "pto.treshape",      "pto.bitcast",            "pto.reshape",
-        "pto.make_tensor_view", "pto.partition_view", "pto.castptr",        "pto.addptr",
-        "pto.multi_tile_get"};
-    if (n.rfind("arith.", 0) != 0 && !kNonArith.count(n)) return false;
-    const auto& ops = op.operands;
-    auto bin = [&](Expr::Kind k) {
-      if (ops.size() < 2) return;
-      ValueInfo v;
-      v.expr = Expr::binary(k, exprOf(ops[0]), exprOf(ops[1]));
-      const ValueInfo* a = info(ops[0]);
-      const ValueInfo* b = info(ops[1]);
-      v.peerOffset = (a && a->peerOffset) || (b && b->peerOffset);
-      defineResults(op, v);
-    };
-    if (n == "arith.constant") {
-      ValueInfo v;
-      for (const auto& t : op.tokens) {
-        if (t.kind == Tok::Integer) {
-          auto n = integer(op, t.text);
-          v.expr = n ? Expr::constant(*n) : Expr::unknown(op.results.empty() ? "" : op.results[0]);
-          break;
-        }
-        if (t.kind == Tok::BareId && (t.text == "true" || t.text == "false")) {
-          v.expr = Expr::constant(t.text == "true");
-          break;
-        }
-      }
-      defineResults(op, v);
-      return true;
-    }
-    if (n == "arith.addi") return bin(Expr::Kind::Add), true;
-    if (n == "arith.subi") return bin(Expr::Kind::Sub), true;
-    if (n == "arith.muli") return bin(Expr::Kind::Mul), true;
-    if (n == "arith.divsi" || n == "arith.divui" || n == "arith.floordivsi" ||
-        n == "arith.ceildivsi" || n == "arith.ceildivui")
-      return bin(Expr::Kind::Div), true;
-    if (n == "arith.remsi" || n == "arith.remui") return bin(Expr::Kind::Rem), true;
-    if (n == "arith.minsi" || n == "arith.minui") return bin(Expr::Kind::Min), true;
-    if (n == "arith.maxsi" || n == "arith.maxui") return bin(Expr::Kind::Max), true;
-    if (n == "arith.andi") return bin(Expr::Kind::And), true;
-    if (n == "arith.ori") return bin(Expr::Kind::Or), true;
-    if (n == "arith.xori") {  // a ^ b = (a | b) - (a & b): `p ^= 1` alternates slots and events
-      if (ops.size() < 2) return true;
-      ValueInfo v;
-      ExprPtr a = exprOf(ops[0]), b = exprOf(ops[1]);
-      v.expr = Expr::binary(Expr::Kind::Sub, Expr::binary(Expr::Kind::Or, a, b), Expr::binary(Expr::Kind::And, a, b));
-      defineResults(op, v);
-      return true;
-    }
-    if (n == "arith.index_cast" || n == "arith.index_castui" || n == "arith.extsi" ||
-        n == "arith.extui" || n == "arith.trunci" || n == "arith.bitcast") {
-      if (!ops.empty()) {
+  // One op: its registry row says how it is lifted (one hash lookup; no comparisons of names).
+  void liftOp(const mlir::Op& op, Stmt& seq) {
+    using L = ops::Lift;
+    const ops::OpRow* row = ops::lookupMlir(op.name);
+    switch (row ? row->lift : L::Op) {
+      case L::Skip: return;
+      case L::Unfollowed: return defineUnknown(op);
+      case L::Constant: return liftConstant(op);
+      case L::Binary:
+      case L::Xor:
+      case L::Compare:
+      case L::Select: return liftArith(op, *row);
+      case L::Cast: return liftCast(op);
+      case L::BlockIdx:
+      case L::BlockNum: {
         ValueInfo v;
-        if (const ValueInfo* a = info(ops[0])) v = *a;
-        else v.expr = Expr::unknown(ops[0]);
-        defineResults(op, v);
+        v.expr = row->lift == L::BlockIdx ? Expr::blockIdx() : Expr::blockNum();
+        return defineResults(op, v);
       }
-      return true;
+      case L::View:
+      case L::Subview:
+      case L::TileView:
+      case L::MakeTensorView:
+      case L::PartitionView:
+      case L::CastPtr:
+      case L::AddPtr:
+      case L::SlotView:
+        if (liftView(op, row->lift)) return;
+        break;
+      case L::EventArrayDeclare:
+      case L::EventArraySet:
+      case L::EventArrayGet:
+        if (liftEventArrayOp(op, row->lift)) return;
+        break;
+      case L::For: return liftFor(op, seq);
+      case L::If: return liftIf(op, seq);
+      case L::While: return liftWhile(op, seq);
+      case L::MemrefAlias:
+      case L::Alloc:
+      case L::PointerCast:
+      case L::ScalarMemory:
+      case L::Lock: return hivm_.liftSpecial(op, *row, seq);
+      case L::CustomMacro:
+        hivm_.noteCustom(op);
+        break;
+      case L::Op:
+        if (row ? row->dialect == ops::Dialect::Hivm : op.name.rfind("hivm.hir.", 0) == 0)
+          return hivm_.liftOp(op, row, seq);
+        break;
     }
-    if (n == "arith.cmpi") {
-      std::string pred;
-      for (const auto& t : op.tokens)
-        if (t.kind == Tok::BareId) {
-          pred = t.text;
-          break;
-        }
-      if (ops.size() >= 2) {
-        ValueInfo v;
-        v.expr = Expr::cmp(pred, exprOf(ops[0]), exprOf(ops[1]));
-        defineResults(op, v);
-      }
-      return true;
-    }
-    if (n == "arith.select") {
-      if (ops.size() >= 3) {
-        ValueInfo v;
-        v.expr = Expr::select(exprOf(ops[0]), exprOf(ops[1]), exprOf(ops[2]));
-        defineResults(op, v);
-      }
-      return true;
-    }
-    if (n.rfind("arith.", 0) == 0) return defineUnknown(op), true;  // floats, shifts, ...: not followed
-    if (n == "pto.get_block_idx" || n == "pto.get_block_num" || n == "hivm.hir.get_block_idx" ||
-        n == "hivm.hir.get_block_num") {
-      ValueInfo v;
-      v.expr = n.find("block_idx") != std::string::npos ? Expr::blockIdx() : Expr::blockNum();
-      defineResults(op, v);
-      return true;
-    }
-    if ((n == "pto.subview" || n == "pto.treshape" || n == "pto.bitcast" || n == "pto.reshape") && !ops.empty() &&
-        info(ops[0]) && info(ops[0])->isTile) {
-      liftTileView(op);
-      return true;
-    }
-    if (n == "pto.multi_tile_get") {
-      liftSlotView(op);
-      return true;
-    }
-    // Views and pointer arithmetic keep the origin of their base operand.
-    if (n == "pto.make_tensor_view" || n == "pto.partition_view" || n == "pto.castptr" ||
-        n == "pto.subview" || n == "pto.bitcast" || n == "pto.reshape") {
-      if (!ops.empty()) {
-        ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
-        v.expr = nullptr;
-        v.isTile = false;
-        if (n == "pto.make_tensor_view" && !op.results.empty()) {
-          v.view = op.results[0];
-          v.offsets.clear();
-          v.sizes.clear();
-          v.strides = exprList(op, "strides");
-          if (int e = elementBytes(viewElementType(op))) v.elemBytes = e;
-        } else if (n == "pto.partition_view") {
-          v.byteBase = partitionStart(op, v);
-          partitionBox(op, v);
-        } else if (n == "pto.castptr") {
-          v.elemBytes = elementBytes(pointerElementType(op));  // the same bytes, a new element size
-          if (v.elemBytes <= 0) v.byteBase = nullptr;
-        } else {
-          v.byteBase = nullptr;
-          v.offsets.clear();  // a reshaped or reinterpreted view: its box is not modelled
-          v.sizes.clear();
-          v.view.clear();
-        }
-        defineResults(op, v);
-      }
-      return true;
-    }
-    if (n == "pto.addptr") {
-      if (!ops.empty()) {
-        ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
-        v.expr = nullptr;
-        if (ops.size() > 1) {
-          const ValueInfo* off = info(ops[1]);
-          if (off && off->peerOffset)
-            v.peer = true;  // the same bytes of a peer's copy
-          else if (v.byteBase && v.elemBytes > 0)
-            v.byteBase = Expr::binary(Expr::Kind::Add, v.byteBase,
-                                      Expr::binary(Expr::Kind::Mul, exprOf(ops[1]), Expr::constant(v.elemBytes)));
-          else
-            v.byteBase = nullptr;
-        }
-        defineResults(op, v);
-      }
-      return true;
-    }
-    return false;
+    liftModelOp(op, row && row->modelled ? row : nullptr, seq);
   }
 
-  void liftOp(const mlir::Op& op, Stmt& seq) {
-    if (liftValueOp(op) || liftEventArrayOp(op) || hivm_.lift(op, seq)) return;
-    const std::string& n = op.name;
-    std::string_view name = n;
-    if (name == "scf.for") return liftFor(op, seq);
-    if (name == "scf.if") return liftIf(op, seq);
-    if (name == "scf.while") return liftWhile(op, seq);
-    if (name == "scf.yield" || name == "scf.condition") return;
+  void liftConstant(const mlir::Op& op) {
+    ValueInfo v;
+    for (const auto& t : op.tokens) {
+      if (t.kind == Tok::Integer) {
+        auto n = integer(op, t.text);
+        v.expr = n ? Expr::constant(*n) : Expr::unknown(op.results.empty() ? "" : op.results[0]);
+        break;
+      }
+      if (t.kind == Tok::BareId && (t.text == "true" || t.text == "false")) {
+        v.expr = Expr::constant(t.text == "true");
+        break;
+      }
+    }
+    defineResults(op, v);
+  }
 
-    OpFacts facts = n.rfind("hivm.hir.", 0) == 0 ? hivm::lookupOp(n) : lookupOp(n);
+  // Binary integer arithmetic, comparisons and selects of the operands' values.
+  void liftArith(const mlir::Op& op, const ops::OpRow& row) {
+    const auto& ops = op.operands;
+    if (ops.size() < (row.lift == ops::Lift::Select ? 3u : 2u)) return;
+    ValueInfo v;
+    ExprPtr a = exprOf(ops[0]), b = exprOf(ops[1]);
+    switch (row.lift) {
+      case ops::Lift::Xor:  // a ^ b = (a | b) - (a & b): `p ^= 1` alternates slots and events
+        v.expr = Expr::binary(Expr::Kind::Sub, Expr::binary(Expr::Kind::Or, a, b), Expr::binary(Expr::Kind::And, a, b));
+        break;
+      case ops::Lift::Compare: {
+        std::string pred;
+        for (const auto& t : op.tokens)
+          if (t.kind == Tok::BareId) {
+            pred = t.text;
+            break;
+          }
+        v.expr = Expr::cmp(pred, a, b);
+        break;
+      }
+      case ops::Lift::Select:
+        v.expr = Expr::select(a, b, exprOf(ops[2]));
+        break;
+      default: {
+        v.expr = Expr::binary(row.expr, a, b);
+        const ValueInfo* ia = info(ops[0]);
+        const ValueInfo* ib = info(ops[1]);
+        v.peerOffset = (ia && ia->peerOffset) || (ib && ib->peerOffset);
+      }
+    }
+    defineResults(op, v);
+  }
+
+  void liftCast(const mlir::Op& op) {
+    const auto& ops = op.operands;
+    if (ops.empty()) return;
+    ValueInfo v;
+    if (const ValueInfo* a = info(ops[0])) v = *a;
+    else v.expr = Expr::unknown(ops[0]);
+    defineResults(op, v);
+  }
+
+  // Views of tiles and GM, and pointer arithmetic: they keep the origin of their base operand.
+  // False when the op is not lifted as a view here (a TileView of no tile: the op itself).
+  bool liftView(const mlir::Op& op, ops::Lift how) {
+    using L = ops::Lift;
+    const auto& ops = op.operands;
+    bool ofTile = !ops.empty() && info(ops[0]) && info(ops[0])->isTile;
+    if ((how == L::View || how == L::Subview || how == L::TileView) && ofTile) return liftTileView(op, how == L::Subview), true;
+    if (how == L::TileView) return false;
+    if (how == L::SlotView) return liftSlotView(op), true;
+    if (ops.empty()) return true;
+    if (how == L::AddPtr) return liftAddPtr(op), true;
+    ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
+    v.expr = nullptr;
+    v.isTile = false;
+    if (how == L::MakeTensorView && !op.results.empty()) {
+      v.view = op.results[0];
+      v.offsets.clear();
+      v.sizes.clear();
+      v.strides = exprList(op, "strides");
+      if (int e = elementBytes(viewElementType(op))) v.elemBytes = e;
+    } else if (how == L::PartitionView) {
+      v.byteBase = partitionStart(op, v);
+      partitionBox(op, v);
+    } else if (how == L::CastPtr) {
+      v.elemBytes = elementBytes(pointerElementType(op));  // the same bytes, a new element size
+      if (v.elemBytes <= 0) v.byteBase = nullptr;
+    } else if (how == L::View || how == L::Subview) {
+      v.byteBase = nullptr;
+      v.offsets.clear();  // a reshaped or reinterpreted view: its box is not modelled
+      v.sizes.clear();
+      v.view.clear();
+    }
+    defineResults(op, v);
+    return true;
+  }
+
+  void liftAddPtr(const mlir::Op& op) {
+    const auto& ops = op.operands;
+    ValueInfo v = info(ops[0]) ? *info(ops[0]) : ValueInfo{};
+    v.expr = nullptr;
+    if (ops.size() > 1) {
+      const ValueInfo* off = info(ops[1]);
+      if (off && off->peerOffset)
+        v.peer = true;  // the same bytes of a peer's copy
+      else if (v.byteBase && v.elemBytes > 0)
+        v.byteBase = Expr::binary(Expr::Kind::Add, v.byteBase,
+                                  Expr::binary(Expr::Kind::Mul, exprOf(ops[1]), Expr::constant(v.elemBytes)));
+      else
+        v.byteBase = nullptr;
+    }
+    defineResults(op, v);
+  }
+
+  // An op of the model: its kind and pipes from its row (null: not in the registry, a gap), its
+  // accesses from its operands.
+  void liftModelOp(const mlir::Op& op, const ops::OpRow* row, Stmt& seq) {
+    const std::string& n = op.name;
     Op m;
-    m.kind = facts.kind;
+    m.kind = row ? row->kind : OpKind::Other;
     m.name = n;
     m.dialect = dialectOfMlirName(n);
     m.loc = op.loc;
-    m.pipes = facts.pipes;
+    m.pipes = row ? row->pipes : std::vector<Pipe>{};
     m.uses = op.operands;
     m.defs = op.results;
     const auto& ops = op.operands;
+    if (!liftOperands(op, row, m, seq)) return;  // lifted as its phases
+    // An op the table does not know may read, write and synchronise: counted, so every rule it
+    // could touch says unknown instead of passing over it.
+    if (!row)
+      k_.gaps.push_back(ModelGap{ModelGap::Kind::OpaqueOp, op.loc,
+                                 "'" + n + "' (not in the op table: what it reads, writes and synchronises is not "
+                                 "modelled)"});
+    if (m.kind == OpKind::Other && !op.regions.empty()) {
+      // pto.section.vector / pto.vecscope / pto.fusion_region / unknown region ops: their bodies
+      // run in place.
+      for (const auto& r : op.regions) seq.children.push_back(liftRegion(r));
+      defineYieldedResults(op);
+      return;
+    }
+    if (m.kind == OpKind::Other) {
+      // Keep results flowing: an unknown op's result derived from a pointer keeps its origin.
+      if (!ops.empty() && info(ops[0]) && !op.results.empty()) {
+        ValueInfo v = *info(ops[0]);
+        v.expr = nullptr;
+        if (v.param >= 0 && v.space == MemSpace::None) v.param = -1;
+        if (v.space != MemSpace::None) defineResults(op, v);
+      }
+      return;  // views, arith, yields: nothing a rule needs as a statement
+    }
+    // An access through a view uses its root tile too (liveness, the mutation tool).
+    for (const auto* refs : {&m.reads, &m.writes})
+      for (const MemRef& r : *refs)
+        if (!r.tileView.empty() && std::find(m.uses.begin(), m.uses.end(), r.value) == m.uses.end()) m.uses.push_back(r.value);
+    seq.children.push_back(Stmt::opStmt(std::move(m)));
+  }
 
+  // What the op reads, writes and synchronises, by its kind; false when it was lifted as the
+  // phases it issues (TPUT / TGET) and is done.
+  bool liftOperands(const mlir::Op& op, const ops::OpRow* row, Op& m, Stmt& seq) {
+    const auto& ops = op.operands;
     switch (m.kind) {
       case OpKind::Load:
-      case OpKind::Prefetch: {
-        // ins(%src : T) outs(%dst : T)
-        if (!ops.empty()) m.reads.push_back(memRefOf(ops[0]));
-        if (ops.size() > 1) m.writes.push_back(tileRef(ops[1]));
-        std::string policy = op.attr("cache_policy");
-        if (!policy.empty()) m.cachePolicy = cachePolicyFromName(angleBody(policy));
-        auto off = op.keywords.find("offset");
-        if (off != op.keywords.end()) {
-          m.offsetValue = off->second;
-          const ValueInfo* v = info(off->second);
-          m.offsetParam = (v && v->expr && v->expr->kind == Expr::Kind::Param) ? v->expr->paramIndex : -1;
-        }
+      case OpKind::Prefetch:
+        liftTransfer(op, m);
         break;
-      }
       case OpKind::Store:
         if (!ops.empty()) m.reads.push_back(tileRef(ops[0]));
         if (ops.size() > 1) m.writes.push_back(memRefOf(ops.back()));
-        if (!ops.empty())
-          if (const ptoisa::Instr* in = ptoisa::lookupPto(n)) {
-            const ValueInfo* src = info(ops[0]);
-            m.pipes = ptoisa::pipesFor(*in, src ? src->space : MemSpace::None, MemSpace::GM);
-          }
+        if (!ops.empty()) {
+          const ValueInfo* src = info(ops[0]);
+          ops::PipeOperands spaces;
+          spaces.src = src ? src->space : MemSpace::None;
+          spaces.dst = MemSpace::GM;
+          m.pipes = ops::resolvePipes(*row, spaces);
+        }
         break;
       case OpKind::ScalarLoad:  // %ptr[%idx]
         if (!ops.empty()) m.reads.push_back(scalarRef(ops[0], ops.size() > 1 ? ops[1] : ""));
@@ -571,7 +610,7 @@ class FunctionLifter : public mlir::LiftContext {
       case OpKind::SetFlag:
       case OpKind::WaitFlag:
       case OpKind::PipeBarrier:
-        liftIntraCoreSync(op, m);
+        liftIntraCoreSync(op, *row, m);
         break;
       case OpKind::Fence:
         for (const auto& t : op.tokens)
@@ -588,21 +627,8 @@ class FunctionLifter : public mlir::LiftContext {
         if (!ops.empty()) m.target = memRefOf(ops[0]);
         break;
       case OpKind::Put:
-      case OpKind::Get: {
-        // [dst, src, staging tile...]: each phase's access on its own pipe (isa_table).
-        std::vector<MemRef> refs;
-        for (size_t i = 0; i < ops.size() && i < 4; ++i) {
-          const ValueInfo* v = info(ops[i]);
-          refs.push_back(i < 2 ? memRefOf(ops[i]) : v && v->isTile ? tileRef(ops[i]) : MemRef{});
-        }
-        std::vector<const MemRef*> operands;
-        for (const MemRef& r : refs) operands.push_back(r.valid() ? &r : nullptr);
-        const ptoisa::Instr* in = ptoisa::lookupPto(n);
-        if (!in) break;
-        std::vector<Op> phases = ptoisa::stagedOps(*in, operands, std::move(m));
-        for (Op& phase : phases) seq.children.push_back(Stmt::opStmt(std::move(phase)));
-        return;
-      }
+      case OpKind::Get:
+        return liftStaged(op, *row, std::move(m), seq), false;
       case OpKind::Collective:
         for (size_t i = 0; i < ops.size(); ++i) {
           MemRef r = memRefOf(ops[i]);
@@ -637,68 +663,73 @@ class FunctionLifter : public mlir::LiftContext {
       case OpKind::Branch:
         m.successors = op.successors;
         break;
-      case OpKind::Compute: {
-        // ins(...) are read, outs(...) written; ops without the groups read every tile operand.
-        std::vector<std::string> ins = groupOperands(op, "ins"), outs = groupOperands(op, "outs");
-        if (ins.empty() && outs.empty()) ins = ops;
-        const ptoisa::Instr* in = ptoisa::lookupPto(n);
-        // The tmp tile of an instruction that has one is the last of `ins` past its sources:
-        // scratch the instruction writes (TCI's tmp overload, A2/A3 TTRANS).
-        int tileIns = 0;
-        for (const auto& o : ins)
-          if (const ValueInfo* v = info(o); v && v->isTile) ++tileIns;
-        bool hasTmp = in && in->tmp >= 0 && tileIns > in->tileSources;
-        int seen = 0;
-        std::string tmp;
-        for (const auto& o : ins)
-          if (const ValueInfo* v = info(o); v && v->isTile) {
-            if (hasTmp && ++seen == tileIns) tmp = o;
-            else m.reads.push_back(tileRef(o));
-          }
-        for (const auto& o : outs)
-          if (const ValueInfo* v = info(o); v && v->isTile) m.writes.push_back(tileRef(o));
-        if (!tmp.empty()) {
-          m.writes.push_back(tileRef(tmp));
-          m.writes.back().scratch = true;
-        }
-        // Moves run on the pipe of their direction (isa_table: L1 -> L0A/L0B on MTE1, L0C -> L1
-        // on FIX); TCI's tmp overload on V.
-        if (in)
-          m.pipes = ptoisa::pipesFor(*in, m.reads.empty() ? MemSpace::None : m.reads.front().space,
-                                     m.writes.empty() ? MemSpace::None : m.writes.front().space, hasTmp);
+      case OpKind::Compute:
+        liftCompute(op, *row, m);
         break;
-      }
       default:
         break;
     }
-    // An op the table does not know may read, write and synchronise: counted, so every rule it
-    // could touch says unknown instead of passing over it.
-    if (!facts.known)
-      k_.gaps.push_back(ModelGap{ModelGap::Kind::OpaqueOp, op.loc,
-                                 "'" + n + "' (not in the op table: what it reads, writes and synchronises is not "
-                                 "modelled)"});
-    if (m.kind == OpKind::Other && !op.regions.empty()) {
-      // pto.section.vector / pto.vecscope / pto.fusion_region / unknown region ops: their bodies
-      // run in place.
-      for (const auto& r : op.regions) seq.children.push_back(liftRegion(r));
-      defineYieldedResults(op);
-      return;
+    return true;
+  }
+
+  // ins(%src : T) outs(%dst : T)
+  void liftTransfer(const mlir::Op& op, Op& m) {
+    const auto& ops = op.operands;
+    if (!ops.empty()) m.reads.push_back(memRefOf(ops[0]));
+    if (ops.size() > 1) m.writes.push_back(tileRef(ops[1]));
+    std::string policy = op.attr("cache_policy");
+    if (!policy.empty()) m.cachePolicy = cachePolicyFromName(angleBody(policy));
+    auto off = op.keywords.find("offset");
+    if (off != op.keywords.end()) {
+      m.offsetValue = off->second;
+      const ValueInfo* v = info(off->second);
+      m.offsetParam = (v && v->expr && v->expr->kind == Expr::Kind::Param) ? v->expr->paramIndex : -1;
     }
-    if (m.kind == OpKind::Other) {
-      // Keep results flowing: an unknown op's result derived from a pointer keeps its origin.
-      if (!ops.empty() && info(ops[0]) && !op.results.empty()) {
-        ValueInfo v = *info(ops[0]);
-        v.expr = nullptr;
-        if (v.param >= 0 && v.space == MemSpace::None) v.param = -1;
-        if (v.space != MemSpace::None) defineResults(op, v);
+  }
+
+  // [dst, src, staging tile...]: each phase's access on its own pipe (the registry's hidden
+  // accesses and internal events).
+  void liftStaged(const mlir::Op& op, const ops::OpRow& row, Op m, Stmt& seq) {
+    const auto& ops = op.operands;
+    std::vector<MemRef> refs;
+    for (size_t i = 0; i < ops.size() && i < 4; ++i) {
+      const ValueInfo* v = info(ops[i]);
+      refs.push_back(i < 2 ? memRefOf(ops[i]) : v && v->isTile ? tileRef(ops[i]) : MemRef{});
+    }
+    std::vector<const MemRef*> operands;
+    for (const MemRef& r : refs) operands.push_back(r.valid() ? &r : nullptr);
+    for (Op& phase : ops::stagedOps(row, operands, std::move(m))) seq.children.push_back(Stmt::opStmt(std::move(phase)));
+  }
+
+  // ins(...) are read, outs(...) written; ops without the groups read every tile operand.
+  void liftCompute(const mlir::Op& op, const ops::OpRow& in, Op& m) {
+    std::vector<std::string> ins = groupOperands(op, "ins"), outs = groupOperands(op, "outs");
+    if (ins.empty() && outs.empty()) ins = op.operands;
+    // The tmp tile of an instruction that has one is the last of `ins` past its sources:
+    // scratch the instruction writes (TCI's tmp overload, A2/A3 TTRANS).
+    int tileIns = 0;
+    for (const auto& o : ins)
+      if (const ValueInfo* v = info(o); v && v->isTile) ++tileIns;
+    ops::PipeOperands operands;
+    operands.hasTmp = in.tmp >= 0 && tileIns > in.tileSources;
+    int seen = 0;
+    std::string tmp;
+    for (const auto& o : ins)
+      if (const ValueInfo* v = info(o); v && v->isTile) {
+        if (operands.hasTmp && ++seen == tileIns) tmp = o;
+        else m.reads.push_back(tileRef(o));
       }
-      return;  // views, arith, yields: nothing a rule needs as a statement
+    for (const auto& o : outs)
+      if (const ValueInfo* v = info(o); v && v->isTile) m.writes.push_back(tileRef(o));
+    if (!tmp.empty()) {
+      m.writes.push_back(tileRef(tmp));
+      m.writes.back().scratch = true;
     }
-    // An access through a view uses its root tile too (liveness, the mutation tool).
-    for (const auto* refs : {&m.reads, &m.writes})
-      for (const MemRef& r : *refs)
-        if (!r.tileView.empty() && std::find(m.uses.begin(), m.uses.end(), r.value) == m.uses.end()) m.uses.push_back(r.value);
-    seq.children.push_back(Stmt::opStmt(std::move(m)));
+    // Moves run on the pipe of their direction (L1 -> L0A/L0B on MTE1, L0C -> L1 on FIX); TCI's
+    // tmp overload on V.
+    operands.src = m.reads.empty() ? MemSpace::None : m.reads.front().space;
+    operands.dst = m.writes.empty() ? MemSpace::None : m.writes.front().space;
+    m.pipes = ops::resolvePipes(in, operands);
   }
 
   // The %values and integers of a `key = [...]` list of the op (strides = [%c1, %c2]).
@@ -931,7 +962,7 @@ class FunctionLifter : public mlir::LiftContext {
   // a tile: a view of the root tile's bytes, so every access through it is an access of the
   // root (sync-pipe-race, ub-range). A subview at constant offsets of a plain row- or
   // column-major tile covers a known byte range of it; otherwise it may lie anywhere in the root.
-  void liftTileView(const mlir::Op& op) {
+  void liftTileView(const mlir::Op& op, bool subview) {
     const std::string& base = op.operands[0];
     ValueInfo v = *info(base);
     v.expr = nullptr;
@@ -946,7 +977,7 @@ class FunctionLifter : public mlir::LiftContext {
       v.viewOffset = 0;
       v.viewBytes = v.tileBytes;
     }
-    if (op.name == "pto.subview") {
+    if (subview) {
       std::vector<std::string> types = typeTokens(op);
       std::optional<TileType> whole = types.empty() ? std::nullopt : parseTileType(types.front());
       std::optional<TileType> part = types.size() < 2 ? std::nullopt : parseTileType(types.back());
@@ -1019,22 +1050,28 @@ class FunctionLifter : public mlir::LiftContext {
   // set_flag / wait_flag (.pto and hivm.hir spell them alike) and pipe_barrier.
   void gap(ModelGap g) override { k_.gaps.push_back(std::move(g)); }
 
-  void liftIntraCoreSync(const mlir::Op& op, Op& m) override {
-    if (m.kind != OpKind::PipeBarrier) return liftEvent(op, m);
+  void liftIntraCoreSync(const mlir::Op& op, const ops::OpRow& row, Op& m) override {
+    if (m.kind != OpKind::PipeBarrier) return liftEvent(op, row, m);
     m.barrierPipe = firstPipe(op);
-    m.pipes = {m.barrierPipe};
+    ops::PipeOperands named;
+    named.named = m.barrierPipe;
+    m.pipes = ops::resolvePipes(row, named);
   }
 
-  void liftEvent(const mlir::Op& op, Op& m) {
+  // [src, dst, event]: pipes, or for the spellings that take them PTOAS op types (TLOAD, ...).
+  void liftEvent(const mlir::Op& op, const ops::OpRow& row, Op& m) {
     std::vector<std::string> items = bracketList(op);
-    bool byOpType = op.name == "pto.record_event" || op.name == "pto.wait_event";
+    bool byOpType = std::find(row.byOpType.begin(), row.byOpType.end(), op.name) != row.byOpType.end();
     if (items.size() < 3) {
       note(op, "'" + op.name + "': could not read its [src, dst, event] list; the event is not modelled");
       return;
     }
-    m.event.src = byOpType ? pipeForSyncOpType(items[0]) : pipeFromName(items[0]);
-    m.event.dst = byOpType ? pipeForSyncOpType(items[1]) : pipeFromName(items[1]);
-    m.pipes = {m.kind == OpKind::SetFlag ? m.event.src : m.event.dst};
+    m.event.src = byOpType ? ops::syncTypePipe(items[0]) : pipeFromName(items[0]);
+    m.event.dst = byOpType ? ops::syncTypePipe(items[1]) : pipeFromName(items[1]);
+    ops::PipeOperands ends;
+    ends.eventSrc = m.event.src;
+    ends.eventDst = m.event.dst;
+    m.pipes = ops::resolvePipes(row, ends);
     const std::string& id = items[2];
     if (id.rfind("EVENT_ID", 0) == 0) {
       m.event.id = parseInt(id.substr(8));
