@@ -55,11 +55,8 @@ std::vector<std::pair<std::string, RuleOption>> optionsUnder(const std::vector<s
   return out;
 }
 
-std::string joined(const std::vector<std::string>& parts, const std::string& separator = ".") {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : separator) + p;
-  return out;
-}
+// An alias path as its file writes it: timing.stop-order.fences.
+std::string joined(const std::vector<std::string>& path) { return joinWith(path, "."); }
 
 // A section of option aliases (`timing:`): a key path that ends at an alias sets that option of
 // every rule declaring it; any other key must lead further to one.
@@ -79,7 +76,7 @@ void parseAliases(const YAML::Node& v, const std::vector<std::string>& path, Con
         const std::string& key = o.alias[path.size()];
         if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
       }
-      failAt(kv.first, "unknown key '" + joined(next) + "' (" + joined(keys, ", ") + ")");
+      failAt(kv.first, "unknown key '" + joined(next) + "' (" + joinWith(keys, ", ") + ")");
     }
     parseAliases(kv.second, next, c);
   }
@@ -158,7 +155,7 @@ void parse(const YAML::Node& root, Config& c) {
       std::vector<std::string> keys = {"rules", "severity", "arch", "fail-on", "solver", "options", "host-read"};
       for (const auto& [id, o] : optionsUnder({}))
         if (std::find(keys.begin(), keys.end(), o.alias[0]) == keys.end()) keys.push_back(o.alias[0]);
-      failAt(kv.first, "unknown key '" + key + "' (" + joined(keys, ", ") + ")");
+      failAt(kv.first, "unknown key '" + key + "' (" + joinWith(keys, ", ") + ")");
     }
   }
 }

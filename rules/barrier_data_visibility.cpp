@@ -159,12 +159,10 @@ class BarrierDataVisibility : public Rule {
     return std::nullopt;
   }
 
-  static bool pipeWrite(const Op& op) { return ops::runsOffScalar(op); }
-
   static void checkPair(const Kernel& k, const std::vector<const Op*>& ops, const OpNumbering& numbering, size_t w,
                         size_t b, size_t r, const MemRef& data, const MemRef& read, RuleContext& ctx) {
     std::string name = describeBuffer(k, data);
-    bool drain = pipeWrite(*ops[w]);
+    bool drain = ops::runsOffScalar(*ops[w]);
     Held publish = maintained(ops, numbering, w, b, w, data, true, drain, ctx.proofs());
     std::string wrote = "'" + ops[w]->name + "' writes " + name + ", which is read after the soft barrier";
     reportSide(ctx, publish, ops[w]->loc, wrote + ", and its lines are published before the barrier",

@@ -37,11 +37,22 @@ std::vector<std::string> readNames(const YAML::Node& n, const std::string& what)
   return out;
 }
 
-std::string joinWithOr(const std::vector<std::string>& words) {
+std::string joinWith(const std::vector<std::string>& items, const std::string& separator) {
   std::string out;
-  for (size_t i = 0; i < words.size(); ++i) out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+  for (const auto& i : items) out += (out.empty() ? "" : separator) + i;
   return out;
 }
+
+namespace {
+std::string joinSeries(const std::vector<std::string>& words, const char* last) {
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i) out += (i == 0 ? "" : i + 1 == words.size() ? last : ", ") + words[i];
+  return out;
+}
+}  // namespace
+
+std::string joinWithOr(const std::vector<std::string>& words) { return joinSeries(words, " or "); }
+std::string joinWithAnd(const std::vector<std::string>& words) { return joinSeries(words, " and "); }
 
 std::vector<std::string> readNamesOf(const YAML::Node& n, const std::string& what, const std::string& itemWord,
                                      const std::vector<std::string>& allowed) {
@@ -96,11 +107,7 @@ RuleOption textMapOption(const std::string& name, const std::map<std::string, st
   for (const auto& [k, v] : defaults) d[k] = v;
   d.SetStyle(YAML::EmitterStyle::Flow);
   auto read = [keys, keyWord, valueWord](const YAML::Node& n, const std::string& what) -> std::any {
-    if (!n.IsMap()) {
-      std::string list;
-      for (const auto& k : keys) list += (list.empty() ? "" : ", ") + k;
-      failAt(n, what + " must map " + keyWord + " (" + list + ") to " + valueWord);
-    }
+    if (!n.IsMap()) failAt(n, what + " must map " + keyWord + " (" + joinWith(keys, ", ") + ") to " + valueWord);
     std::map<std::string, std::string> out;
     for (const auto& kv : n) {
       std::string key = kv.first.Scalar();

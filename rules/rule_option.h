@@ -29,8 +29,11 @@ std::vector<std::string> readNames(const YAML::Node& n, const std::string& what)
 // A list of names, each one of `allowed` ("a reader is ctrl, sche or aicore, not 'gpu'").
 std::vector<std::string> readNamesOf(const YAML::Node& n, const std::string& what, const std::string& itemWord,
                                      const std::vector<std::string>& allowed);
-// "a, b or c".
+// The items with `separator` between them.
+std::string joinWith(const std::vector<std::string>& items, const std::string& separator);
+// "a, b or c" / "a, b and c".
 std::string joinWithOr(const std::vector<std::string>& words);
+std::string joinWithAnd(const std::vector<std::string>& words);
 
 struct RuleOption {
   std::string name;

@@ -156,12 +156,6 @@ std::vector<PathLiteral> common(const std::vector<std::vector<PathLiteral>>& pat
   return out;
 }
 
-std::string joinWith(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : separator) + i;
-  return out;
-}
-
 class TimingHardWaitTimeout : public Rule {
  public:
   const RuleInfo& info() const override {

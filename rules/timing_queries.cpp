@@ -89,12 +89,6 @@ void reportCutFacts(const Kernel& k, RuleContext& ctx, size_t findingsBefore, co
                     what + " in '" + k.name + "'");
 }
 
-std::string joinWithAnd(const std::vector<std::string>& items) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
-  return out;
-}
-
 std::string firstName(const std::vector<std::string>& names, const std::string& fallback) {
   for (const auto& n : names)
     if (n.find('*') == std::string::npos) return n;

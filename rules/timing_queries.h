@@ -57,8 +57,6 @@ class RuleContext;
 struct Kernel;
 void reportCutFacts(const Kernel& k, RuleContext& ctx, size_t findingsBefore, const std::string& what);
 
-// "a", "a and b", "a, b and c".
-std::string joinWithAnd(const std::vector<std::string>& items);
 // The first name of a list, for fix texts ("" when empty).
 std::string firstName(const std::vector<std::string>& names, const std::string& fallback);
 

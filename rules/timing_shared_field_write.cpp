@@ -78,20 +78,19 @@ YAML::Node rowNode(const SharedField& f) {
 // row is added.
 YAML::Node mergeRows(const YAML::Node& configured, const YAML::Node& current, const std::string& what) {
   std::vector<SharedField> added = readRows(configured, what), kept = readRows(current, what);
+  auto sameRowIn = [](const std::vector<SharedField>& rows, const SharedField& row) {
+    return std::find_if(rows.begin(), rows.end(), [&](const SharedField& r) {
+      return r.structName == row.structName && r.field == row.field;
+    });
+  };
   YAML::Node out(YAML::NodeType::Sequence);
   // (Nodes are pushed, never assigned: assigning a YAML::Node rewrites the node it referred to.)
   for (size_t i = 0; i < kept.size(); ++i) {
-    auto same = std::find_if(added.begin(), added.end(), [&](const SharedField& a) {
-      return a.structName == kept[i].structName && a.field == kept[i].field;
-    });
+    auto same = sameRowIn(added, kept[i]);
     out.push_back(same != added.end() ? rowNode(*same) : current[i]);
   }
-  for (size_t j = 0; j < added.size(); ++j) {
-    bool replaces = std::any_of(kept.begin(), kept.end(), [&](const SharedField& k) {
-      return k.structName == added[j].structName && k.field == added[j].field;
-    });
-    if (!replaces) out.push_back(rowNode(added[j]));
-  }
+  for (const SharedField& row : added)
+    if (sameRowIn(kept, row) == kept.end()) out.push_back(rowNode(row));
   return out;
 }
 

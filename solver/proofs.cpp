@@ -73,8 +73,6 @@ bool isWitnessOp(const Op& op) {
   }
 }
 
-Pipe lanePipe(const Op& op) { return ops::issuePipe(op); }
-
 }  // namespace
 
 struct ProofContext::Levels {
@@ -357,7 +355,7 @@ Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::opt
     bool racing = racingAccess && from && (i == *from || i == upTo);
     if (!isEventOp(op) && op.kind != OpKind::PipeBarrier && !racing) continue;
     LaneEvent ev;
-    ev.lane = pipeName(lanePipe(op));
+    ev.lane = pipeName(ops::issuePipe(op));
     ev.loc = op.loc;
     RacingAccess access = racing ? racingAccess(i) : RacingAccess{opText(op, idOf(i))};
     ev.label = access.text + iterationText(t.ops[i], a.values, base[i] + 2) + " (line " + std::to_string(op.loc.line) + ")";
@@ -377,7 +375,7 @@ Witness ProofContext::buildWitness(const SatAnswer& a, size_t evalBase, std::opt
       }
     }
     ev.stuck = stuck && *stuck == i;
-    lastOnPipe[lanePipe(op)] = (ev.stuck ? "blocked at " : "last ran ") + ev.label;
+    lastOnPipe[ops::issuePipe(op)] = (ev.stuck ? "blocked at " : "last ran ") + ev.label;
     w.lanes.push_back(ev);
   }
   const size_t kKeep = 16;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <map>
 #include <set>
 
-#include <map>
 #include "analyzer/numbers.h"
 
 namespace ptov::hivm {
