@@ -10,99 +10,12 @@
 #include <type_traits>
 #include <utility>
 
-// Address-space and kernel qualifiers: empty, the front end reads them from the spelling.
-#define __gm__
-#define __ubuf__
-#define __ub__
-#define __cbuf__
-#define __ca__
-#define __cb__
-#define __cc__
-#define __fbuf__
-#define __aicore__
-#define __host_aicore__
+#include "ptoverify_cce.h"
+
+// pto-isa's function qualifiers.
 #define AICORE
-#define __simd_callee__
-#define __VEC_SCOPE__
-#define __inline__ inline
-// A device entry: the front end finds entries by this attribute, not by spelling.
-#define __global__ __attribute__((annotate("ptoverify.global")))
-// pto-isa's function qualifiers and parameter direction markers.
 #define PTO_INTERNAL __aicore__ inline
 #define PTO_INST __aicore__ inline
-#define __tf__
-#define __in__
-#define __out__
-
-// Element types the host compiler does not have (clang 14 rejects _Float16 on x86-64).
-// Two bytes each, as on the device: sizeof(T) in a TASSIGN offset must be the real size.
-struct half {
-  uint16_t bits;
-  half() = default;
-  template <class T> half(T) {}
-  operator float() const { return 0.0f; }
-};
-struct bfloat16_t {
-  uint16_t bits;
-  bfloat16_t() = default;
-  template <class T> bfloat16_t(T) {}
-  operator float() const { return 0.0f; }
-};
-
-// Pipes, events, barriers and cache maintenance (values are stable names, not hardware codes).
-// pipe_t's enumerators are generated from ptoverify's model (ptoverify_isa_ops.h), in its order.
-#define PTOVERIFY_PIPE(NAME) PIPE_##NAME,
-enum pipe_t {
-#include "ptoverify_isa_ops.h"
-};
-#undef PTOVERIFY_PIPE
-enum event_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
-enum mem_dsb_t { DSB_ALL = 0, DSB_DDR, DSB_UB, DSB_SEQ };
-enum cache_line_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
-enum dcci_dst_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
-
-void set_flag(pipe_t src, pipe_t dst, event_t id);
-void wait_flag(pipe_t src, pipe_t dst, event_t id);
-void set_flag(pipe_t src, pipe_t dst, int id);
-void wait_flag(pipe_t src, pipe_t dst, int id);
-void pipe_barrier(pipe_t pipe);
-void dsb(mem_dsb_t kind);
-template <class P> void dcci(P addr, cache_line_t scope);
-template <class P> void dcci(P addr, cache_line_t scope, dcci_dst_t dst);
-#define PTOAS__DCCI_SINGLE_CACHE_LINE(p) dcci((p), SINGLE_CACHE_LINE)
-void get_buf(pipe_t pipe, int id, int mode);
-void rls_buf(pipe_t pipe, int id, int mode);
-void set_mask_norm();
-template <class... A> void set_vector_mask(const A&...);
-void set_atomic_none();
-
-// The CCE builtin lane variables (the physical block id and count, as get_block_idx()).
-extern int64_t block_idx;
-extern int64_t block_num;
-
-// Lane ids. get_block_idx(args) / get_sub_block_id(args) are the runtime's dense logical ids;
-// the argument-less forms read the physical core id.
-int64_t get_block_idx();
-int64_t get_block_num();
-int64_t get_subblockid();
-int64_t get_subblockdim();
-template <class A> int64_t get_block_idx(A args);
-template <class A> int64_t get_block_num(A args);
-template <class A> int64_t get_sub_block_id(A args);
-template <class A> uint64_t get_l2_cache_offset(A args);
-// The system cycle counter (profiling timestamps).
-uint64_t get_sys_cnt();
-
-// Cross-core (FFTS) synchronisation.
-void set_ffts_base_addr(uint64_t addr);
-uint64_t getFFTSMsg(int mode, int id);
-void ffts_cross_core_sync(pipe_t pipe, uint64_t msg);
-void wait_flag_dev(int id);
-void set_intra_block(pipe_t pipe, int id);
-void wait_intra_block(pipe_t pipe, int id);
-void __builtin_cce_ffts_cross_core_sync(pipe_t pipe, uint64_t msg);
-void __builtin_cce_wait_flag_dev(int id);
-#define FFTS_MODE_VAL 2
 
 // The runtime tensor descriptor a kernel_entry wrapper reads from args[i] (128 bytes).
 struct Tensor {
