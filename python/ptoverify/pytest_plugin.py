@@ -56,11 +56,12 @@ def pytest_configure(config):
 
 
 def _add_to_collection(config, roots):
-    """The kernel paths are collected even when pytest walks only other arguments."""
+    """The kernel paths are collected even when pytest walks only other arguments (one the
+    session has yet to write is looked at after the tests)."""
     here = config.invocation_params.dir
     given = {os.path.abspath(here / a.split("::")[0]) for a in config.args}
     for root in roots:
-        if str(root) not in given:
+        if str(root) not in given and root.exists():
             config.args.append(str(root))
 
 
@@ -126,12 +127,14 @@ class _Checker:
         self.shared = (workerinput or {}).get("ptoverify_shared")  # xdist: claims and verdicts
         self.workers = (workerinput or {}).get("workercount", 1)
         self.made_shared = None
+        self.collected = set()  # str(path) of every kernel file collected
         self.items = []  # this run's kernel items in order, where a batch looks for more to check
 
     # Collection
 
     def pytest_collect_file(self, file_path, parent):
         if file_path.suffix in KERNEL_SUFFIXES and self._under_root(file_path):
+            self.collected.add(str(file_path))
             return KernelFile.from_parent(parent, path=file_path)
         return None
 
@@ -141,6 +144,36 @@ class _Checker:
 
     def pytest_collection_finish(self, session):
         self.items = [it for it in session.items if isinstance(it, KernelItem)]
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtestloop(self, session):
+        """After the tests, the kernels they wrote under a --ptoverify path are items too."""
+        yield
+        xdist_controller = self.config.pluginmanager.has_plugin("dsession")  # it collects nothing itself
+        if self.shared or xdist_controller or session.shouldfail or session.shouldstop or self.config.option.collectonly:
+            return
+        late = [p for p in self._kernel_files() if str(p) not in self.collected]
+        items = [it for p in late for it in KernelFile.from_parent(session, path=p).collect()]
+        if not items:
+            return
+        self.config.hook.pytest_collection_modifyitems(session=session, config=self.config, items=items)
+        self.items += items
+        for i, item in enumerate(items):
+            item.ihook.pytest_runtest_protocol(item=item, nextitem=items[i + 1] if i + 1 < len(items) else None)
+
+    def _kernel_files(self):
+        for root in self.roots:
+            if root.is_file() and root.suffix in KERNEL_SUFFIXES:
+                yield root
+            elif root.is_dir():
+                yield from sorted(p for p in root.rglob("*") if p.suffix in KERNEL_SUFFIXES and p.is_file())
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        # pytest reports an error in setup with its traceback; the tool's messages say it all.
+        outcome = yield
+        if isinstance(item, KernelItem) and call.excinfo and call.excinfo.errisinstance(KernelInputError):
+            outcome.get_result().longrepr = str(call.excinfo.value)
 
     # pytest-xdist: the controller gives its workers one directory to share
 
