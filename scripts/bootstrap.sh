@@ -18,6 +18,8 @@ if [ "${1:-}" = "--test" ]; then
     jq               # the report tests query SARIF and JSON output
     chromium         # the HTML report test loads the page headless
     python3-pytest   # the Python package and its pytest plugin (python/)
+    python3-pytest-xdist  # the plugin's batches under pytest -n
+    python3-venv     # the README's pip install, run in a temporary virtual environment
     python3-yaml     # the CI recipe test reads action.yml and .pre-commit-hooks.yaml
   )
   # The tests validate SARIF with the Microsoft SARIF multitool from npm; use the machine's

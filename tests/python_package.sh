@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Python package (python/ptoverify) and its pytest plugin, with Debian's python3-pytest.
+# The Python package (python/ptoverify), its pytest plugin (with pytest-xdist when installed) and the
+# README's pip and pytest commands in a temporary venv, with Debian's python3-pytest and python3-venv.
 # Usage: python_package.sh PTOVERIFY SOURCE_DIR
 set -u
 py=/usr/bin/python3

@@ -120,32 +120,37 @@ def run(paths: Union[PathLike, Iterable[PathLike]], **options) -> Result:
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    cmd = _command(list(paths), options)
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False)
+    report, code = json_report(_command(list(paths), options))
+    findings = [_finding(f) for f in report.get("findings", [])]
+    errors = [_diagnostic_text(d) for d in report.get("inputDiagnostics", []) if d.get("level") == "error"]
+    return Result(findings, errors, code, report.get("summary", {}))
+
+
+def json_report(cmd: Sequence[str], cwd: PathLike | None = None) -> tuple:
+    """Runs a `ptoverify check ... --format json` command: (the parsed report, the exit code)."""
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=False, cwd=cwd)
     if proc.returncode > 3:
         raise PtoverifyError(f"ptoverify failed (exit {proc.returncode}): {proc.stderr.strip()}")
     try:
-        report = json.loads(proc.stdout)
+        return json.loads(proc.stdout), proc.returncode
     except json.JSONDecodeError as e:
         raise PtoverifyError(f"ptoverify wrote no JSON report ({e}): {proc.stderr.strip()}") from e
-    findings = [
-        Finding(
-            rule=f["ruleId"],
-            level=f["level"],
-            message=f["message"],
-            location=_location(f.get("location", {})),
-            kernel=f.get("kernel", ""),
-            fingerprint=f.get("fingerprint", ""),
-            notes=tuple((_location(n.get("location", {})), n.get("message", "")) for n in f.get("notes", [])),
-        )
-        for f in report.get("findings", [])
-    ]
-    errors = [
-        (f"{_location(d['location'])}: " if "location" in d else "") + d.get("message", "")
-        for d in report.get("inputDiagnostics", [])
-        if d.get("level") == "error"
-    ]
-    return Result(findings, errors, proc.returncode, report.get("summary", {}))
+
+
+def _finding(f: Mapping) -> Finding:
+    return Finding(
+        rule=f["ruleId"],
+        level=f["level"],
+        message=f["message"],
+        location=_location(f.get("location", {})),
+        kernel=f.get("kernel", ""),
+        fingerprint=f.get("fingerprint", ""),
+        notes=tuple((_location(n.get("location", {})), n.get("message", "")) for n in f.get("notes", [])),
+    )
+
+
+def _diagnostic_text(d: Mapping) -> str:
+    return (f"{_location(d['location'])}: " if "location" in d else "") + d.get("message", "")
 
 
 def check(paths: Union[PathLike, Iterable[PathLike]], **options) -> list:
