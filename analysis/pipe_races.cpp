@@ -65,6 +65,12 @@ RacingAccess accessText(const Op& op, const TraceAccess& x, const TileRange* til
   return r;
 }
 
+bool hasUnknownLeaf(const ExprPtr& e) {
+  if (!e) return false;
+  if (e->kind == Expr::Kind::Unknown) return true;
+  return std::any_of(e->args.begin(), e->args.end(), [](const ExprPtr& a) { return hasUnknownLeaf(a); });
+}
+
 // The trace's sync ops in issue order, with their event ids folded once.
 struct SyncStep {
   size_t index;  // in the trace
@@ -188,6 +194,9 @@ class RaceSearch {
     size_t at = kNone, searchedTo = 0;
   };
   std::map<std::tuple<size_t, Pipe, Pipe>, EarlierGuardOrder> earlierGuardOrder_;
+  // A wait on the pipes of a pending set whose ids the model cannot compare (an id the front end
+  // does not compute): whether it orders the pair is not known. Set by the walks of one pair.
+  std::string undecidedId_;
   // The races of access `xbIndex` of trace op `j` with earlier accesses on pipe `p`, latest
   // first until one settles the older ones.
   void compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vector<size_t>& earlier,
@@ -359,7 +368,14 @@ size_t RaceSearch::orderPoint(size_t from, size_t to, Pipe first, Pipe second, R
   auto takes = [&](const SyncStep& wait, const SyncStep& set) {
     if (set.src != wait.src || set.dst != wait.dst) return false;
     if (set.event == wait.event) return true;
-    return set.id && wait.id && holds(exprEq(set.id, wait.id));
+    if (set.id && wait.id && holds(exprEq(set.id, wait.id))) return true;
+    // An id the front end could not compute decides nothing here: no witness may pick its value.
+    if (hasUnknownLeaf(set.id) || hasUnknownLeaf(wait.id))
+      undecidedId_ = "whether the wait_flag at line " + std::to_string(t.ops[wait.index].op->loc.line) +
+                     " takes the set_flag at line " + std::to_string(t.ops[set.index].op->loc.line) +
+                     " is not known: their event ids (" + set.event + ", " + wait.event +
+                     ") are values the front end does not compute";
+    return false;
   };
   ExprPtr undecided;
   auto begin =
@@ -492,6 +508,7 @@ void RaceSearch::compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vect
       if (!mayRun(i)) break;
       // In-order pipes: older accesses on p finish before this one, so when the sync ops that
       // order it run whenever the later access does, the older ones are ordered too.
+      undecidedId_.clear();
       if (!beyondWindow && ordered(i, j, p, q, Runs::ByLaterGuard)) {
         settled = true;
         break;
@@ -506,10 +523,12 @@ void RaceSearch::compareOnPipe(size_t j, size_t xbIndex, Pipe p, const std::vect
         settled = pc_.impliedByShape(a.guard, b.guard, exprTrue());
         break;
       }
-      if (beyondWindow) {
+      if (beyondWindow || !undecidedId_.empty()) {
         found.emplace_back(i, PipeRace{a.op, b.op, xa.ref, xb.ref, xa.write, xb.write,
-                                       Verdict::unknown("the two accesses are more than " + std::to_string(kWindow) +
-                                                        " trace ops apart, which are not compared")});
+                                       Verdict::unknown(beyondWindow ? "the two accesses are more than " +
+                                                                           std::to_string(kWindow) +
+                                                                           " trace ops apart, which are not compared"
+                                                                     : undecidedId_)});
         reported_.insert({a.op, b.op});
         settled = true;
         break;

@@ -17,7 +17,7 @@ prelude="$src/prelude"
 gen=$(mktemp -d)
 trap 'rm -rf "$gen"' EXIT
 "$build/ptoverify" isa --prelude > "$gen/ptoverify_isa_ops.h"
-clang_flags=(-fsyntax-only -std=c++20 -x c++ -w -include "$prelude/ptoverify_prelude.h" -I "$prelude/stubinc"
+clang_flags=(-fsyntax-only -std=c++20 -x c++ -w -include "$prelude/ptoverify_prelude.h" -I "$prelude/stubinc" -I "$prelude/standin"
              -D__DAV_C220_VEC__ -D__DAV_VEC__ -idirafter "$gen")
 cube_flags=("${clang_flags[@]/__DAV_C220_VEC__/__DAV_C220_CUBE__}")
 cube_flags=("${cube_flags[@]/__DAV_VEC__/__DAV_CUBE__}")

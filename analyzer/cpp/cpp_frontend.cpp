@@ -232,9 +232,11 @@ class PPWatcher : public PPCallbacks {
           NamedConstant{sourceLocOf(sm_.getPresumedLoc(name.getLocation())), *value, ""};
     }
   }
-  void Ifdef(SourceLocation, const Token& name, const MacroDefinition&) override { record(name); }
-  void Ifndef(SourceLocation, const Token& name, const MacroDefinition&) override { record(name); }
-  void Defined(const Token& name, const MacroDefinition&, SourceRange) override { record(name); }
+  // Only the user's tests: pto-isa's own headers pick their cube or vector path by core macro
+  // whatever core a kernel is built for.
+  void Ifdef(SourceLocation at, const Token& name, const MacroDefinition&) override { record(at, name); }
+  void Ifndef(SourceLocation at, const Token& name, const MacroDefinition&) override { record(at, name); }
+  void Defined(const Token& name, const MacroDefinition&, SourceRange) override { record(name.getLocation(), name); }
   void InclusionDirective(SourceLocation hash, const Token&, StringRef fileName, bool, CharSourceRange,
                           const FileEntry* file, StringRef searchPath, StringRef, const Module*,
                           SrcMgr::CharacteristicKind) override {
@@ -266,7 +268,8 @@ class PPWatcher : public PPCallbacks {
   }
 
  private:
-  void record(const Token& t) {
+  void record(SourceLocation at, const Token& t) {
+    if (!inUserCode(sm_, at)) return;
     if (const IdentifierInfo* ii = t.getIdentifierInfo()) macros_.insert(ii->getName().str());
   }
   std::set<std::string>& macros_;
@@ -1430,6 +1433,42 @@ void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefin
       out.diags.push_back(std::move(d));
 }
 
+// The root of pto-isa's real headers when the user's include path holds them (`pto/pto-inst.hpp`
+// found in a -I directory), else "".
+std::string realPtoIsaRoot(const std::vector<std::string>& includeDirs) {
+  std::error_code ec;
+  for (const auto& d : includeDirs)
+    if (fs::is_regular_file(fs::path(d) / "pto" / "pto-inst.hpp", ec)) return d;
+  return "";
+}
+
+bool definesMacro(const std::vector<std::string>& args, const std::string& name) {
+  return std::any_of(args.begin(), args.end(), [&](const std::string& a) {
+    return a.rfind("-D" + name, 0) == 0 && (a.size() == name.size() + 2 || a[name.size() + 2] == '=');
+  });
+}
+
+// The headers device code is read with. Under pto-isa's real headers (the user's include path has
+// them): only the CCE compiler's builtins are stood in for, the headers are library code
+// (`--system-header-prefix=pto/`: their functions are never roots, and an instruction is known by
+// its declaration there), and the target arch the headers need is defined unless the build does.
+// Without them: the prelude's stand-in for pto-isa.
+void addDeviceHeaders(std::vector<std::string>& args, const std::string& prelude, const std::string& ptoIsaRoot,
+                      const std::string& arch, std::vector<InputDiagnostic>& diags, const std::string& path) {
+  args.insert(args.end(), {"-include", prelude + "/ptoverify_cce.h", "-I", prelude + "/stubinc"});
+  if (ptoIsaRoot.empty()) {
+    args.insert(args.end(), {"-include", prelude + "/ptoverify_prelude.h", "-I", prelude + "/standin"});
+    return;
+  }
+  args.insert(args.end(), {"-include", prelude + "/ptoverify_cce_intrinsics.h", "--system-header-prefix=pto/"});
+  bool a5 = arch == "a5";
+  if (!definesMacro(args, "PTO_NPU_ARCH_A2A3") && !definesMacro(args, "PTO_NPU_ARCH_A5"))
+    args.push_back(a5 ? "-DPTO_NPU_ARCH_A5" : "-DPTO_NPU_ARCH_A2A3");
+  if (!definesMacro(args, "__CCE_AICORE__")) args.push_back(a5 ? "-D__CCE_AICORE__=310" : "-D__CCE_AICORE__=220");
+  diags.push_back({InputDiagnostic::Level::Note, SourceLoc{path, 1, 1},
+                   "read against pto-isa's headers in " + ptoIsaRoot + " (the CCE compiler's builtins stood in for)"});
+}
+
 }  // namespace
 
 LoadedFile load(const std::string& path, const std::string& text, const FrontendOptions& opts) {
@@ -1482,8 +1521,8 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   if (out.control) {
     args = std::move(controlArgs);
   } else {
-    args.insert(args.end(), {"-D__DAV_C220_VEC__", "-D__DAV_VEC__", "-include", prelude + "/ptoverify_prelude.h",
-                             "-I", prelude + "/stubinc"});
+    args.insert(args.end(), {"-D__DAV_C220_VEC__", "-D__DAV_VEC__"});
+    addDeviceHeaders(args, prelude, realPtoIsaRoot(searched), opts.defaultArch, result.diagnostics, path);
     // After every directory of the build, so a real SDK wins: empty files for headers found nowhere.
     args.insert(args.end(), {"-idirafter", kMissingHeaderDir});
   }
@@ -1495,15 +1534,18 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   // A launch in an included user header is rewritten there too (the header is read as rewritten),
   // and the function that writes it is host code like one in the file given.
   std::map<std::string, std::vector<size_t>> headerLaunches;
+  // pto-isa's own headers spell the device qualifier `[aicore]`: blanked there as in the file.
   if (!out.control)
     for (const auto& header : seen) {
       auto buffer = llvm::MemoryBuffer::getFile(header);
-      if (!buffer || (*buffer)->getBuffer().find("<<<") == llvm::StringRef::npos) continue;
+      if (!buffer) continue;
+      llvm::StringRef original = (*buffer)->getBuffer();
+      if (original.find("<<<") == llvm::StringRef::npos && original.find("[aicore]") == llvm::StringRef::npos) continue;
       std::vector<size_t> at;
-      std::string rewritten = asHostCpp((*buffer)->getBuffer().str(), at);
-      if (at.empty()) continue;
+      std::string rewritten = asHostCpp(original.str(), at);
+      if (rewritten == original) continue;
       missing.emplace_back(header, std::move(rewritten));
-      headerLaunches[header] = std::move(at);
+      if (!at.empty()) headerLaunches[header] = std::move(at);
     }
   auto parseWith = [](Output& into, const std::string& code, const std::vector<std::string>& withArgs,
                       const std::string& as, const tooling::FileContentMappings& mapped,

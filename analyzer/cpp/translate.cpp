@@ -26,7 +26,7 @@ bool inUserCode(const SourceManager& sm, SourceLocation l) {
   for (const char* part : {"ptoverify_prelude.h", "ptoverify_cce.h", "ptoverify_ascendc.h", "ptoverify_ptoisa.h"})
     if (file.find(part) != std::string::npos) return false;
   return file.rfind(kMissingHeaderDir, 0) != 0 && file.find("/prelude/stubinc/") == std::string::npos &&
-         file.find("/prelude/vendor/") == std::string::npos;
+         file.find("/prelude/standin/") == std::string::npos && file.find("/prelude/vendor/") == std::string::npos;
 }
 
 std::optional<int64_t> evalInt(const ASTContext& ctx, const clang::Expr* e) {

@@ -31,6 +31,8 @@ class CallLowering : public WrapperFacts {
     op.dialect = Dialect::Cpp;
     op.loc = loc(l);
     if (!callSites_.empty()) op.callSite = callSites_.back();
+    // An op inside pto-isa's headers (an Event's set_flag) is shown where the user's code called it.
+    if (!userSites_.empty() && !inUserCode(ctx_.getSourceManager(), l)) op.loc = userSites_.back();
     return op;
   }
 
@@ -217,13 +219,66 @@ class CallLowering : public WrapperFacts {
     return args && i < args->size() ? templateArgName((*args)[i]) : "";
   }
 
+  // The callee's template argument (written or defaulted) of the enum type named `enumName`, by
+  // its enumerator's name; "" when it has none.
+  std::string templateArgOfEnum(const CallExpr* call, const std::string& enumName) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    const TemplateArgumentList* args = fd ? fd->getTemplateSpecializationArgs() : nullptr;
+    if (!args) return "";
+    for (const TemplateArgument& a : args->asArray()) {
+      if (a.getKind() != TemplateArgument::Integral) continue;
+      const auto* et = a.getIntegralType()->getAs<EnumType>();
+      if (et && et->getDecl()->getNameAsString() == enumName) return templateArgName(a);
+    }
+    return "";
+  }
+
   static const clang::Expr* argOf(const CallExpr* call, unsigned i) {
     return i < call->getNumArgs() ? call->getArg(i) : nullptr;
   }
 
+  // An instruction of pto-isa's real headers that is handed events (`TADD(d, a, b, ev)`) waits on
+  // them in its body before its `_IMPL` runs, and returns the record the caller assigns to the
+  // next event: its body is inlined, and its `_IMPL` call is the instruction the table describes.
+  struct PendingInstr {
+    const CallExpr* call;
+    const ops::OpRow* row;
+    std::string implName;
+    bool emitted = false;
+  };
+  std::optional<PendingInstr> pendingInstr_;
+
+  bool takesEvents(const CallExpr* call) {
+    for (const clang::Expr* a : call->arguments()) {
+      const auto* rd = a->getType()->getAsCXXRecordDecl();
+      if (!rd || !rd->hasDefinition()) continue;
+      for (const auto& base : rd->bases())
+        if (const auto* b = base.getType()->getAsCXXRecordDecl(); b && b->getNameAsString() == "EventBase") return true;
+    }
+    return false;
+  }
+
+  void emitPendingInstr(Stmt& seq) {
+    PendingInstr p = *pendingInstr_;
+    pendingInstr_.reset();
+    translateInstr(p.call, *p.row, seq, /*throughBody=*/false);
+    pendingInstr_ = p;
+    pendingInstr_->emitted = true;
+  }
+
   // A call of a table instruction: one handler per call shape (analyzer/model/op_registry.h).
-  void translateInstr(const CallExpr* call, const ops::OpRow& in, Stmt& seq) {
+  void translateInstr(const CallExpr* call, const ops::OpRow& in, Stmt& seq, bool throughBody = true) {
     using CS = ops::CallShape;
+    const FunctionDecl* callee = call->getDirectCallee();
+    if (throughBody && in.shape == CS::Tile && !pendingInstr_ && isLibraryFunction(callee) && takesEvents(call) &&
+        !stack_.count(callee->getDefinition())) {
+      pendingInstr_ = PendingInstr{call, &in, callee->getNameAsString() + "_IMPL"};
+      inlineCall(call, callee, seq);
+      bool emitted = pendingInstr_->emitted;
+      pendingInstr_.reset();
+      if (!emitted) translateInstr(call, in, seq, false);
+      return;
+    }
     SourceLocation l = call->getBeginLoc();
     const std::string n = call->getDirectCallee()->getNameAsString();
     auto arg = [&](unsigned i) { return argOf(call, i); };
@@ -386,7 +441,8 @@ class CallLowering : public WrapperFacts {
         gap(ModelGap::Kind::OpaqueCall, call->getBeginLoc(), "'" + text(call) + "' (an indirect call)");
       return;
     }
-    if (isUserFunction(fd)) {
+    if (isUserFunction(fd) || isLibraryFunction(fd)) {
+      if (pendingInstr_ && fd->getNameAsString() == pendingInstr_->implName) return emitPendingInstr(seq);
       if (fd->hasBody() && !stack_.count(fd->getDefinition())) return inlineCall(call, fd, seq);
       if (!fd->hasBody() && !fd->getReturnType()->isIntegerType())
         gap(ModelGap::Kind::OpaqueCall, call->getBeginLoc(),
@@ -399,6 +455,13 @@ class CallLowering : public WrapperFacts {
       if (note->getAnnotation() == "ptoverify.task_type" && call->getNumArgs() == 1)
         facts_.taskType = enumeratorName(call->getArg(0));
       if (note->getAnnotation() == "ptoverify.task_type" || note->getAnnotation() == "ptoverify.no_memory") return;
+    }
+    // A CCE intrinsic the op table does not list (a raw copy, a vector or cube instruction).
+    if (const auto* note = fd->getAttr<AnnotateAttr>(); note && note->getAnnotation() == "ptoverify.intrinsic") {
+      if (!fd->getReturnType()->isIntegerType())
+        gap(ModelGap::Kind::UnknownOp, call->getBeginLoc(),
+            "CCE intrinsic '" + fd->getNameAsString() + "' (not in the op table: its pipe and memory accesses are not modelled)");
+      return;
     }
     // AscendC data movement and vector calls (DataCopy, Add, Mmad, ...) are declared by the
     // prelude without their memory and pipe effects: counted, so the rules say what they could
@@ -494,11 +557,23 @@ class CallLowering : public WrapperFacts {
     emit(seq, std::move(op));
   }
 
+  // The address a placement names: its second argument, or its first template argument
+  // (`TASSIGN<0x2000>(tile)`).
+  std::optional<ExprPtr> placedAddress(const CallExpr* call) {
+    if (call->getNumArgs() >= 2) return value(call->getArg(1));
+    const FunctionDecl* fd = call->getDirectCallee();
+    const TemplateArgumentList* targs = fd ? fd->getTemplateSpecializationArgs() : nullptr;
+    if (call->getNumArgs() != 1 || !targs || targs->size() == 0 || targs->get(0).getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    return Expr::constant(targs->get(0).getAsIntegral().getExtValue());
+  }
+
   void translateAssign(const CallExpr* call, Stmt& seq) {
-    if (call->getNumArgs() < 2) return;
+    std::optional<ExprPtr> placed = placedAddress(call);
+    if (!placed) return;
     const clang::Expr* target = call->getArg(0);
     const ValueDecl* d = declOf(target);
-    if (d && isGlobalTensorType(d->getType())) {  // rebinding a GM tensor's address
+    if (d && isGlobalTensorType(d->getType()) && call->getNumArgs() >= 2) {  // rebinding a GM tensor's address
       Origin o = originOf(call->getArg(1));
       if (o.known()) origins_[d] = o;
       return;
@@ -513,7 +588,7 @@ class CallLowering : public WrapperFacts {
       op.tileBytes = info->bytes;
     }
     op.tileValue = tileRef(target).value;
-    ExprPtr addr = value(call->getArg(1));
+    ExprPtr addr = *placed;
     op.tileAddr = evalConst(addr);
     if (!op.tileAddr) op.tileAddrChoices = possibleConstants(addr);
     if (ti != tiles_.end()) ti->second.addr = op.tileAddr;
@@ -533,10 +608,12 @@ class CallLowering : public WrapperFacts {
       op.syncMode = SyncMode::Hard;
       op.coreType = templateArgText(call, 0) == "false" ? CoreType::Mix : CoreType::Vector;
     } else if (shape == CS::SyncAllPto) {
-      op.syncMode = templateArgText(call, 0) == "Hard" ? SyncMode::Hard : SyncMode::Soft;
-      std::string core = templateArgText(call, 1);
+      // SYNCALL<CoreType>() is the hardware barrier; SYNCALL<Mode, CoreType>(workspace) names its mode.
+      std::string mode = templateArgOfEnum(call, "SyncAllMode");
+      op.syncMode = mode.empty() || mode == "Hard" ? SyncMode::Hard : SyncMode::Soft;
+      std::string core = templateArgOfEnum(call, "SyncCoreType");
       op.coreType = core == "AICOnly" ? CoreType::Cube : core == "Mix" ? CoreType::Mix : CoreType::Vector;
-      ws = originOf(arg(0));
+      if (arg(0)) ws = originOf(arg(0));
       if (arg(1)) op.participants = value(arg(1));
     } else {  // SYNCALL_SOFT_AIV_BARRIER(gm, ub, participants, index)
       op.syncMode = SyncMode::Soft;
@@ -564,6 +641,8 @@ class CallLowering : public WrapperFacts {
     }
     if (facts_.wrapper && inlineDepth_ == 0 && def->getReturnType()->isVoidType()) recordForwarded(call, def);
     callSites_.push_back(loc(call->getBeginLoc()));
+    bool fromUser = inUserCode(ctx_.getSourceManager(), call->getBeginLoc());
+    userSites_.push_back(fromUser || userSites_.empty() ? callSites_.back() : userSites_.back());
     reached_.insert(patternOf(def));
     inCallee(call, def, [&] {
       bodies_.push_back(def);
@@ -576,6 +655,7 @@ class CallLowering : public WrapperFacts {
       bodies_.pop_back();
     });
     callSites_.pop_back();
+    userSites_.pop_back();
   }
 };
 

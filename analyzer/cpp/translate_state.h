@@ -254,6 +254,7 @@ class ModelState {
   std::set<std::pair<std::string, int>> recovered_;  // lines of unresolved calls read (RecoveryExpr)
   std::vector<const FunctionDecl*> bodies_{&root_};   // the function each statement is in
   std::vector<SourceLoc> callSites_;                  // the calls being inlined, innermost last
+  std::vector<SourceLoc> userSites_;  // per inlined call: the innermost call written in the user's code
   struct Placement {  // a TASSIGN at a constant UB address
     std::string body;
     const ValueDecl* tile;
@@ -377,6 +378,21 @@ class ModelState {
   bool isUserFunction(const FunctionDecl* fd) {
     SourceLocation l = fd->getDefinition() ? fd->getDefinition()->getLocation() : fd->getLocation();
     return inUserCode(ctx_.getSourceManager(), l);
+  }
+
+  // A function of pto-isa's real headers with its body (a helper such as PtoSetWaitFlag, an
+  // Event's Wait / Record, TSYNC over events): inlined like the user's code, down to the
+  // instructions and intrinsics the op table knows. The prelude's stand-ins have no real body.
+  bool isLibraryFunction(const FunctionDecl* fd) {
+    const FunctionDecl* def = fd->getDefinition();
+    if (!def || !def->hasBody()) return false;
+    const SourceManager& sm = ctx_.getSourceManager();
+    SourceLocation l = sm.getExpansionLoc(def->getLocation());
+    if (!sm.isInSystemHeader(l)) return false;
+    std::string file = sm.getFilename(l).str();
+    if (file.find("/prelude/") != std::string::npos) return false;
+    std::string qualified = def->getQualifiedNameAsString();
+    return qualified.rfind("pto::", 0) == 0;
   }
 };
 
