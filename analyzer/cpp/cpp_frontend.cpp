@@ -153,9 +153,11 @@ class Collector : public DiagnosticConsumer {
     info.FormatDiagnostic(msg);
     SourceLoc loc{"", 0, 0};
     std::string m = msg.str().str();
+    bool inLibrary = false;
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const SourceManager& sm = info.getSourceManager();
       SourceLocation at = sm.getExpansionLoc(info.getLocation());
+      inLibrary = sm.isInSystemHeader(at);
       loc = sourceLocOf(sm.getPresumedLoc(at));
       auto [file, offset] = sm.getDecomposedLoc(at);
       gaps_.errors.push_back({file, offset, m});
@@ -167,7 +169,12 @@ class Collector : public DiagnosticConsumer {
     bool unknown = false;
     for (const char* u : unknownName) unknown |= m.find(u) != std::string::npos;
     if (out_.size() >= 50) return;  // shown: the first 50; every error still counts in `gaps`
-    if (unknown)
+    // In a library header (pto-isa's, read under the stand-in for the CCE builtins): not the
+    // user's error; what it declares is not modelled, and a function it is in is read partly.
+    if (inLibrary)
+      out_.push_back({InputDiagnostic::Level::Warning, loc,
+                      m + " (in a library header under ptoverify's stand-in for the compiler's builtins; not modelled)"});
+    else if (unknown)
       out_.push_back({InputDiagnostic::Level::Warning, loc, m + " (not modelled; the rest of the file is checked)"});
     else
       out_.push_back({InputDiagnostic::Level::Error, loc, m});
