@@ -99,6 +99,7 @@ void set_ffts_base_addr(uint64_t addr);
 uint64_t getFFTSMsg(int mode, int id);
 void ffts_cross_core_sync(pipe_t pipe, uint64_t msg);
 void wait_flag_dev(int id);
+void wait_flag_dev(pipe_t pipe, int id);  // a5's form
 void set_intra_block(pipe_t pipe, int id);
 void wait_intra_block(pipe_t pipe, int id);
 void __builtin_cce_ffts_cross_core_sync(pipe_t pipe, uint64_t msg);

@@ -11,6 +11,7 @@
 // intrinsic call from a user's function. Never compiled into a real kernel.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #define PTOVERIFY_INTRINSIC __attribute__((annotate("ptoverify.intrinsic")))
 // An intrinsic whose result the headers do not use.
@@ -28,6 +29,8 @@
 // The device compiler's names for half and float (pto-isa typedefs them only for CPU simulation).
 using float16_t = half;
 using float32_t = float;
+// The device compiler's __fp16 is half (clang on x86-64 rejects __fp16 parameters and results).
+#define __fp16 half
 
 #if defined(__CCE_AICORE__) && __CCE_AICORE__ >= 310
 // a5's 8-bit and packed 4-bit floating-point types: one byte each, distinct from each other and
@@ -158,6 +161,8 @@ PTOVERIFY_CCE_VOID(vxor)
 // a2a3's transposing scatter through the VA address registers.
 PTOVERIFY_CCE_VOID(scatter_vnchwconv_b8) PTOVERIFY_CCE_VOID(scatter_vnchwconv_b16)
 PTOVERIFY_CCE_VOID(scatter_vnchwconv_b32)
+// Pair-wise reduction, gather by blocks, exp-of-difference (a2a3 and a5).
+PTOVERIFY_CCE_VOID(vcpadd) PTOVERIFY_CCE_VOID(vgatherb) PTOVERIFY_CCE_VOID(vexpdif)
 // Conversions: vconv_<from>2<to>[rounding].
 PTOVERIFY_CCE_VOID(vconv_bf162f32) PTOVERIFY_CCE_VOID(vconv_bf162s32a)
 PTOVERIFY_CCE_VOID(vconv_bf162s32c) PTOVERIFY_CCE_VOID(vconv_bf162s32f)
@@ -236,10 +241,16 @@ PTOVERIFY_CCE_VOID(set_atomic_s8) PTOVERIFY_CCE_VOID(set_st_atomic_cfg)
 template <class T, class... A> PTOVERIFY_INTRINSIC __aicore__ T ld_dev(T* addr, A...);
 PTOVERIFY_CCE_VOID(st_dev)
 PTOVERIFY_CCE_VOID(st_atomic)
+// Scalar minimum and maximum (pto-isa calls them unqualified, on mixed integer types).
+template <class A, class B> PTOVERIFY_INTRINSIC __aicore__ constexpr std::common_type_t<A, B> min(A a, B b);
+template <class A, class B> PTOVERIFY_INTRINSIC __aicore__ constexpr std::common_type_t<A, B> max(A a, B b);
 // Scalar immediates and ids.
 PTOVERIFY_CCE_RET(uint64_t, get_imm)
 PTOVERIFY_CCE_RET(int64_t, get_coreid)
 PTOVERIFY_CCE_VOID(trap)
+// Instruction-cache preload and its status (kernels call them directly).
+PTOVERIFY_CCE_VOID(preload)
+PTOVERIFY_CCE_RET(int64_t, get_icache_prl_st)
 
 // ---------------------------------------------------------------------------------------------
 // pto-isa's compiler hooks: tile pointers, aliases and flag tokens
@@ -270,8 +281,11 @@ template <class... A> PTOVERIFY_INTRINSIC __aicore__ void printf(const char* for
 // One vector register (CCE_VL bytes) of elements E; each vector_* is a distinct type (pto-isa
 // specialises TypeGet on each). vector_bool is a predicate register, vector_align an unaligned-
 // access state, vector_address an address register.
+// A C-style cast between two vector types reinterprets the register.
 template <class E> struct __ptoverify_vreg {
   E lanes[256 / sizeof(E)];
+  __ptoverify_vreg() = default;
+  template <class F> explicit __ptoverify_vreg(const __ptoverify_vreg<F>&) {}
 };
 using vector_u8 = __ptoverify_vreg<uint8_t>;
 using vector_s8 = __ptoverify_vreg<int8_t>;
@@ -354,8 +368,11 @@ PTOVERIFY_CCE_MODE(RS_ENABLE) PTOVERIFY_CCE_MODE(RS_DISABLE)
 PTOVERIFY_CCE_MODE(INC_ORDER) PTOVERIFY_CCE_MODE(DEC_ORDER) PTOVERIFY_CCE_MODE(POS_LOWEST)
 // Memory barriers between vector loads and stores (mem_bar).
 PTOVERIFY_CCE_MODE(VST_VLD) PTOVERIFY_CCE_MODE(VLD_VST) PTOVERIFY_CCE_MODE(VST_VST)
-// Special-purpose registers (sprclr, sprsts).
+// Special-purpose registers (sprclr, sprsts; pto-isa also names one as static_cast<::Spr>(n)).
 PTOVERIFY_CCE_MODE(SPR_AR)
+enum class Spr : int {};
+// Histogram bins of chistv2.
+PTOVERIFY_CCE_MODE(Bin_N0) PTOVERIFY_CCE_MODE(Bin_N1)
 #undef PTOVERIFY_CCE_MODE
 // Store distribution and predicate-load distribution as enumerations (pto-isa casts its own
 // pto::DistVST to ::DistVST and names Dist::DIST_US / Dist::DIST_NORM).
@@ -384,13 +401,12 @@ PTOVERIFY_CCE_VOID(vlds) PTOVERIFY_CCE_VOID(vsts) PTOVERIFY_CCE_VOID(vldas)
 PTOVERIFY_CCE_VOID(vldus) PTOVERIFY_CCE_VOID(vstar) PTOVERIFY_CCE_VOID(vstas)
 PTOVERIFY_CCE_VOID(vstur) PTOVERIFY_CCE_VOID(vstus) PTOVERIFY_CCE_VOID(vsstb)
 PTOVERIFY_CCE_VOID(vgather2) PTOVERIFY_CCE_VOID(vgather2_bc) PTOVERIFY_CCE_VOID(vscatter)
-PTOVERIFY_CCE_VOID(vgatherb)
 PTOVERIFY_CCE_VOID(vdup) PTOVERIFY_CCE_VOID(vbr) PTOVERIFY_CCE_VOID(vcvt) PTOVERIFY_CCE_VOID(vsqz)
 PTOVERIFY_CCE_VOID(vintlv) PTOVERIFY_CCE_VOID(vdintlv) PTOVERIFY_CCE_VOID(vpack)
 PTOVERIFY_CCE_VOID(vselr) PTOVERIFY_CCE_VOID(vmull) PTOVERIFY_CCE_VOID(vmula)
 PTOVERIFY_CCE_VOID(vaddc) PTOVERIFY_CCE_VOID(vsubc) PTOVERIFY_CCE_VOID(vaddcs)
 PTOVERIFY_CCE_VOID(vsubcs) PTOVERIFY_CCE_VOID(vtrc) PTOVERIFY_CCE_VOID(vmov)
-PTOVERIFY_CCE_VOID(vmod) PTOVERIFY_CCE_VOID(vcpadd) PTOVERIFY_CCE_VOID(vexpdif)
+PTOVERIFY_CCE_VOID(vmod)
 PTOVERIFY_CCE_VOID(vneg) PTOVERIFY_CCE_VOID(vci) PTOVERIFY_CCE_VOID(vprelu)
 PTOVERIFY_CCE_VOID(chistv2)
 PTOVERIFY_CCE_VOID(mem_bar) PTOVERIFY_CCE_VOID(sprclr) PTOVERIFY_CCE_VOID(sprsts)
@@ -402,6 +418,14 @@ struct __ptoverify_dim3 {
   uint32_t x, y, z;
 };
 extern const __ptoverify_dim3 threadIdx;
+// Atomic add on GM or UB, returning the old value (SIMT and scalar code).
+template <class T, class V> PTOVERIFY_INTRINSIC __aicore__ T atomicAdd(T* addr, V value);
+template <class T, class V> PTOVERIFY_INTRINSIC __aicore__ T atomicMax(T* addr, V value);
+template <class T, class V> PTOVERIFY_INTRINSIC __aicore__ T atomicMin(T* addr, V value);
+// Barrier of the threads of a SIMT function; a warp's sum; the device exp (kernels call them).
+PTOVERIFY_INTRINSIC __aicore__ void __sync_workitems();
+PTOVERIFY_INTRINSIC __aicore__ float __builtin_cce_redux_add_f32(float value);
+PTOVERIFY_INTRINSIC __aicore__ float __builtin_cce_expf(float value);
 namespace cce {
 struct dim3 {
   uint32_t x = 1, y = 1, z = 1;

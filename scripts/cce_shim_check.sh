@@ -28,6 +28,8 @@ mkdir -p "$out/log" "$out/src"
 # Headers with `[aicore]` blanked (same length, so columns stay right); stubinc without its fake pto/.
 cp -r "$tree/include" "$out/inc"
 grep -rl '\[aicore\]' "$out/inc" | xargs -r sed -i 's/\[aicore\]/        /g'
+# A launch inside a header (host code of pto/npu/kernels) is rewritten as the front end does.
+grep -rl '<<<' "$out/inc" | xargs -r perl -0pi -e 's/<<<.*?>>>//gs'
 cp -r "$prelude/stubinc" "$out/stubinc"
 rm -rf "$out/stubinc/pto"
 
