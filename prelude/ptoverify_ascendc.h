@@ -6,8 +6,8 @@
 
 #define GM_ADDR __gm__ uint8_t*
 
-// Fixpipe quantisation modes (a global unscoped enum in CANN: it converts to the 64-bit field).
-enum QuantMode_t : uint64_t { NoQuant, F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, REQ8 };
+// Fixpipe quantisation modes (QuantMode_t, a global unscoped enum of the CCE compiler): declared
+// by ptoverify_cce_intrinsics.h, which ptoverify_cce.h includes.
 
 // The core kinds a kernel of the AscendC operator framework runs on (KERNEL_TASK_TYPE_DEFAULT).
 // A MIX type is launched by that framework on cube and vector cores together; the front end

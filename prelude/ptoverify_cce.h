@@ -19,9 +19,14 @@
 #define __cb__
 #define __cc__
 #define __fbuf__
+#define __biasbuf__
+#define __ssbuf__
 #define __aicore__
 #define __host_aicore__
 #define __simd_callee__
+#define __simt_callee__
+#define __simt_vf__
+#define LAUNCH_BOUND(threads)
 #define __VEC_SCOPE__
 #define __inline__ inline
 // A device entry: the front end finds entries by this attribute, not by spelling.
@@ -78,7 +83,7 @@ extern int64_t block_num;
 
 // Lane ids. get_block_idx(args) / get_sub_block_id(args) are the runtime's dense logical ids;
 // the argument-less forms read the physical core id.
-int64_t get_block_idx();
+uint32_t get_block_idx();  // uint32_t: pto-isa's grid_intrinsic.hpp redeclares it so
 int64_t get_block_num();
 int64_t get_subblockid();
 int64_t get_subblockdim();
@@ -94,8 +99,10 @@ void set_ffts_base_addr(uint64_t addr);
 uint64_t getFFTSMsg(int mode, int id);
 void ffts_cross_core_sync(pipe_t pipe, uint64_t msg);
 void wait_flag_dev(int id);
+void wait_flag_dev(pipe_t pipe, int id);  // a5's form
 void set_intra_block(pipe_t pipe, int id);
 void wait_intra_block(pipe_t pipe, int id);
 void __builtin_cce_ffts_cross_core_sync(pipe_t pipe, uint64_t msg);
 void __builtin_cce_wait_flag_dev(int id);
 #define FFTS_MODE_VAL 2
+#include "ptoverify_cce_intrinsics.h"
