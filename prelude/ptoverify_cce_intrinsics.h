@@ -418,6 +418,10 @@ struct __ptoverify_dim3 {
   uint32_t x, y, z;
 };
 extern const __ptoverify_dim3 threadIdx;
+// The same thread ids as builtins (kernels call them directly).
+PTOVERIFY_INTRINSIC __aicore__ uint32_t __cce_simt_get_TID_X();
+PTOVERIFY_INTRINSIC __aicore__ uint32_t __cce_simt_get_TID_Y();
+PTOVERIFY_INTRINSIC __aicore__ uint32_t __cce_simt_get_TID_Z();
 // Atomic add on GM or UB, returning the old value (SIMT and scalar code).
 template <class T, class V> PTOVERIFY_INTRINSIC __aicore__ T atomicAdd(T* addr, V value);
 template <class T, class V> PTOVERIFY_INTRINSIC __aicore__ T atomicMax(T* addr, V value);
