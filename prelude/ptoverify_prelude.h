@@ -152,8 +152,7 @@ enum class SyncAllMode { Soft, Hard };
 enum class SyncCoreType { AIVOnly, AICOnly, Mix };
 constexpr int SYNCALL_SOFT_WORKSPACE_INT32 = 16;  // one 64-byte line per counter
 constexpr int SYNCALL_SOFT_SLOT_INT32 = 8;        // the older indexed helper: 8 words per participant
-template <SyncCoreType C = SyncCoreType::AIVOnly> void SYNCALL() {}
-template <SyncAllMode M, SyncCoreType C = SyncCoreType::AIVOnly, class W, class... A> void SYNCALL(W&, const A&...) {}
+template <SyncAllMode M, SyncCoreType C, class... A> void SYNCALL(const A&...) {}
 template <class... A> void SYNCALL_SOFT_AIV_BARRIER(const A&...) {}
 
 namespace comm {
