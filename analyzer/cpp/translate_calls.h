@@ -253,16 +253,14 @@ class CallLowering : public WrapperFacts {
       const auto* rd = a->getType()->getAsCXXRecordDecl();
       if (!rd || !rd->hasDefinition()) continue;
       for (const auto& base : rd->bases())
-        if (const auto* b = base.getType()->getAsCXXRecordDecl(); b && b->getNameAsString() == "EventBase") return true;
+        if (const auto* b = base.getType()->getAsCXXRecordDecl(); b && b->getQualifiedNameAsString() == "pto::EventBase")
+          return true;
     }
     return false;
   }
 
   void emitPendingInstr(Stmt& seq) {
-    PendingInstr p = *pendingInstr_;
-    pendingInstr_.reset();
-    translateInstr(p.call, *p.row, seq, /*throughBody=*/false);
-    pendingInstr_ = p;
+    translateInstr(pendingInstr_->call, *pendingInstr_->row, seq, /*throughBody=*/false);
     pendingInstr_->emitted = true;
   }
 
