@@ -295,6 +295,10 @@ class Translator final : public CallLowering {
 
   void declare(const VarDecl* vd, Stmt& seq) {
     QualType t = vd->getType();
+    if (vd->isStaticLocal()) {  // initialised once, the first time it is reached
+      staticValue(vd);
+      return;
+    }
     if (auto ti = tileInfoOf(t)) {
       tiles_[vd] = *ti;
       Origin o;
@@ -307,7 +311,13 @@ class Translator final : public CallLowering {
     if (!init) return;
     const VarDecl* saved = initializing_;
     if (inlineDepth_ == 0 && facts_.wrapper) initializing_ = vd;
+    // An aggregate's fields from its initialiser; a constructor run below sets those it sets.
+    if (const RecordDecl* record = t->getAsRecordDecl(); record && !isGlobalTensorType(t))
+      recordFields(vd, *record, init);
+    auto outer = constructed_;
+    constructed_ = {vd, dyn_cast<CXXConstructExpr>(init->IgnoreImplicit())};
     translateCalls(init, seq);
+    constructed_ = outer;
     initializing_ = saved;
     // Pointers, tensors, and integers that hold an address (`uint64_t raw = (uint64_t)p`).
     if (t->isPointerType() || isGlobalTensorType(t) || t->isReferenceType() || t->isIntegerType()) {
@@ -315,8 +325,6 @@ class Translator final : public CallLowering {
       if (o.known()) origins_[vd] = o;
     }
     if (t->isIntegralOrEnumerationType() || t->isFloatingType()) values_[vd] = value(init);
-    if (const RecordDecl* record = t->getAsRecordDecl(); record && !isGlobalTensorType(t))
-      recordFields(vd, *record, init);
     recordDims(vd, init);
     recordGmSpan(vd, init);
     if (t->isIntegerType() || t->isPointerType())
@@ -495,6 +503,7 @@ class Translator final : public CallLowering {
                                               std::vector<CarriedFlag>* flags) {
     ChangedVars scan;
     scan.TraverseStmt(const_cast<clang::Stmt*>(body));
+    if (changesStatics({body})) havocStatics();  // which iteration reads which count is not followed
     std::vector<const ValueDecl*> out;
     for (const auto& [d, by] : scan.changed) {
       if (d == counter || (!values_.count(d) && !origins_.count(d))) continue;  // declared in the body
@@ -682,12 +691,14 @@ class Translator final : public CallLowering {
     std::map<const ValueDecl*, ExprPtr> values;
     std::map<const ValueDecl*, Origin> origins;
     std::map<std::pair<const ValueDecl*, const FieldDecl*>, ExprPtr> fields;
+    std::map<const VarDecl*, ExprPtr> statics;
   };
-  Bindings bindings() const { return {values_, origins_, fields_}; }
+  Bindings bindings() const { return {values_, origins_, fields_, statics_}; }
   void restore(const Bindings& b) {
     values_ = b.values;
     origins_ = b.origins;
     fields_ = b.fields;
+    statics_ = b.statics;
   }
   static bool sameOrigin(const Origin& a, const Origin& b) {
     return a.ref.space == b.ref.space && a.ref.value == b.ref.value && a.ref.param == b.ref.param &&
@@ -712,6 +723,10 @@ class Translator final : public CallLowering {
     for (auto f = fields_.begin(); f != fields_.end();) {
       auto t = afterThen.fields.find(f->first);
       f = t != afterThen.fields.end() && t->second == f->second ? std::next(f) : fields_.erase(f);
+    }
+    for (const auto& [vd, v] : afterThen.statics) {
+      ExprPtr otherwise = staticValue(vd);  // first reached in the then-arm: its initialiser
+      if (otherwise != v) statics_[vd] = Expr::select(cond, v, otherwise);
     }
   }
 

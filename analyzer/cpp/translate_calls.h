@@ -44,6 +44,10 @@ class CallLowering : public WrapperFacts {
     if (const auto* co = dyn_cast<ConditionalOperator>(e))
       if (auto c = evalConst(value(co->getCond()))) return translateCalls(*c ? co->getTrueExpr() : co->getFalseExpr(), seq);
     if (const auto* rec = dyn_cast<RecoveryExpr>(e)) return translateRecovery(rec, seq);
+    if (const auto* ce = dyn_cast<CXXConstructExpr>(e)) {
+      for (const clang::Expr* a : ce->arguments()) translateCalls(a, seq);
+      return construct(ce == constructed_.second ? constructed_.first : nullptr, ce, seq);
+    }
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       const ops::OpRow* in = instrOf(call->getDirectCallee());
       // Arguments first, except the operands an instruction reads itself.
@@ -118,6 +122,18 @@ class CallLowering : public WrapperFacts {
 
   void assign(const BinaryOperator* bo, Stmt& seq) {
     const clang::Expr* lhs = bo->getLHS()->IgnoreParenCasts();
+    if (const VarDecl* st = staticPlace(lhs)) {
+      setStatic(st, bo->getOpcode() == BO_Assign ? value(bo->getRHS()) : opaque(bo, st->getNameAsString()), bo);
+      return;
+    }
+    // this->f = v in an inlined member: the object's field.
+    if (const auto* me = dyn_cast<MemberExpr>(lhs); me && isa<CXXThisExpr>(me->getBase()->IgnoreParenCasts()))
+      if (const auto* field = dyn_cast<FieldDecl>(me->getMemberDecl()))
+        if (const VarDecl* object = objectOf(me->getBase())) {
+          bool inOrder = unmergedDepth_ == 0 && bo->getOpcode() == BO_Assign;
+          fields_[{object, field}] = inOrder ? value(bo->getRHS()) : opaque(bo, field->getNameAsString());
+          return;
+        }
     if (const ValueDecl* d = declOf(lhs)) {
       auto flag = flagDepth_.find(d);
       bool inOrder = unmergedDepth_ == 0 || (flag != flagDepth_.end() && flag->second == unmergedDepth_);
@@ -441,6 +457,7 @@ class CallLowering : public WrapperFacts {
     }
     if (isUserFunction(fd) || isLibraryFunction(fd)) {
       if (pendingInstr_ && fd->getNameAsString() == pendingInstr_->implName) return emitPendingInstr(seq);
+      if (statefulValue(call)) return;  // a value helper that advances a static: run once, for its value
       if (fd->hasBody() && !stack_.count(fd->getDefinition())) return inlineCall(call, fd, seq);
       if (!fd->hasBody() && !fd->getReturnType()->isIntegerType())
         gap(ModelGap::Kind::OpaqueCall, call->getBeginLoc(),
@@ -642,6 +659,11 @@ class CallLowering : public WrapperFacts {
     bool fromUser = inUserCode(ctx_.getSourceManager(), call->getBeginLoc());
     userSites_.push_back(fromUser || userSites_.empty() ? callSites_.back() : userSites_.back());
     reached_.insert(patternOf(def));
+    // `this` in the callee: the object a member function is called on.
+    const VarDecl* object = nullptr;
+    if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) object = objectOf(mc->getImplicitObjectArgument());
+    else if (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(def) && call->getNumArgs() > 0) object = objectOf(call->getArg(0));
+    thisObjects_.push_back(object);
     inCallee(call, def, [&] {
       bodies_.push_back(def);
       inlineBaseDepth_.push_back(depth_);
@@ -652,6 +674,53 @@ class CallLowering : public WrapperFacts {
       inlineBaseDepth_.pop_back();
       bodies_.pop_back();
     });
+    thisObjects_.pop_back();
+    callSites_.pop_back();
+    userSites_.pop_back();
+  }
+
+  // An object built by a constructor with a body (pto-isa's `Event<Op, Op> e = TLOAD(...)`):
+  // its bases' constructors, its member initialisers (an Event's token from its counter), then
+  // the body (the Event's set_flag), with `this` the object (null: a temporary, not tracked).
+  std::pair<const VarDecl*, const CXXConstructExpr*> constructed_{nullptr, nullptr};
+  void construct(const VarDecl* object, const CXXConstructExpr* ce, Stmt& seq) {
+    const CXXConstructorDecl* ctor = ce->getConstructor();
+    const auto* def = ctor ? dyn_cast_or_null<CXXConstructorDecl>(ctor->getDefinition()) : nullptr;
+    if (!def || !(isUserFunction(def) || isLibraryFunction(def)) || stack_.count(def) || inlineDepth_ >= 16) return;
+    if (def->isTrivial() || (def->isCopyOrMoveConstructor() && def->isDefaulted())) return;
+    callSites_.push_back(loc(ce->getBeginLoc()));
+    bool fromUser = inUserCode(ctx_.getSourceManager(), ce->getBeginLoc());
+    userSites_.push_back(fromUser || userSites_.empty() ? callSites_.back() : userSites_.back());
+    thisObjects_.push_back(object);
+    inCallee(ce, def, [&] {
+      ++inlineDepth_;
+      for (const CXXCtorInitializer* init : def->inits()) {
+        const clang::Expr* e = init->getInit();
+        if (!e) continue;
+        if (init->isBaseInitializer() || init->isDelegatingInitializer()) {
+          if (const auto* base = dyn_cast<CXXConstructExpr>(e->IgnoreImplicit())) {
+            for (const clang::Expr* a : base->arguments()) translateCalls(a, seq);
+            construct(object, base, seq);
+          }
+          continue;
+        }
+        const FieldDecl* field = init->getAnyMember();
+        if (field && field->getType()->isIntegralOrEnumerationType()) {
+          ExprPtr v = value(e);
+          if (object) fields_[{object, field}] = v;
+        } else {
+          translateCalls(e, seq);
+        }
+      }
+      bodies_.push_back(def);
+      inlineBaseDepth_.push_back(depth_);
+      translateStmt(def->getBody(), seq);
+      leftFunction_ = false;
+      inlineBaseDepth_.pop_back();
+      bodies_.pop_back();
+      --inlineDepth_;
+    });
+    thisObjects_.pop_back();
     callSites_.pop_back();
     userSites_.pop_back();
   }

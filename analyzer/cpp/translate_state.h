@@ -242,8 +242,21 @@ class ModelState {
   // A struct parameter of an inlined call (by reference or by value): the caller's variable
   // whose object it is, followed through every level of inlining.
   std::map<const ValueDecl*, const VarDecl*> objects_;
-  // Integer fields of a local aggregate, as its initialiser set them (`Config cfg = resolve(...)`).
+  // Integer fields of a local aggregate, as its initialiser set them (`Config cfg = resolve(...)`),
+  // or of a class object as its constructor set them (an Event's token).
   std::map<std::pair<const ValueDecl*, const FieldDecl*>, ExprPtr> fields_;
+  // Class objects: the variable `this` stands for in each inlined member function and
+  // constructor (null: not known), innermost last; and the caller's object each reference
+  // parameter of class type is bound to.
+  std::vector<const VarDecl*> thisObjects_;
+  std::map<const ValueDecl*, const VarDecl*> refObjects_;
+  // Function-static locals (pto-isa's EventIdCounter<Src, Dst>::NextId, one per instantiation):
+  // one value for the whole kernel, kept when an inlined call returns.
+  std::map<const VarDecl*, ExprPtr> statics_;
+  // The value of each call of a helper that changes a static, per inlined instance: the helper
+  // runs once however often its value is asked for.
+  std::map<std::pair<const void*, int>, ExprPtr> statefulResults_;
+  std::map<const FunctionDecl*, bool> changesStatics_;
   // The five dimensions of a Shape / Stride variable, the DYNAMIC ones from its constructor.
   std::map<const ValueDecl*, std::array<ExprPtr, 5>> dims_;
   // The bytes a GlobalTensor variable with run-time dimensions spans.

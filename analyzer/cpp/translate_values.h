@@ -16,7 +16,9 @@ class ValueEvaluator : public ModelState {
     if (tooDeep(e)) return Expr::unknown("a deep expression");
     if (auto c = constant(e)) return Expr::constant(*c);
     e = e->IgnoreParenCasts();
+    if (const auto* init = dyn_cast<CXXDefaultInitExpr>(e)) return value(init->getExpr());
     if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+      if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl()); vd && vd->isStaticLocal()) return staticValue(vd);
       auto it = values_.find(dr->getDecl());
       if (it != values_.end()) return it->second;
       if (ExprPtr lane = builtinLaneVariable(dr->getDecl())) return lane;
@@ -53,10 +55,15 @@ class ValueEvaluator : public ModelState {
       if (uo->getOpcode() == UO_LNot) return exprNot(value(uo->getSubExpr()));
       if (uo->getOpcode() == UO_Minus) return Expr::binary(Expr::Kind::Sub, Expr::constant(0), value(uo->getSubExpr()));
     }
-    if (const auto* co = dyn_cast<ConditionalOperator>(e))
+    if (const auto* co = dyn_cast<ConditionalOperator>(e)) {
+      // Only the arm that runs when the condition is a constant (`AutoToken ? GetNextId() : Id`).
+      if (auto c = constant(co->getCond())) return value(*c ? co->getTrueExpr() : co->getFalseExpr());
       return Expr::select(value(co->getCond()), value(co->getTrueExpr()), value(co->getFalseExpr()));
+    }
     if (const auto* call = dyn_cast<CallExpr>(e)) {
       std::string n = calleeName(call);
+      if (const VarDecl* st = staticOfCall(call)) return staticValue(st);
+      if (ExprPtr v = statefulValue(call)) return v;
       if (const ops::OpRow* in = instrOf(call->getDirectCallee())) {
         if (in->shape == ops::CallShape::LaneId) return Expr::blockIdx(call->getNumArgs() > 0 ? "logical" : "physical");
         if (in->shape == ops::CallShape::LaneCount) return Expr::blockNum();
@@ -77,6 +84,8 @@ class ValueEvaluator : public ModelState {
         if (auto c = constantField(me->getBase(), field)) return Expr::constant(*c);
         auto known = fields_.find({declOf(me->getBase()), field});
         if (known != fields_.end()) return known->second;
+        if (const VarDecl* object = objectOf(me->getBase()))
+          if (auto set = fields_.find({object, field}); set != fields_.end()) return set->second;
       }
     if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e))
       if (isArgs(sub->getBase())) {
@@ -407,23 +416,29 @@ class ValueEvaluator : public ModelState {
 
   // Runs `body` with `fd`'s parameters bound to the call's arguments; afterwards the caller's
   // bindings are back as they were (the callee's locals go out of scope).
-  template <class F>
-  std::invoke_result_t<F> inCallee(const CallExpr* call, const FunctionDecl* fd, F&& body) {
+  template <class Call, class F>
+  std::invoke_result_t<F> inCallee(const Call* call, const FunctionDecl* fd, F&& body) {
     auto values = values_;
     auto origins = origins_;
     auto tiles = tiles_;
     auto aliases = argsAliases_;
     auto bounds = addrBounds_;
     auto objects = objects_;
+    auto refObjects = refObjects_;
+    // `a = b` through a member operator: the object is the first argument, not a parameter.
+    const unsigned skip = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(fd) ? 1 : 0;
     // A variable of the caller passed to a non-const reference parameter: what the callee leaves
     // in the parameter is the caller's variable after the call.
     std::vector<std::pair<const ParmVarDecl*, const ValueDecl*>> byReference;
-    for (unsigned i = 0; i < fd->getNumParams() && i < call->getNumArgs(); ++i) {
+    for (unsigned i = 0; i < fd->getNumParams() && i + skip < call->getNumArgs(); ++i) {
       const ParmVarDecl* p = fd->getParamDecl(i);
-      bindParam(p, call->getArg(i));
+      const clang::Expr* arg = call->getArg(i + skip);
+      bindParam(p, arg);
+      if (p->getType()->isReferenceType() && p->getType().getNonReferenceType()->isRecordType())
+        if (const VarDecl* object = objectOf(arg)) refObjects_[p] = object;
       if (p->getType()->isLValueReferenceType() && !p->getType().getNonReferenceType().isConstQualified() &&
           !tileInfoOf(p->getType()))
-        if (const auto* dr = dyn_cast<DeclRefExpr>(call->getArg(i)->IgnoreParenCasts()))
+        if (const auto* dr = dyn_cast<DeclRefExpr>(arg->IgnoreParenCasts()))
           byReference.push_back({p, dr->getDecl()});
     }
     // A loop's flag passed by reference is followed in order in the callee too.
@@ -453,6 +468,7 @@ class ValueEvaluator : public ModelState {
       argsAliases_ = std::move(aliases);
       addrBounds_ = std::move(bounds);
       objects_ = std::move(objects);
+      refObjects_ = std::move(refObjects);
     };
     if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
       body();
@@ -462,6 +478,144 @@ class ValueEvaluator : public ModelState {
       restore();
       return result;
     }
+  }
+
+  // The variable an object expression denotes: a local, the caller's object a reference parameter
+  // is bound to, `this` / `*this` in an inlined member, or a member call that returns the object
+  // it is called on (CRTP's `self()`); null when not known.
+  const VarDecl* objectOf(const clang::Expr* e) {
+    e = e->IgnoreParenCasts();
+    if (isa<CXXThisExpr>(e)) return thisObjects_.empty() ? nullptr : thisObjects_.back();
+    if (const auto* uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_Deref) return objectOf(uo->getSubExpr());
+    if (const auto* dr = dyn_cast<DeclRefExpr>(e)) {
+      if (auto bound = refObjects_.find(dr->getDecl()); bound != refObjects_.end()) return bound->second;
+      const auto* vd = dyn_cast<VarDecl>(dr->getDecl());
+      return vd && vd->getType()->isRecordType() ? vd : nullptr;
+    }
+    const auto* mc = dyn_cast<CXXMemberCallExpr>(e);
+    const CXXMethodDecl* m = mc ? mc->getMethodDecl() : nullptr;
+    if (!m || !m->getReturnType()->isReferenceType() || thisObjects_.size() > 16) return nullptr;
+    const FunctionDecl* def = m->getDefinition();
+    const auto* body = def ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
+    const auto* ret = body && body->size() == 1 ? dyn_cast<ReturnStmt>(body->body_front()) : nullptr;
+    if (!ret || !ret->getRetValue()) return nullptr;
+    thisObjects_.push_back(objectOf(mc->getImplicitObjectArgument()));
+    const VarDecl* object = objectOf(ret->getRetValue());
+    thisObjects_.pop_back();
+    return object;
+  }
+
+  // A function-static local's value now, its initialiser's the first time it is reached.
+  ExprPtr staticValue(const VarDecl* vd) {
+    auto [it, fresh] = statics_.try_emplace(vd);
+    if (fresh && staticsUnknown_) it->second = Expr::unknown(uniqueName(vd->getNameAsString() + " (changed)"));
+    else if (fresh) it->second = vd->getInit() ? value(vd->getInit()) : Expr::constant(0);
+    return it->second;
+  }
+
+  // The function-static local a call returns a reference to (`static T v = init; return v;`), or
+  // null.
+  const VarDecl* staticOfCall(const CallExpr* call) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (!fd || !fd->getReturnType()->isLValueReferenceType()) return nullptr;
+    const FunctionDecl* def = fd->getDefinition();
+    const auto* body = def ? dyn_cast_or_null<CompoundStmt>(def->getBody()) : nullptr;
+    if (!body || body->size() == 0) return nullptr;
+    const auto* ret = dyn_cast<ReturnStmt>(body->body_back());
+    const auto* dr = ret && ret->getRetValue() ? dyn_cast<DeclRefExpr>(ret->getRetValue()->IgnoreParenImpCasts()) : nullptr;
+    const auto* vd = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+    return vd && vd->isStaticLocal() && vd->getDeclContext() == def ? vd : nullptr;
+  }
+
+  // Whether a function (or anything it calls, its constructors' member initialisers included)
+  // assigns a function-static local.
+  bool changesStatics(const FunctionDecl* fd) {
+    const FunctionDecl* def = fd ? fd->getDefinition() : nullptr;
+    if (!def || !def->hasBody()) return false;
+    auto [it, fresh] = changesStatics_.try_emplace(def, false);  // false while being scanned
+    if (!fresh) return it->second;
+    std::vector<const clang::Stmt*> todo{def->getBody()};
+    if (const auto* ctor = dyn_cast<CXXConstructorDecl>(def))
+      for (const CXXCtorInitializer* init : ctor->inits()) todo.push_back(init->getInit());
+    return changesStatics_[def] = changesStatics(std::move(todo));
+  }
+  bool changesStatics(std::vector<const clang::Stmt*> todo) {
+    bool changes = false;
+    while (!todo.empty() && !changes) {
+      const clang::Stmt* s = todo.back();
+      todo.pop_back();
+      if (!s) continue;
+      if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp()) changes |= staticPlace(bo->getLHS()) != nullptr;
+      if (const auto* uo = dyn_cast<UnaryOperator>(s); uo && uo->isIncrementDecrementOp()) changes |= staticPlace(uo->getSubExpr()) != nullptr;
+      if (const auto* call = dyn_cast<CallExpr>(s)) changes |= changesStatics(call->getDirectCallee());
+      if (const auto* ce = dyn_cast<CXXConstructExpr>(s)) changes |= changesStatics(ce->getConstructor());
+      if (const auto* di = dyn_cast<CXXDefaultInitExpr>(s)) todo.push_back(di->getExpr());
+      for (const clang::Stmt* c : s->children()) todo.push_back(c);
+    }
+    return changes;
+  }
+
+  // The function-static local an assignment's left side names (directly or through a call that
+  // returns a reference to it), or null.
+  const VarDecl* staticPlace(const clang::Expr* lhs) {
+    lhs = lhs->IgnoreParenCasts();
+    if (const auto* dr = dyn_cast<DeclRefExpr>(lhs))
+      if (const auto* vd = dyn_cast<VarDecl>(dr->getDecl()); vd && vd->isStaticLocal()) return vd;
+    if (const auto* call = dyn_cast<CallExpr>(lhs)) return staticOfCall(call);
+    return nullptr;
+  }
+
+  // A static's new value; in a loop or a non-constant switch (not followed in order) not known.
+  void setStatic(const VarDecl* vd, ExprPtr v, const clang::Stmt* by) {
+    staticValue(vd);
+    statics_[vd] = unmergedDepth_ > 0 ? opaque(by, vd->getNameAsString() + "@" + std::to_string(loc(by->getBeginLoc()).line))
+                                      : std::move(v);
+  }
+
+  // The value of a call of a helper that changes a static (pto-isa's EventIdCounter::GetNextId:
+  // `id = NextId(); NextId() = (id + 1) % 8; return id;`): its straight-line body run once per
+  // call and instance, its assignments to statics kept. Null for a call of anything else; a body
+  // of any other form leaves the statics it changes and its value unknown.
+  ExprPtr statefulValue(const CallExpr* call) {
+    const FunctionDecl* fd = call->getDirectCallee();
+    if (!fd || fd->getReturnType()->isVoidType() || !changesStatics(fd) || stack_.count(fd->getDefinition())) return nullptr;
+    auto [it, fresh] = statefulResults_.try_emplace({call, instance_});
+    if (!fresh) return it->second;
+    const FunctionDecl* def = fd->getDefinition();
+    ExprPtr result = inCallee(call, def, [&]() -> ExprPtr {
+      for (const clang::Stmt* s : statementsOf(def->getBody())) {
+        if (const auto* ds = dyn_cast<DeclStmt>(s)) {
+          for (const Decl* d : ds->decls())
+            if (const auto* vd = dyn_cast<VarDecl>(d)) {
+              if (vd->isStaticLocal()) staticValue(vd);
+              else values_[vd] = vd->getInit() ? value(vd->getInit()) : opaque(vd, vd->getNameAsString());
+            }
+        } else if (const auto* bo = dyn_cast<BinaryOperator>(s); bo && bo->getOpcode() == BO_Assign) {
+          ExprPtr v = value(bo->getRHS());
+          if (const VarDecl* st = staticPlace(bo->getLHS())) setStatic(st, v, bo);
+          else if (const ValueDecl* local = declOf(bo->getLHS())) values_[local] = v;
+          else break;
+        } else if (const auto* rs = dyn_cast<ReturnStmt>(s)) {
+          return rs->getRetValue() ? value(rs->getRetValue()) : nullptr;
+        } else if (!isa<NullStmt>(s)) {
+          break;
+        }
+      }
+      return nullptr;
+    });
+    if (!result) {  // a form not followed: what it changes is not known
+      havocStatics();
+      result = opaque(call, text(call));
+    }
+    return it->second = result;
+  }
+
+  // Every static becomes unknown, also one not reached yet (a loop body that changes one, a
+  // helper not followed): which one a function changes is not tracked.
+  bool staticsUnknown_ = false;
+  void havocStatics() {
+    staticsUnknown_ = true;
+    for (auto& [vd, v] : statics_) v = Expr::unknown(uniqueName(vd->getNameAsString() + " (changed)"));
   }
 
   void bindParam(const ParmVarDecl* p, const clang::Expr* arg) {
