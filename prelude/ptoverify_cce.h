@@ -36,17 +36,42 @@
 #define __out__
 
 // Element types the host compiler does not have (clang 14 rejects _Float16 on x86-64).
-// Two bytes each, as on the device: sizeof(T) in a TASSIGN offset must be the real size.
+// Two bytes each, as on the device: sizeof(T) in a TASSIGN offset must be the real size. A
+// conversion from a number keeps its IEEE bits (rounded to nearest even), in constant
+// expressions too: pto-isa's PadValueCustom((half)-1.0) reads them with __builtin_bit_cast.
+constexpr uint16_t ptoverify_half_bits(float f) {
+  const uint32_t x = __builtin_bit_cast(uint32_t, f);
+  const uint32_t sign = (x >> 16) & 0x8000u, mant = x & 0x7fffffu;
+  const int32_t exp = static_cast<int32_t>((x >> 23) & 0xffu) - 127 + 15;
+  if (((x >> 23) & 0xffu) == 0xffu) return static_cast<uint16_t>(sign | 0x7c00u | (mant ? 0x200u : 0u));
+  if (exp >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+  const uint32_t shift = exp > 0 ? 13u : static_cast<uint32_t>(14 - exp);  // subnormal below 1
+  if (shift > 24) return static_cast<uint16_t>(sign);
+  const uint32_t full = exp > 0 ? mant : (mant | 0x800000u);
+  uint32_t h = (exp > 0 ? static_cast<uint32_t>(exp) << 10 : 0u) | (full >> shift);
+  const uint32_t rest = full & ((1u << shift) - 1u), halfway = 1u << (shift - 1u);
+  if (rest > halfway || (rest == halfway && (h & 1u))) ++h;
+  return static_cast<uint16_t>(sign | h);
+}
+constexpr uint16_t ptoverify_bf16_bits(float f) {
+  const uint32_t x = __builtin_bit_cast(uint32_t, f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
+  return static_cast<uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+template <class T> constexpr float ptoverify_as_float(const T& v) {
+  if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) return static_cast<float>(v);
+  else return 0.0f;
+}
 struct half {
   uint16_t bits;
   half() = default;
-  template <class T> half(T) {}
+  template <class T> constexpr half(T v) : bits(ptoverify_half_bits(ptoverify_as_float(v))) {}
   operator float() const { return 0.0f; }
 };
 struct bfloat16_t {
   uint16_t bits;
   bfloat16_t() = default;
-  template <class T> bfloat16_t(T) {}
+  template <class T> constexpr bfloat16_t(T v) : bits(ptoverify_bf16_bits(ptoverify_as_float(v))) {}
   operator float() const { return 0.0f; }
 };
 

@@ -357,6 +357,7 @@ struct Output {
   std::map<std::tuple<std::string, int, int>, WrittenSync> syncWritten;
   std::set<const FunctionDecl*> reached;  // functions some kernel inlined (patternOf)
   CoreView view = CoreView::Whole;                      // the core view parsed
+  bool oneCore = false;  // the compile names its core (--cce-aicore-arch=dav-c220-vec): one view, no mix
   std::string arch;
   bool header = false;  // the input is a header (.h, .hpp, ...): library code unless an entry
   bool control = false;  // control code (no kernel, wrapper or orchestration): parsed as written
@@ -573,7 +574,8 @@ class Consumer : public ASTConsumer {
       }
       kernelInMainFile |= inMainFile;
       for (const FunctionDecl* instance : instances) {
-        TranslateResult r = translateKernel(ctx, *instance, out_.arch, out_.testedMacros, out_.view);
+        TranslateResult r =
+            translateKernel(ctx, *instance, out_.arch, out_.oneCore ? std::set<std::string>{} : out_.testedMacros, out_.view);
         addCompileErrorGaps(r, coverage);
         out_.reached.insert(r.reached.begin(), r.reached.end());
         auto kernelFacts = std::make_shared<CppFacts>(withFileFacts(*r.kernel.cpp, facts));
@@ -1403,6 +1405,28 @@ bool testsCoreView(const std::set<std::string>& macros) {
   return false;
 }
 
+// The CCE compiler's `--cce-aicore-arch=dav-c220-vec` (or `-cube`, `dav-c310-...`; also as two
+// arguments), taken out of the arguments Clang gets: the core kind the compile is for, Whole for
+// a mix compile (`dav-c220`) or none given (each core view a file tests is read).
+CoreView takeAicoreArch(std::vector<std::string>& args) {
+  CoreView view = CoreView::Whole;
+  const std::string flag = "--cce-aicore-arch";
+  for (size_t i = 0; i < args.size();) {
+    std::string value;
+    size_t n = 0;
+    if (args[i].rfind(flag + "=", 0) == 0) value = args[i].substr(flag.size() + 1), n = 1;
+    else if (args[i] == flag && i + 1 < args.size()) value = args[i + 1], n = 2;
+    if (n == 0) {
+      ++i;
+      continue;
+    }
+    auto endsWith = [&](const char* s) { return value.size() >= strlen(s) && value.compare(value.size() - strlen(s), strlen(s), s) == 0; };
+    view = endsWith("-vec") ? CoreView::Aiv : endsWith("-cube") ? CoreView::Aic : CoreView::Whole;
+    args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i + n));
+  }
+  return view;
+}
+
 std::vector<std::string> cubeViewArgs(std::vector<std::string> args, size_t viewDefines) {
   args[viewDefines] = "-D__DAV_C220_CUBE__";
   args[viewDefines + 1] = "-D__DAV_CUBE__";
@@ -1445,6 +1469,8 @@ void parseCubeView(Output& out, std::vector<std::string>& args, size_t viewDefin
   for (const auto& [at, w] : cube.syncWritten) {  // reached in either view is reached
     auto [it, fresh] = out.syncWritten.emplace(at, w);
     if (!fresh) {
+      // Read whole in the cube view (a cube-only member the vector view lacks): what counts.
+      if (w.reached && w.gap.empty()) it->second.gap.clear();
       it->second.reached |= w.reached;
       it->second.views.insert(CoreView::Aic);
     }
@@ -1525,6 +1551,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   args.insert(args.end(), extra.begin(), extra.end());
   args.insert(args.end(), opts.extraCompilerArgs.begin(), opts.extraCompilerArgs.end());
   std::set<std::string> names, seen;
+  const CoreView compiledFor = takeAicoreArch(args);
   std::vector<std::string> searched = includeDirsOf(args);
   searched.push_back(prelude + "/vendor");
   collectIncludes(includesInText(text), fs::path(abs).parent_path(), searched, names, seen);
@@ -1546,6 +1573,9 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
     args = std::move(controlArgs);
   } else {
     args.insert(args.end(), {"-D__DAV_C220_VEC__", "-D__DAV_VEC__"});
+    if (compiledFor == CoreView::Aic) args = cubeViewArgs(args, viewDefines);
+    out.view = compiledFor;
+    out.oneCore = compiledFor != CoreView::Whole;
     addDeviceHeaders(args, prelude, realPtoIsaRoot(searched), opts.defaultArch, result.diagnostics, path);
     // After every directory of the build, so a real SDK wins: empty files for headers found nowhere.
     args.insert(args.end(), {"-idirafter", kMissingHeaderDir});
@@ -1590,7 +1620,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   std::future<Output> cubeEarly;
   const std::vector<std::string> argsBefore = args;
   const size_t mappedBefore = missing.size();
-  if (opts.viewsSideBySide && !out.control && text.find("DAV_") != std::string::npos)
+  if (opts.viewsSideBySide && !out.control && !out.oneCore && text.find("DAV_") != std::string::npos)
     cubeEarly = std::async(std::launch::async, [=, cube = cubeViewOutput(out),
                                                 cubeArgs = cubeViewArgs(args, viewDefines)]() mutable {
       parseWith(cube, hostCpp, cubeArgs, path, missing, launches, headerLaunches);
@@ -1600,7 +1630,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   retryOrchestrationWithExternals(out, args, missing, parse);
   retryControlCodeWithOpaqueNames(path, out, args, missing, parse);
   bool sameInputs = args == argsBefore && missing.size() == mappedBefore;
-  if (!out.control && testsCoreView(out.testedMacros))
+  if (!out.control && !out.oneCore && testsCoreView(out.testedMacros))
     parseCubeView(out, args, viewDefines, parse, cubeEarly.valid() && sameInputs ? &cubeEarly : nullptr);
   if (cubeEarly.valid()) cubeEarly.wait();  // not needed after all: it reads only its own copies
   // A header with no kernel entry is library code that may need its includer's includes to
