@@ -462,8 +462,34 @@ class Consumer : public ASTConsumer {
     return g;
   }
 
+  // A library function (pto-isa's headers, not an instruction of the table) whose body reaches a
+  // set_flag / wait_flag / pipe_barrier, through the library functions it calls.
+  std::map<const FunctionDecl*, bool> synchronises_;
+  bool synchronises(const FunctionDecl* fd) {
+    if (!fd || instrOf(fd)) return false;
+    // The instance called (its calls resolved), else the template (a call in a template pattern).
+    const FunctionDecl* def = fd->getDefinition();
+    if ((!def || !def->hasBody()) && fd->getPrimaryTemplate()) def = fd->getPrimaryTemplate()->getTemplatedDecl()->getDefinition();
+    if (!def || !def->hasBody() || inUserCode(def->getASTContext().getSourceManager(), def->getLocation())) return false;
+    auto [it, fresh] = synchronises_.try_emplace(def, false);  // false while it is scanned
+    if (!fresh) return it->second;
+    struct Scan : RecursiveASTVisitor<Scan> {
+      Consumer* self;
+      bool found = false;
+      bool VisitCallExpr(CallExpr* c) {
+        const ops::OpRow* in = instrOf(c->getDirectCallee());
+        found |= (in && isCountedSync(in->kind)) || (!in && self->synchronises(c->getDirectCallee()));
+        return !found;
+      }
+    } scan;
+    scan.self = this;
+    scan.TraverseStmt(def->getBody());
+    return synchronises_[def] = scan.found;
+  }
+
   // Every set_flag / wait_flag / pipe_barrier (by the prelude's declarations) in the user's device
-  // functions, template patterns included, with the function it is written in.
+  // functions, template patterns included, with the function it is written in, and every call of
+  // a library helper that synchronises.
   void recordSyncCalls(ASTContext& ctx, const FileFacts& facts) {
     const SourceManager& sm = ctx.getSourceManager();
     Coverage coverage(sm, out_.gaps);
@@ -473,12 +499,20 @@ class Consumer : public ASTConsumer {
         std::vector<SourceLocation> found;
         bool VisitCallExpr(CallExpr* c) {
           const ops::OpRow* in = instrOf(c->getDirectCallee());
-          if (const auto* ov = dyn_cast<OverloadExpr>(c->getCallee()->IgnoreParenImpCasts())) in = instrOfLookup(*ov);
-          if (in && isCountedSync(in->kind))
+          const auto* ov = dyn_cast<OverloadExpr>(c->getCallee()->IgnoreParenImpCasts());
+          if (ov) in = instrOfLookup(*ov);
+          if (in && isCountedSync(in->kind)) found.push_back(c->getBeginLoc());
+          // A library helper that synchronises (PtoSetWaitFlag, an Event's Wait, SYNCALL): the
+          // user wrote a synchronisation, whose ops the model shows at this call.
+          else if (!in && self->synchronises(c->getDirectCallee() ? c->getDirectCallee()
+                                                : ov && !ov->decls().empty() ? ov->decls().begin()->getAsFunction()
+                                                                             : nullptr))
             found.push_back(c->getBeginLoc());
           return true;
         }
+        Consumer* self = nullptr;
       } calls;
+      calls.self = this;
       calls.TraverseStmt(fd->getBody());
       bool reached = out_.reached.count(patternOf(fd)) > 0;
       for (SourceLocation l : calls.found) {
