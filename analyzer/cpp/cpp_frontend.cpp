@@ -988,6 +988,30 @@ std::vector<std::string> includesInText(const std::string& text) {
   return out;
 }
 
+// Each -I / -isystem / -iquote directory as its canonical path: a header rewritten in memory (its
+// `[aicore]` blanked) is mapped under its canonical path, which is then the path Clang opens,
+// also through a symbolic link in the include path.
+void canonicalizeIncludeDirs(std::vector<std::string>& args) {
+  auto canonical = [](const std::string& dir) {
+    std::error_code ec;
+    fs::path p = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+    return ec ? dir : p.string();
+  };
+  for (size_t i = 0; i < args.size(); ++i)
+    for (const char* flag : {"-I", "-isystem", "-iquote"}) {
+      const std::string f = flag;
+      if (args[i] == f && i + 1 < args.size()) {
+        args[i + 1] = canonical(args[i + 1]);
+        ++i;
+        break;
+      }
+      if (f == "-I" && args[i].rfind(f, 0) == 0 && args[i].size() > 2) {
+        args[i] = "-I" + canonical(args[i].substr(2));
+        break;
+      }
+    }
+}
+
 // The -I / -isystem / -iquote directories of a command line.
 std::vector<std::string> includeDirsOf(const std::vector<std::string>& args) {
   std::vector<std::string> out;
@@ -1586,6 +1610,7 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
   args.insert(args.end(), opts.extraCompilerArgs.begin(), opts.extraCompilerArgs.end());
   std::set<std::string> names, seen;
   const CoreView compiledFor = takeAicoreArch(args);
+  canonicalizeIncludeDirs(args);
   std::vector<std::string> searched = includeDirsOf(args);
   searched.push_back(prelude + "/vendor");
   collectIncludes(includesInText(text), fs::path(abs).parent_path(), searched, names, seen);
