@@ -13,56 +13,27 @@ BIN=$1
 SRC=$2
 # shellcheck source=tests/real_corpus_common.sh
 source "$SRC/tests/real_corpus_common.sh"
-MIN_SYNC_PERCENT=${MIN_SYNC_PERCENT:-70}
-MAX_INPUT_ERROR_PERCENT=${MAX_INPUT_ERROR_PERCENT:-7}
+MIN_SYNC_PERCENT=${MIN_SYNC_PERCENT:-90}
+MAX_INPUT_ERROR_PERCENT=${MAX_INPUT_ERROR_PERCENT:-3}
 STRIDE=${PTOVERIFY_TREE_STRIDE:-4}
 OUT=${3:-$TMP/out}
 
 A=$REAL/pto-isa_3186c381_all
 [ -d "$A" ] || { echo "PTOVERIFY-SKIPPED: $A is not there"; exit 77; }
 
-# The flags of one kernel file: its arch (a path under a5/ is an a5 kernel), the include folders
-# the tree's CMake files give (the tests' common headers, the communication tests' helpers, the
-# file's own folder, flash-attention's shared headers, and tests/pto_isa_tree for the header the
-# flash-attention build generates) and their memory model define (a5's tests
-# and the mxfp4 matmul are built REGISTER_BASE, the rest MEMORY_BASE). A file the CMake files
-# compile twice (syncall's mix tests: once with SYNCALL_MIX_BUILD_AIC, once with ..._AIV) is
-# checked once per compile.
-# The core kind the file's CMake compiles it for: a test's pto_vec_st / pto_cube_st (a mix test,
-# pto_mix_st, reads both cores), or the one --cce-aicore-arch its folder's CMakeLists.txt names;
-# nothing when that is not one value.
-core_of() {
-  local dir arch suffix
-  dir=$(dirname "$1")
-  [ -f "$dir/CMakeLists.txt" ] || return 0
-  case "$1" in */a5/*) arch=dav-c310 ;; *) arch=dav-c220 ;; esac
-  if grep -q '^pto_vec_st(' "$dir/CMakeLists.txt"; then suffix=-vec
-  elif grep -q '^pto_cube_st(' "$dir/CMakeLists.txt"; then suffix=-cube
-  elif grep -q '^pto_mix_st(' "$dir/CMakeLists.txt"; then return 0
-  else
-    local named
-    named=$(grep -o -- '--cce-aicore-arch=[a-z0-9-]*' "$dir/CMakeLists.txt" | sort -u)
-    [ "$(echo "$named" | grep -c .)" = 1 ] && echo "$named"
-    return 0
-  fi
-  echo "--cce-aicore-arch=$arch$suffix"
-}
+# One kernel file, once per compile its CMake files make (tests/pto_isa_flags.sh gives the flags).
 check_one() {
-  local f=$1 arch=a2a3 memory=-DMEMORY_BASE name
-  case "$f" in */a5/*) arch=a5 ;; esac
-  case "$f" in */tests/npu/a5/*|*/matmul_mxfp4_performance/*) memory=-DREGISTER_BASE ;; esac
-  local builds=("") core
-  case "$f" in */syncall/syncall_mix*) builds=(-DSYNCALL_MIX_BUILD_AIC -DSYNCALL_MIX_BUILD_AIV) ;; esac
-  core=$(core_of "$f")
-  for build in "${builds[@]}"; do
+  local f=$1 build name
+  # shellcheck source=tests/pto_isa_flags.sh
+  source "$SRC/tests/pto_isa_flags.sh"
+  while IFS= read -r build; do
     name="$(echo "${f#"$A"/}" | tr / _)${build:+@${build#-D}}"
-    "$BIN" check --format json --arch "$arch" -j 1 "$f" -- -I"$A/include" -I"$A/tests/common" \
-      -I"$A/tests/npu/$arch/comm/st/testcase" -I"$(dirname "$f")" -I"$A/kernels/manual/common/flash_atten" \
-      -I"$SRC/tests/pto_isa_tree" "$memory" ${build:+"$build"} ${core:+"$core"} >"$OUT/$name.json" 2>/dev/null
+    mapfile -t flags < <(pto_isa_flags "$A" "$SRC" "$f" "$build")
+    "$BIN" check --format json -j 1 "$f" "${flags[@]}" >"$OUT/$name.json" 2>/dev/null
     echo $? >"$OUT/$name.rc"
-  done
+  done < <(pto_isa_builds "$f")
 }
-export -f check_one core_of
+export -f check_one
 export BIN A OUT SRC
 mkdir -p "$OUT"
 find "$A/tests" "$A/kernels" "$A/demos" -name '*.cpp' ! -name 'main*.cpp' ! -name golden.cpp | sort |

@@ -37,10 +37,10 @@ WORK=$(cd -P "$TMP" && pwd)
 OUT=${PTOVERIFY_TREE_MUTANTS_OUT:-$WORK/reports}
 mkdir -p "$OUT"
 
-python3 - "$BIN" "$A" "$WORK" "$OUT" "$TABLE" "$CAUSES" "$JOBS" "$MIN_CAUGHT_PERCENT" <<'EOF'
+python3 - "$BIN" "$A" "$WORK" "$OUT" "$TABLE" "$CAUSES" "$JOBS" "$MIN_CAUGHT_PERCENT" "$SRC" <<'EOF'
 import collections, concurrent.futures, fnmatch, json, os, subprocess, sys, time
 
-bin_, tree, work, out, table, causes_path, jobs, floor = sys.argv[1:9]
+bin_, tree, work, out, table, causes_path, jobs, floor, src = sys.argv[1:10]
 jobs, floor = int(jobs), int(floor)
 start = time.time()
 
@@ -122,14 +122,17 @@ if os.path.exists(causes_path):
             i, cause = raw.rstrip('\n').split('\t', 1)
             causes[i] = cause
 
+def flags_of(rel):
+    """The flags of the original file (tests/pto_isa_flags.sh), its first compile."""
+    script = 'source "$1/tests/pto_isa_flags.sh"; pto_isa_flags "$2" "$1" "$3" "$(pto_isa_builds "$3" | head -1)"'
+    got = subprocess.run(['bash', '-c', script, '_', src, tree, os.path.join(tree, rel)],
+                         capture_output=True, text=True, check=True)
+    return got.stdout.split('\n')[:-1]
+
 def check(root, rel):
     """ptoverify on root/rel with the include folders tests/pto_isa_tree.sh gives the file."""
-    arch = 'a5' if '/a5/' in '/' + rel else 'a2a3'
     f = os.path.join(root, rel)
-    cmd = [bin_, 'check', '--format', 'json', '--arch', arch, '-j', '1', f, '--',
-           '-I' + tree + '/include', '-I' + tree + '/tests/common',
-           '-I' + tree + f'/tests/npu/{arch}/comm/st/testcase', '-I' + os.path.dirname(os.path.join(tree, rel)),
-           '-I' + tree + '/kernels/manual/common/flash_atten']
+    cmd = [bin_, 'check', '--format', 'json', '-j', '1', f] + flags_of(rel)
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True)
     seconds[(root, rel)] = time.time() - t0
