@@ -354,6 +354,12 @@ class CallLowering : public WrapperFacts {
         op.event.id = evalConst(value(arg(0)));
         return emit(seq, std::move(op));
       }
+      case CS::IntraBlock: {
+        Op op = makeOp(in.kind, n, l);
+        op.event.src = pipeArg(arg(0));
+        op.event.id = evalConst(value(arg(1)));
+        return emit(seq, std::move(op));
+      }
       case CS::SyncObject: return translateSyncObject(call, in, seq);
       case CS::CvSlot: {
         // One core kind's half of the handshake: the cube sets the flag, the vector waits on it.

@@ -275,10 +275,16 @@ void addIntraCoreSync(std::vector<OpRow>& t) {
 void addCrossCoreSync(std::vector<OpRow>& t) {
   t.push_back(entry("FFTS_CROSS_CORE_SYNC", K::CrossCoreSet, S::CrossCoreSet, R::Fixed, {},
                     {"ffts_cross_core_sync", "__builtin_cce_ffts_cross_core_sync", "AscendC::CrossCoreSetFlag"},
-                    {"pto.sync.set", "pto.set_intra_block", "pto.set_cross_block"}));
+                    {"pto.sync.set", "pto.set_cross_block"}));
   t.push_back(entry("WAIT_FLAG_DEV", K::CrossCoreWait, S::CrossCoreWait, R::Fixed, {},
                     {"wait_flag_dev", "__builtin_cce_wait_flag_dev", "AscendC::CrossCoreWaitFlag"},
-                    {"pto.sync.wait", "pto.wait_intra_block", "pto.wait_cross_block"}));
+                    {"pto.sync.wait", "pto.wait_cross_block"}));
+  // a5's flags between the cube core and its vector cores (pto-isa's a5 TPUSH / TPOP, SYNCALL,
+  // TSync_Custom): the set names its pipe and the flag, as .pto's set/wait_intra_block do.
+  t.push_back(entry("SET_INTRA_BLOCK", K::CrossCoreSet, S::IntraBlock, R::Fixed, {}, {"set_intra_block"},
+                    {"pto.set_intra_block"}));
+  t.push_back(entry("WAIT_INTRA_BLOCK", K::CrossCoreWait, S::IntraBlock, R::Fixed, {}, {"wait_intra_block"},
+                    {"pto.wait_intra_block"}));
   // pto-isa's a2a3 custom cube <-> vector flags (pto/npu/a2a3/custom/TSync_Custom.hpp), one
   // TSync_Custom{flag_id} per producer -> consumer buffer: record() sets flag_id after the
   // producer's store (FIX for a cube TSTORE, MTE3 for a vector one), wait() waits on it;

@@ -59,6 +59,7 @@ enum class CallShape {
   SyncAllAscendC,  // AscendC::SyncAll<IsAIVOnly>()
   CrossCoreSet,    // ffts_cross_core_sync(pipe, getFFTSMsg(mode, id)) / CrossCoreSetFlag
   CrossCoreWait,   // wait_flag_dev(id) / CrossCoreWaitFlag
+  IntraBlock,      // set_intra_block / wait_intra_block(pipe, id): a cross-core set from / wait on a pipe
   AsyncWait,       // event.Wait(session) / event.Test(session) on TPUT_ASYNC's returned event
   SyncObject,      // sync.record() / wait() / allocate() / free() on a TSync_Custom{flag_id}
   CvSlot,          // TSYNC_CVID(block, buffer): the cube core sets `flag`, the vector core waits on it
