@@ -115,6 +115,13 @@ int runModelDump(const std::vector<std::string>& paths, const FrontendOptions& o
       for (const auto& g : k.gaps)
         out << "  not modelled: " << g.loc.file << ":" << g.loc.line << ":" << g.loc.col << ": "
             << gapKindName(g.kind) << " " << g.what << '\n';
+      // C++: the functions read into the model, the root and each one inlined (pto-isa's own
+      // helpers read through their real bodies among them).
+      if (k.cpp && !k.cpp->functionsRun.empty()) {
+        out << "  functions run:";
+        for (const auto& f : k.cpp->functionsRun) out << " " << f;
+        out << '\n';
+      }
       if (k.body) dumpStmt(*k.body, 1, out);
       if (k.cpp)
         for (const auto& l : k.cpp->launches) dumpLaunch(l, out);

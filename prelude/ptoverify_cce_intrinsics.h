@@ -8,7 +8,9 @@
 // real API. The intrinsics are catch-alls (a variadic template): the front end reads a call by
 // name and arguments, and a catch-all accepts every signature the headers and kernels use.
 // Every intrinsic carries the annotation "ptoverify.intrinsic", so the front end tells an
-// intrinsic call from a user's function. Never compiled into a real kernel.
+// intrinsic call from a user's function (but the two that return their argument, which touch no
+// memory). The data-movement ones are rows of ptoverify's op table (analyzer/model/
+// op_registry.cpp), which gives each its pipe and operands. Never compiled into a real kernel.
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -81,7 +83,8 @@ enum addr_cal_mode_t : int {};
 
 // ---------------------------------------------------------------------------------------------
 // Data movement between GM, UB (ubuf), L1 (cbuf), L0A/L0B (ca/cb), L0C (cc), BT and FB, with the
-// pipe each runs on.
+// pipe each runs on: (dst, src, ...). The op table's rows (kIntrinsics in
+// analyzer/model/op_registry.cpp) say the same, with pto-isa's sources for each pipe.
 // ---------------------------------------------------------------------------------------------
 // data movement
 PTOVERIFY_CCE_VOID(copy_gm_to_ubuf)                   // MTE2
@@ -121,8 +124,8 @@ PTOVERIFY_CCE_VOID(copy_matrix_cc_to_gm)              // FIX
 PTOVERIFY_CCE_VOID(copy_matrix_cc_to_cbuf)            // FIX
 PTOVERIFY_CCE_VOID(copy_matrix_cc_to_ub)              // FIX
 PTOVERIFY_CCE_VOID(copy_ubuf_to_ubuf)                 // V
-PTOVERIFY_CCE_VOID(create_cbuf_matrix)                // fills L1 with a value (pipe not told by the name)
-PTOVERIFY_CCE_VOID(create_cbuf_matrix_bf16)           // fills L1 with a value (pipe not told by the name)
+PTOVERIFY_CCE_VOID(create_cbuf_matrix)                // MTE2 (fills L1 with a value)
+PTOVERIFY_CCE_VOID(create_cbuf_matrix_bf16)           // MTE2 (fills L1 with a value)
 
 // ---------------------------------------------------------------------------------------------
 // Cube
@@ -256,8 +259,12 @@ PTOVERIFY_CCE_RET(int64_t, get_icache_prl_st)
 // pto-isa's compiler hooks: tile pointers, aliases and flag tokens
 // ---------------------------------------------------------------------------------------------
 // A tile's data (a qualified pointer) as a pointer; a tile's data as the compiler allocates it.
-template <class T> PTOVERIFY_INTRINSIC __aicore__ T __cce_get_tile_ptr(T data);
-template <class T> PTOVERIFY_INTRINSIC __aicore__ T __cce_tinit(T data);
+// Both are the address they are given, touching no memory: the body lets the front end follow a
+// copy's operand `__cce_get_tile_ptr(dst)` to the tile.
+#define PTOVERIFY_SAME_ADDRESS __attribute__((annotate("ptoverify.no_memory")))
+template <class T> PTOVERIFY_SAME_ADDRESS __aicore__ T __cce_get_tile_ptr(T data) { return data; }
+template <class T> PTOVERIFY_SAME_ADDRESS __aicore__ T __cce_tinit(T data) { return data; }
+#undef PTOVERIFY_SAME_ADDRESS
 PTOVERIFY_CCE_VOID(__cce_alias)
 PTOVERIFY_CCE_VOID(__cce_pto_get_mx_scale_tile)
 // A set_flag whose event id the compiler picks, and its wait.

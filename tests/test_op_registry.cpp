@@ -323,3 +323,61 @@ TEST_CASE("corpus-real: the table agrees with pto-isa's op-to-pipe table (event.
     for (const auto& p : ours) CHECK_MESSAGE(p == pipe, op << ": table " << p << ", pto-isa " << pipe);
   }
 }
+
+TEST_CASE("op registry: the CCE data-movement intrinsics carry their pipes and memory roles") {
+  struct Want {
+    const char* cpp;
+    OpKind kind;
+    Pipe pipe;
+    MemSpace dst, src;
+  };
+  // One of each direction: GM in on MTE2, UB / L1 out on MTE3, L1 to L0 on MTE1, L0C out on FIX,
+  // UB to UB on V, an L1 fill from a value on MTE2.
+  const Want wants[] = {
+      {"copy_gm_to_ubuf", OpKind::Load, Pipe::MTE2, MemSpace::UB, MemSpace::GM},
+      {"copy_gm_to_cbuf_multi_nd2nz_b16", OpKind::Load, Pipe::MTE2, MemSpace::L1, MemSpace::GM},
+      {"copy_ubuf_to_gm_align_v2", OpKind::Store, Pipe::MTE3, MemSpace::GM, MemSpace::UB},
+      {"copy_cbuf_to_gm", OpKind::Store, Pipe::MTE3, MemSpace::GM, MemSpace::L1},
+      {"copy_ubuf_to_cbuf", OpKind::Compute, Pipe::MTE3, MemSpace::L1, MemSpace::UB},
+      {"copy_cbuf_to_ubuf", OpKind::Compute, Pipe::MTE1, MemSpace::UB, MemSpace::L1},
+      {"load_cbuf_to_cb", OpKind::Compute, Pipe::MTE1, MemSpace::L0B, MemSpace::L1},
+      {"copy_matrix_cc_to_gm", OpKind::Store, Pipe::FIX, MemSpace::GM, MemSpace::L0C},
+      {"copy_cbuf_to_fbuf", OpKind::Compute, Pipe::FIX, MemSpace::Scaling, MemSpace::L1},
+      {"copy_ubuf_to_ubuf", OpKind::Compute, Pipe::V, MemSpace::UB, MemSpace::UB},
+      {"create_cbuf_matrix", OpKind::Compute, Pipe::MTE2, MemSpace::L1, MemSpace::None},
+  };
+  for (const Want& w : wants) {
+    CAPTURE(w.cpp);
+    const ops::OpRow* in = ops::lookupCpp(w.cpp);
+    REQUIRE(in);
+    CHECK(in->shape == ops::CallShape::Copy);
+    CHECK(in->kind == w.kind);
+    CHECK(in->pipes == std::vector<Pipe>{w.pipe});
+    CHECK(in->copy.dst == 0);
+    CHECK(in->copy.src == (w.src == MemSpace::None ? -1 : 1));
+    CHECK(in->copy.dstSpace == w.dst);
+    CHECK(in->copy.srcSpace == w.src);
+    CHECK(ops::lookup(in->name) == in);  // its mnemonic, COPY_GM_TO_UBUF
+  }
+}
+
+TEST_CASE("op registry: the prelude declares each intrinsic row, and each data-movement intrinsic has one") {
+  std::ifstream f(std::string(PTOVERIFY_SOURCE_DIR) + "/prelude/ptoverify_cce_intrinsics.h");
+  std::stringstream text;
+  text << f.rdbuf();
+  const std::string s = text.str();
+  // The block between the data-movement banner and the cube's.
+  size_t from = s.find("// data movement"), to = s.find("// Cube", from);
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to != std::string::npos);
+  std::set<std::string> declared;
+  std::regex decl(R"(PTOVERIFY_CCE_VOID\((\w+)\))");
+  const std::string block = s.substr(from, to - from);
+  for (auto it = std::sregex_iterator(block.begin(), block.end(), decl); it != std::sregex_iterator(); ++it)
+    declared.insert((*it)[1]);
+  REQUIRE(declared.size() >= 30);
+  std::set<std::string> rows;
+  for (const auto& in : ops::all())
+    if (in.shape == ops::CallShape::Copy) rows.insert(in.cpp.front());
+  CHECK(rows == declared);
+}

@@ -972,8 +972,11 @@ void collectIncludes(const std::vector<std::string>& direct, const fs::path& dir
     names.insert(name);
     auto found = findHeader(name, dir, includeDirs);
     if (!found) continue;
+    // As Clang's file system overlay names it (absolute, dots removed, symlinks kept): a
+    // rewritten header mapped under its canonical name only would not replace one read through
+    // a symlinked directory (../shared -> /work/shared).
     std::error_code ec;
-    std::string key = fs::weakly_canonical(*found, ec).string();
+    std::string key = fs::absolute(*found, ec).lexically_normal().string();
     if (!seen.insert(key).second) continue;
     collectIncludes(includesOf(key), fs::path(key).parent_path(), includeDirs, names, seen);
   }
@@ -1657,8 +1660,11 @@ LoadedFile load(const std::string& path, const std::string& text, const Frontend
       std::vector<size_t> at;
       std::string rewritten = asHostCpp(original.str(), at);
       if (rewritten == original) continue;
+      std::error_code ec;
+      std::string canonical = fs::weakly_canonical(header, ec).string();
+      if (canonical != header) missing.emplace_back(canonical, rewritten);
       missing.emplace_back(header, std::move(rewritten));
-      if (!at.empty()) headerLaunches[header] = std::move(at);
+      if (!at.empty()) headerLaunches[canonical] = std::move(at);
     }
   auto parseWith = [](Output& into, const std::string& code, const std::vector<std::string>& withArgs,
                       const std::string& as, const tooling::FileContentMappings& mapped,

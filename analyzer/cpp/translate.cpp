@@ -21,9 +21,10 @@ SourceLoc locOf(ASTContext& ctx, SourceLocation loc) {
 bool inUserCode(const SourceManager& sm, SourceLocation l) {
   if (l.isInvalid() || sm.isInSystemHeader(l)) return false;
   std::string file = sm.getFilename(sm.getExpansionLoc(l)).str();
-  // The prelude's own headers (ptoverify_prelude.h, ptoverify_cce.h, ptoverify_ascendc.h, ptoverify_ptoisa.h) are
-  // not the user's.
-  for (const char* part : {"ptoverify_prelude.h", "ptoverify_cce.h", "ptoverify_ascendc.h", "ptoverify_ptoisa.h"})
+  // The prelude's own headers (ptoverify_prelude.h, ptoverify_cce.h, ptoverify_cce_intrinsics.h, ptoverify_ascendc.h,
+  // ptoverify_ptoisa.h) are not the user's.
+  for (const char* part : {"ptoverify_prelude.h", "ptoverify_cce.h", "ptoverify_cce_intrinsics.h", "ptoverify_ascendc.h",
+                           "ptoverify_ptoisa.h"})
     if (file.find(part) != std::string::npos) return false;
   return file.rfind(kMissingHeaderDir, 0) != 0 && file.find("/prelude/stubinc/") == std::string::npos &&
          file.find("/prelude/standin/") == std::string::npos && file.find("/prelude/vendor/") == std::string::npos;

@@ -52,7 +52,8 @@ class CallLowering : public WrapperFacts {
       const ops::OpRow* in = instrOf(call->getDirectCallee());
       // Arguments first, except the operands an instruction reads itself.
       using CS = ops::CallShape;
-      if (!in || in->shape == CS::LaneId || in->shape == CS::LaneCount || in->shape == CS::CacheOffset)
+      if (!in || in->shape == CS::LaneId || in->shape == CS::LaneCount || in->shape == CS::CacheOffset ||
+          in->shape == CS::Copy)
         for (const clang::Expr* a : call->arguments()) translateCalls(a, seq);
       if (const auto* mc = dyn_cast<CXXMemberCallExpr>(call)) translateCalls(mc->getImplicitObjectArgument(), seq);
       return in ? translateInstr(call, *in, seq) : translateUserCall(call, seq);
@@ -369,6 +370,12 @@ class CallLowering : public WrapperFacts {
         op.event.id = evalConst(value(arg(0)));
         return emit(seq, std::move(op));
       }
+      case CS::IntraBlock: {
+        Op op = makeOp(in.kind, n, l);
+        op.event.src = pipeArg(arg(0));
+        op.event.id = evalConst(value(arg(1)));
+        return emit(seq, std::move(op));
+      }
       case CS::SyncObject: return translateSyncObject(call, in, seq);
       case CS::CvSlot: {
         // One core kind's half of the handshake: the cube sets the flag, the vector waits on it.
@@ -379,6 +386,7 @@ class CallLowering : public WrapperFacts {
         return emit(seq, std::move(op));
       }
       case CS::SetFfts: return emit(seq, makeOp(OpKind::SetFfts, n, l));
+      case CS::Copy: return translateCopy(call, in, seq);
       case CS::AsyncWait: {
         Op op = makeOp(in.kind, "pto::comm::AsyncEvent::" + n, l);
         op.pipes = in.pipes;
@@ -431,6 +439,32 @@ class CallLowering : public WrapperFacts {
     emit(seq, std::move(op));
   }
 
+  // A CCE data-movement intrinsic (copy_gm_to_ubuf(dst, src, ...)): an op on the row's pipe that
+  // writes its destination and reads its source. A pointer the translator cannot trace to a
+  // buffer of the intrinsic's space is a gap for that operand alone: the op and its pipe stay.
+  void translateCopy(const CallExpr* call, const ops::OpRow& in, Stmt& seq) {
+    const std::string n = call->getDirectCallee()->getNameAsString();
+    Op op = makeOp(in.kind, n, call->getBeginLoc());
+    op.pipes = in.pipes;
+    auto operand = [&](int i, MemSpace space, bool write) {
+      const clang::Expr* a = i >= 0 ? argOf(call, static_cast<unsigned>(i)) : nullptr;
+      if (!a) return;
+      Origin o = originOf(a);
+      const char* role = write ? "destination" : "source";
+      if (!o.known())
+        return gap(ModelGap::Kind::UnresolvedAddress, a->getBeginLoc(),
+                   std::string("the ") + role + " of '" + n + "' ('" + text(a) + "')");
+      if (o.ref.space != space)
+        return gap(ModelGap::Kind::UnresolvedAddress, a->getBeginLoc(),
+                   std::string("the ") + role + " of '" + n + "' ('" + text(a) + "' is " + memSpaceName(o.ref.space) +
+                       ", the intrinsic's " + role + " is " + memSpaceName(space) + ")");
+      (write ? op.writes : op.reads).push_back(o.ref);
+    };
+    operand(in.copy.dst, in.copy.dstSpace, true);
+    operand(in.copy.src, in.copy.srcSpace, false);
+    emit(seq, std::move(op));
+  }
+
   // TPUT / TGET(dst, src, staging tile): its load phase, the set/wait pair it issues inside
   // itself, then the rest, each access on its own phase's pipe.
   void translateStaged(const CallExpr* call, const ops::OpRow& in, Stmt& seq) {
@@ -463,6 +497,14 @@ class CallLowering : public WrapperFacts {
         gap(ModelGap::Kind::OpaqueCall, call->getBeginLoc(),
             "'" + fd->getNameAsString() + "' (its body is not available, so what it does is not modelled)");
       return;
+    }
+    // pto-isa's function with no body here (its instantiation did not compile for this arch, or
+    // it is defined outside the headers): whatever it returns, what it does is not modelled.
+    if (isLibraryDeclaration(fd)) {
+      if (pendingInstr_ && fd->getNameAsString() == pendingInstr_->implName) return emitPendingInstr(seq);
+      return gap(ModelGap::Kind::OpaqueCall, call->getBeginLoc(),
+                 "'" + fd->getQualifiedNameAsString() +
+                     "' (no body of it compiled from pto-isa's headers here, so what it does is not modelled)");
     }
     // The prelude marks what it knows to touch no memory (mask registers) and the AscendC task
     // type a kernel declares (KERNEL_TASK_TYPE_DEFAULT).

@@ -138,6 +138,15 @@ inline std::optional<GmBytes> globalTensorBytes(QualType t) {
   return out;
 }
 
+// pto-isa's twin element types pack two 4-bit values in a byte, and a tile of them counts values
+// in its columns (pto/cpu/MXTypes.hpp's IsTwinType, Tile::GetSizeInUnits): 2 for them, else 1.
+inline int64_t valuesPerElement(const TemplateArgument& element) {
+  if (element.getKind() != TemplateArgument::Type) return 1;
+  const auto* rd = element.getAsType()->getAsRecordDecl();
+  std::string name = rd ? rd->getName().str() : "";
+  return name == "float4_e2m1x2_t" || name == "float4_e1m2x2_t" ? 2 : 1;
+}
+
 // Tile<TileType::Vec, float, R, C, ...>: its space and size from the template arguments.
 inline std::optional<TileInfo> tileInfoOf(QualType t) {
   const std::string cls = classNameOf(t);
@@ -175,7 +184,7 @@ inline std::optional<TileInfo> tileInfoOf(QualType t) {
     info.rows = args[2].getAsIntegral().getExtValue();
     info.cols = args[3].getAsIntegral().getExtValue();
     info.elemBytes = elem;
-    info.bytes = elem * info.rows * info.cols;
+    info.bytes = elem * info.rows * info.cols / valuesPerElement(args[1]);
     // A compact tile (CompactMode::Normal, the compact cube operands) stores only its valid
     // region, each edge padded to a whole fractal: the packed footprint, never more than the
     // declared shape (pto-isa's tests place a 128x256 f32 compact L0B tile with 22x215 valid).
@@ -398,14 +407,18 @@ class ModelState {
   // instructions and intrinsics the op table knows. The prelude's stand-ins have no real body.
   bool isLibraryFunction(const FunctionDecl* fd) {
     const FunctionDecl* def = fd->getDefinition();
-    if (!def || !def->hasBody()) return false;
+    return def && def->hasBody() && isLibraryDeclaration(def);
+  }
+
+  // A pto:: function declared in pto-isa's real headers (not the prelude's stand-ins), with a
+  // body here or not (an instantiation that did not compile for this arch, a host-side mock).
+  bool isLibraryDeclaration(const FunctionDecl* fd) {
     const SourceManager& sm = ctx_.getSourceManager();
-    SourceLocation l = sm.getExpansionLoc(def->getLocation());
+    SourceLocation l = sm.getExpansionLoc(fd->getLocation());
     if (!sm.isInSystemHeader(l)) return false;
     std::string file = sm.getFilename(l).str();
     if (file.find("/prelude/") != std::string::npos) return false;
-    std::string qualified = def->getQualifiedNameAsString();
-    return qualified.rfind("pto::", 0) == 0;
+    return fd->getQualifiedNameAsString().rfind("pto::", 0) == 0;
   }
 };
 

@@ -1,6 +1,7 @@
 #include "analyzer/model/op_registry.h"
 
 #include <cctype>
+#include <deque>
 #include <map>
 #include <unordered_map>
 
@@ -104,6 +105,78 @@ void addDataMovement(std::vector<OpRow>& t) {
   t.push_back(tile("MSCATTER", K::Compute, {P::V}));
 }
 
+// The CCE data-movement intrinsics pto-isa's headers and hand-written kernels call, each
+// (dst, src, ...) in the spaces its name says (ubuf UB, cbuf L1, ca/cb L0A/L0B, cc L0C, bt the
+// bias table, fbuf the fixpipe buffer), on the pipe of its direction. The pipes are pto-isa's:
+// its op-to-pipe table (include/pto/common/event.hpp) gives the instruction each one implements
+// (TLOAD MTE2: copy_gm_to_*; TSTORE_VEC MTE3: copy_ubuf_to_gm*; TSTORE_MAT MTE3: copy_cbuf_to_gm;
+// TSTORE_ACC, TMOV_A2M, TMOV_A2V FIX: copy_matrix_cc_to_*; TMOV_M2L, TEXTRACT_M2LR MTE1:
+// load_cbuf_to_*; TMOV_M2B MTE1: copy_cbuf_to_bt; TMOV_M2S FIX: copy_cbuf_to_fbuf; TMOV_V2V V:
+// copy_ubuf_to_ubuf; TEXPANDS_MAT MTE2: create_cbuf_matrix; TIMG2COL MTE1: img2colv2_*), and its
+// a5 kernels' flags around the raw moves between UB and L1 (tinsert_kernel.cpp waits V -> MTE3
+// before copy_ubuf_to_cbuf; tmov_ub2l1_kernel.cpp waits MTE3 -> MTE1 before copy_cbuf_to_ubuf).
+struct Intrinsic {
+  const char* cpp;
+  MemSpace dst, src;  // src None: the intrinsic reads no memory operand
+  Pipe pipe;
+};
+const Intrinsic kIntrinsics[] = {
+    {"copy_gm_to_ubuf", MemSpace::UB, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_ubuf_align_b8", MemSpace::UB, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_ubuf_align_b16", MemSpace::UB, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_ubuf_align_b32", MemSpace::UB, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_ubuf_align_v2", MemSpace::UB, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_cbuf", MemSpace::L1, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_cbuf_align", MemSpace::L1, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_cbuf_align_v2", MemSpace::L1, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_cbuf_multi_nd2nz", MemSpace::L1, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_cbuf_multi_nd2nz_b8", MemSpace::L1, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_cbuf_multi_nd2nz_b16", MemSpace::L1, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_cbuf_multi_nd2nz_b32s", MemSpace::L1, MemSpace::GM, P::MTE2},
+    {"copy_gm_to_cbuf_multi_dn2nz", MemSpace::L1, MemSpace::GM, P::MTE2},
+    {"copy_ubuf_to_gm", MemSpace::GM, MemSpace::UB, P::MTE3},
+    {"copy_ubuf_to_gm_align_b8", MemSpace::GM, MemSpace::UB, P::MTE3},
+    {"copy_ubuf_to_gm_align_b16", MemSpace::GM, MemSpace::UB, P::MTE3},
+    {"copy_ubuf_to_gm_align_b32", MemSpace::GM, MemSpace::UB, P::MTE3},
+    {"copy_ubuf_to_gm_align_v2", MemSpace::GM, MemSpace::UB, P::MTE3},
+    {"copy_cbuf_to_gm", MemSpace::GM, MemSpace::L1, P::MTE3},
+    {"copy_ubuf_to_cbuf", MemSpace::L1, MemSpace::UB, P::MTE3},
+    {"copy_cbuf_to_ubuf", MemSpace::UB, MemSpace::L1, P::MTE1},
+    {"copy_cbuf_to_bt", MemSpace::Bias, MemSpace::L1, P::MTE1},
+    {"copy_cbuf_to_fbuf", MemSpace::Scaling, MemSpace::L1, P::FIX},
+    {"load_cbuf_to_ca", MemSpace::L0A, MemSpace::L1, P::MTE1},
+    {"load_cbuf_to_cb", MemSpace::L0B, MemSpace::L1, P::MTE1},
+    {"load_cbuf_to_ca_transpose", MemSpace::L0A, MemSpace::L1, P::MTE1},
+    {"load_cbuf_to_cb_transpose", MemSpace::L0B, MemSpace::L1, P::MTE1},
+    {"load_cbuf_to_ca_s4", MemSpace::L0A, MemSpace::L1, P::MTE1},
+    {"load_cbuf_to_cb_s4", MemSpace::L0B, MemSpace::L1, P::MTE1},
+    {"load_cbuf_to_ca_mx", MemSpace::L0A, MemSpace::L1, P::MTE1},
+    {"load_cbuf_to_cb_mx", MemSpace::L0B, MemSpace::L1, P::MTE1},
+    {"img2colv2_cbuf_to_ca", MemSpace::L0A, MemSpace::L1, P::MTE1},
+    {"img2colv2_cbuf_to_cb", MemSpace::L0B, MemSpace::L1, P::MTE1},
+    {"copy_matrix_cc_to_gm", MemSpace::GM, MemSpace::L0C, P::FIX},
+    {"copy_matrix_cc_to_cbuf", MemSpace::L1, MemSpace::L0C, P::FIX},
+    {"copy_matrix_cc_to_ub", MemSpace::UB, MemSpace::L0C, P::FIX},
+    {"copy_ubuf_to_ubuf", MemSpace::UB, MemSpace::UB, P::V},
+    {"create_cbuf_matrix", MemSpace::L1, MemSpace::None, P::MTE2},
+    {"create_cbuf_matrix_bf16", MemSpace::L1, MemSpace::None, P::MTE2},
+};
+
+// One row per intrinsic, named by its upper-case spelling: a load from GM, a store to GM, or a
+// move between on-chip buffers.
+void addIntrinsics(std::vector<OpRow>& t) {
+  for (const Intrinsic& i : kIntrinsics) {
+    K kind = i.src == MemSpace::GM ? K::Load : i.dst == MemSpace::GM ? K::Store : K::Compute;
+    OpRow in = entry("", kind, S::Copy, R::Fixed, {i.pipe}, {i.cpp}, {});
+    in.written = 0;
+    in.gmDestination = i.dst == MemSpace::GM;
+    in.copy.dstSpace = i.dst;
+    in.copy.srcSpace = i.src;
+    if (i.src == MemSpace::None) in.copy.src = -1;
+    t.push_back(in);
+  }
+}
+
 // Cube and vector computations.
 void addCompute(std::vector<OpRow>& t) {
   OpRow mm = tile("TMATMUL", K::Compute, {P::M}, {{"TMATMUL", "", "", P::M}});
@@ -202,10 +275,16 @@ void addIntraCoreSync(std::vector<OpRow>& t) {
 void addCrossCoreSync(std::vector<OpRow>& t) {
   t.push_back(entry("FFTS_CROSS_CORE_SYNC", K::CrossCoreSet, S::CrossCoreSet, R::Fixed, {},
                     {"ffts_cross_core_sync", "__builtin_cce_ffts_cross_core_sync", "AscendC::CrossCoreSetFlag"},
-                    {"pto.sync.set", "pto.set_intra_block", "pto.set_cross_block"}));
+                    {"pto.sync.set", "pto.set_cross_block"}));
   t.push_back(entry("WAIT_FLAG_DEV", K::CrossCoreWait, S::CrossCoreWait, R::Fixed, {},
                     {"wait_flag_dev", "__builtin_cce_wait_flag_dev", "AscendC::CrossCoreWaitFlag"},
-                    {"pto.sync.wait", "pto.wait_intra_block", "pto.wait_cross_block"}));
+                    {"pto.sync.wait", "pto.wait_cross_block"}));
+  // a5's flags between the cube core and its vector cores (pto-isa's a5 TPUSH / TPOP, SYNCALL,
+  // TSync_Custom): the set names its pipe and the flag, as .pto's set/wait_intra_block do.
+  t.push_back(entry("SET_INTRA_BLOCK", K::CrossCoreSet, S::IntraBlock, R::Fixed, {}, {"set_intra_block"},
+                    {"pto.set_intra_block"}));
+  t.push_back(entry("WAIT_INTRA_BLOCK", K::CrossCoreWait, S::IntraBlock, R::Fixed, {}, {"wait_intra_block"},
+                    {"pto.wait_intra_block"}));
   // pto-isa's a2a3 custom cube <-> vector flags (pto/npu/a2a3/custom/TSync_Custom.hpp), one
   // TSync_Custom{flag_id} per producer -> consumer buffer: record() sets flag_id after the
   // producer's store (FIX for a cube TSTORE, MTE3 for a vector one), wait() waits on it;
@@ -376,7 +455,13 @@ void addHivm(std::vector<OpRow>& t) {
   hivm({"hivm.hir.custom_macro", "hivm.hir.custom"}, K::Other, {}, L::CustomMacro)->modelled = false;
 }
 
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
 struct Index {
+  std::deque<std::string> intrinsicNames;  // storage of the intrinsic rows' names (stable addresses)
   std::vector<OpRow> table;
   size_t isaRows = 0;  // the PTO-ISA rows come first
   std::map<std::string, const OpRow*> byCpp, byName;
@@ -389,12 +474,16 @@ struct Index {
     addCommunication(table);
     addIntraCoreSync(table);
     addCrossCoreSync(table);
+    addIntrinsics(table);
     // Tile instructions: their default spellings.
     for (OpRow& in : table) {
       if (in.shape != S::Tile && in.shape != S::TileAssign) continue;
       in.cpp = {std::string("pto::") + in.name};
       in.mlir = {"pto." + ptoSpelling(in.name, true)};
     }
+    // An intrinsic's mnemonic is its C++ spelling in upper case (COPY_GM_TO_UBUF).
+    for (OpRow& in : table)
+      if (in.shape == S::Copy) in.name = intrinsicNames.emplace_back(upper(in.cpp.front())).c_str();
     isaRows = table.size();
     addPto(table);
     addMlir(table);
@@ -632,6 +721,11 @@ std::string describe(const OpRow& in) {
   std::string line = std::string(in.name) + " " + opKindName(in.kind) + " cpp=" + join(in.cpp) +
                      " pto=" + join(in.mlir) + " pipe: " + describePipes(in);
   if (in.tmp >= 0) line += "; writes its tmp operand " + std::to_string(in.tmp);
+  if (in.shape == S::Copy) {
+    line += std::string("; writes operand ") + std::to_string(in.copy.dst) + " (" + memSpaceName(in.copy.dstSpace) + ")";
+    if (in.copy.src >= 0)
+      line += std::string(", reads operand ") + std::to_string(in.copy.src) + " (" + memSpaceName(in.copy.srcSpace) + ")";
+  }
   for (const HiddenAccess& h : in.hidden)
     line += std::string("; ") + (h.write ? "writes" : "reads") + " operand " + std::to_string(h.operand) + " on " +
             pipeName(h.pipe);

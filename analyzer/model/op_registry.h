@@ -59,6 +59,7 @@ enum class CallShape {
   SyncAllAscendC,  // AscendC::SyncAll<IsAIVOnly>()
   CrossCoreSet,    // ffts_cross_core_sync(pipe, getFFTSMsg(mode, id)) / CrossCoreSetFlag
   CrossCoreWait,   // wait_flag_dev(id) / CrossCoreWaitFlag
+  IntraBlock,      // set_intra_block / wait_intra_block(pipe, id): a cross-core set from / wait on a pipe
   AsyncWait,       // event.Wait(session) / event.Test(session) on TPUT_ASYNC's returned event
   SyncObject,      // sync.record() / wait() / allocate() / free() on a TSync_Custom{flag_id}
   CvSlot,          // TSYNC_CVID(block, buffer): the cube core sets `flag`, the vector core waits on it
@@ -66,6 +67,7 @@ enum class CallShape {
   LaneId,          // get_block_idx / get_sub_block_id: the lane's index
   LaneCount,       // get_block_num
   CacheOffset,     // get_l2_cache_offset(args)
+  Copy,            // copy_gm_to_ubuf(dst, src, ...): a CCE data-movement intrinsic; its roles in `copy`
   None,            // not a C++ call, or a pipe class pto-isa's own sync helpers name
 };
 
@@ -133,6 +135,13 @@ struct ArgEvent {
   int arg;
 };
 
+// A CCE data-movement intrinsic's memory roles: the argument it writes and the one it reads (-1:
+// none, as create_cbuf_matrix fills L1 from a value), each in the space its name says.
+struct CopyRoles {
+  int dst = 0, src = 1;
+  MemSpace dstSpace = MemSpace::None, srcSpace = MemSpace::None;
+};
+
 struct OpRow {
   const char* name = "";  // PTO-ISA: the upper-case mnemonic (TMOV, SET_FLAG); else the op's name
   Dialect dialect = Dialect::PtoIsa;
@@ -165,6 +174,7 @@ struct OpRow {
   // SyncObject: added to the object's flag_id; CvSlot: the cross-core flag itself.
   int flag = 0;
   std::vector<Form> forms;
+  CopyRoles copy;  // Copy: the intrinsic's destination and source
   std::vector<HiddenAccess> hidden;
   std::vector<InternalEvent> events;
 };
