@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pto-isa's public API held whole (issue 60): every PTO_INST function of pto_instr.hpp and
+# pto-isa's public API held whole: every PTO_INST function of pto_instr.hpp and
 # pto_comm_inst.hpp, every function of the grid-pipe headers (npu/a2a3/grid_intrinsic.hpp,
 # grid_pipe_runtime.hpp) and every public member of pto::Tile, listed from the real headers, is
 # either a row of the op table (`ptoverify isa`) or has a line per arch in tests/pto_isa_api.tsv
